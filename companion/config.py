@@ -1,0 +1,279 @@
+"""The configuration file: TOML, checked key by key, with one clear line per problem.
+
+Where it is read from, first found wins: ``--config PATH``; ``$COMPANION_CONFIG``;
+``/etc/companion/config.toml``; the user config dir (``$XDG_CONFIG_HOME/companion/
+config.toml``). No file at all means the defaults. Every key is optional::
+
+    [buttons]            # BCM pin numbers; buttons connect the pin to ground
+    up = 5
+    down = 6
+    ok = 13
+    back = 19
+    roll = 26
+    hold_time = 0.8      # seconds held for a long press
+    bounce_time = 0.02   # seconds of contact bounce ignored
+
+    [buzzer]
+    pin = 12             # 0 = no buzzer
+    [led]
+    pin = 16             # LED in the ROLL button; 0 = none
+
+    [display]
+    driver = "ssd1306"   # ssd1306, sh1106 or ssd1309
+    interface = "i2c"    # i2c or spi
+    i2c_port = 1
+    i2c_address = 0x3C
+    spi_port = 0
+    spi_device = 0
+    gpio_dc = 24
+    gpio_reset = 25
+    rotate = 0           # 0-3, quarter turns
+    contrast = 207       # 0-255
+
+    [idle]
+    dim_after = 60       # seconds without a press before dimming; 0 = never
+    blank_after = 600    # seconds before the panel is switched off; 0 = never
+    shift_every = 300    # seconds between one-pixel picture shifts; 0 = never
+
+    [state]
+    dir = ""             # where the event store lives; "" = the default place
+
+    [serial]
+    url = ""             # "" = no serial console
+    baud = 115200
+
+>>> load_config(None, env={}).buttons.roll
+26
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ConfigError
+
+BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
+DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+INTERFACES = ("i2c", "spi")
+SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+
+
+@dataclass(frozen=True)
+class Buttons:
+    up: int = 5
+    down: int = 6
+    ok: int = 13
+    back: int = 19
+    roll: int = 26
+    hold_time: float = 0.8
+    bounce_time: float = 0.02
+
+    def pins(self) -> dict[str, int]:
+        """Button name -> BCM pin."""
+        return {name: getattr(self, name) for name in BUTTON_NAMES}
+
+
+@dataclass(frozen=True)
+class Output:
+    pin: int = 0
+
+
+@dataclass(frozen=True)
+class Display:
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    gpio_dc: int = 24
+    gpio_reset: int = 25
+    rotate: int = 0
+    contrast: int = 207
+
+
+@dataclass(frozen=True)
+class Idle:
+    dim_after: float = 60.0
+    blank_after: float = 600.0
+    shift_every: float = 300.0
+
+
+@dataclass(frozen=True)
+class State:
+    dir: str = ""
+
+
+@dataclass(frozen=True)
+class Serial:
+    url: str = ""
+    baud: int = 115200
+
+
+@dataclass(frozen=True)
+class Config:
+    buttons: Buttons = field(default_factory=Buttons)
+    buzzer: Output = field(default_factory=lambda: Output(12))
+    led: Output = field(default_factory=lambda: Output(16))
+    display: Display = field(default_factory=Display)
+    idle: Idle = field(default_factory=Idle)
+    state: State = field(default_factory=State)
+    serial: Serial = field(default_factory=Serial)
+    #: The file this was read from (None: defaults only).
+    source: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The effective configuration as plain data (what ``companion config`` prints)."""
+        data = asdict(self)
+        data.pop("source")
+        return data
+
+    def state_dir(self, env: dict[str, str] | None = None) -> Path:
+        """The state directory: configured, else ``$STATE_DIRECTORY`` (systemd), else the
+        user data dir."""
+        env = os.environ if env is None else env
+        if self.state.dir:
+            return Path(self.state.dir).expanduser()
+        if env.get("STATE_DIRECTORY"):
+            return Path(env["STATE_DIRECTORY"].split(":")[0])
+        base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "companion"
+
+
+def config_path(explicit: str | None, env: dict[str, str] | None = None) -> Path | None:
+    """The config file to read, or None for the defaults (see the module docstring)."""
+    env = os.environ if env is None else env
+    if explicit:
+        return Path(explicit)
+    if env.get("COMPANION_CONFIG"):
+        return Path(env["COMPANION_CONFIG"])
+    if SYSTEM_CONFIG.exists():
+        return SYSTEM_CONFIG
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    user = Path(base) / "companion" / "config.toml"
+    return user if user.exists() else None
+
+
+def load_config(explicit: str | None = None, env: dict[str, str] | None = None) -> Config:
+    """Read and check the configuration; :class:`ConfigError` names the key at fault."""
+    path = config_path(explicit, env)
+    if path is None:
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read: {err}") from None
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, source: str = "<config>") -> Config:
+    """Check TOML text and build a :class:`Config` from it."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+    config = Config(source=source)
+    sections = {f.name: f for f in fields(Config) if f.name != "source"}
+    for name, table in data.items():
+        if name not in sections:
+            raise ConfigError(
+                f"{source}: unknown section [{name}] (sections: {', '.join(sections)})"
+            )
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: {name} must be a [{name}] table")
+        current = getattr(config, name)
+        config = replace(config, **{name: _section(source, name, current, table)})
+    _check_values(source, config)
+    return config
+
+
+def _section(source: str, name: str, current: Any, table: dict[str, Any]) -> Any:
+    known = {f.name: f for f in fields(current)}
+    changes = {}
+    for key, value in table.items():
+        if key not in known:
+            raise ConfigError(
+                f"{source}: unknown key {name}.{key} (keys: {', '.join(known)})"
+            )
+        want = type(getattr(current, key))
+        changes[key] = _typed(source, f"{name}.{key}", want, value)
+    return replace(current, **changes)
+
+
+def _typed(source: str, key: str, want: type, value: Any) -> Any:
+    if want is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if want is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if want is str and isinstance(value, str):
+        return value
+    words = {float: "a number", int: "a whole number", str: "a string"}
+    raise ConfigError(f"{source}: {key} must be {words[want]}, not {value!r}")
+
+
+def _check_values(source: str, config: Config) -> None:
+    def fail(key: str, problem: str) -> None:
+        raise ConfigError(f"{source}: {key} {problem}")
+
+    used: dict[int, str] = {}
+    pins = dict(config.buttons.pins())
+    pins["buzzer.pin"] = config.buzzer.pin
+    pins["led.pin"] = config.led.pin
+    for name, pin in pins.items():
+        key = name if "." in name else f"buttons.{name}"
+        optional = "." in name
+        if optional and pin == 0:
+            continue
+        if not 2 <= pin <= 27:
+            fail(key, f"must be a BCM pin from 2 to 27, not {pin}")
+        if pin in used:
+            fail(key, f"uses pin {pin}, which {used[pin]} uses already")
+        used[pin] = key
+    if not 0.05 <= config.buttons.hold_time <= 10:
+        fail("buttons.hold_time", "must be from 0.05 to 10 seconds")
+    if not 0 <= config.buttons.bounce_time <= 0.5:
+        fail("buttons.bounce_time", "must be from 0 to 0.5 seconds")
+    d = config.display
+    if d.driver not in DRIVERS:
+        fail("display.driver", f"must be one of {', '.join(DRIVERS)}, not {d.driver!r}")
+    if d.interface not in INTERFACES:
+        fail("display.interface", f"must be i2c or spi, not {d.interface!r}")
+    if not 0x03 <= d.i2c_address <= 0x77:
+        fail("display.i2c_address", f"must be a 7-bit I2C address, not {d.i2c_address:#x}")
+    if d.rotate not in (0, 1, 2, 3):
+        fail("display.rotate", f"must be 0, 1, 2 or 3, not {d.rotate}")
+    if not 0 <= d.contrast <= 255:
+        fail("display.contrast", f"must be from 0 to 255, not {d.contrast}")
+    if d.interface == "spi":
+        for key in ("gpio_dc", "gpio_reset"):
+            pin = getattr(d, key)
+            if pin in used:
+                fail(f"display.{key}", f"uses pin {pin}, which {used[pin]} uses already")
+    for key in ("dim_after", "blank_after", "shift_every"):
+        if getattr(config.idle, key) < 0:
+            fail(f"idle.{key}", "must be 0 (never) or more seconds")
+    if not 0 < config.serial.baud <= 4_000_000:
+        fail("serial.baud", f"must be a positive baud rate, not {config.serial.baud}")
+
+
+def dump_toml(config: Config) -> str:
+    """The configuration as TOML text (the effective config, every key)."""
+    lines = []
+    for section, values in config.as_dict().items():
+        lines.append(f"[{section}]")
+        for key, value in values.items():
+            if isinstance(value, str):
+                shown = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            elif key == "i2c_address":
+                shown = f"0x{value:02X}"
+            else:
+                shown = str(value)
+            lines.append(f"{key} = {shown}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,46 @@
+"""The typed error hierarchy.
+
+Every error the companion raises on purpose derives from :class:`CompanionError`, so the
+command line and the device can turn it into one clear line instead of a traceback::
+
+    try:
+        match.apply({"type": "roll", "player": "Bob", "value": 7})
+    except IllegalEvent as err:
+        show(str(err))          # "a die shows 1 to 6, not 7"
+"""
+
+
+class CompanionError(Exception):
+    """Base of every error the companion reports to a person."""
+
+
+class ConfigError(CompanionError):
+    """The configuration file is unreadable or names a bad key or value.
+
+    Commands exit with status 78 (EX_CONFIG) on this error.
+    """
+
+    exit_status = 78
+
+
+class IllegalEvent(CompanionError):
+    """A match refused an event: it breaks the rules or comes at the wrong moment.
+
+    The match is unchanged when this is raised.
+    """
+
+
+class UnknownGame(CompanionError):
+    """No game with that id."""
+
+
+class BadSetup(CompanionError):
+    """A match cannot start with these players or options."""
+
+
+class ScriptError(CompanionError):
+    """A simulator script has a bad line (the message names the line number)."""
+
+
+class StoreError(CompanionError):
+    """The event store cannot be opened or written."""

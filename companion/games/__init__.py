@@ -1,0 +1,73 @@
+"""The rule engines, one module per game, and the registry that names them.
+
+Each game is a :class:`~companion.games.base.Match` subclass. ``GAMES`` lists every game
+the device shows in its menu, in menu order, with the engine if it is built yet::
+
+    >>> from companion.games import new_match
+    >>> new_match("final-count", ["Ann", "Bob"], {"hit_goal": True}).options["hit_goal"]
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import UnknownGame
+from companion.games.base import Event, Expect, Match
+
+__all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay"]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A menu entry: the game's id, its title, and where its engine lives (if built)."""
+
+    game_id: str
+    title: str
+    module: str | None
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo("final-count", "Final Count", "companion.games.final_count"),
+    GameInfo("full-counter", "Full Counter", None),
+    GameInfo("card-down", "Final Card-Down", None),
+    GameInfo("block-lottery", "Block Lottery", None),
+    GameInfo("count-up-21", "Count Up 21", None),
+)
+
+
+def engine(game_id: str) -> type[Match]:
+    """The Match subclass for ``game_id``; UnknownGame if there is none (yet)."""
+    for info in GAMES:
+        if info.game_id == game_id:
+            if info.module is None:
+                raise UnknownGame(f"{info.title} is coming soon")
+            module = importlib.import_module(info.module)
+            return module.MATCH
+    known = ", ".join(info.game_id for info in GAMES)
+    raise UnknownGame(f"no game {game_id!r} (games: {known})")
+
+
+def available(game_id: str) -> bool:
+    """True if the engine for ``game_id`` is built."""
+    return any(info.game_id == game_id and info.module for info in GAMES)
+
+
+def new_match(
+    game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None
+) -> Match:
+    """Start a match of ``game_id`` with these players and options."""
+    return engine(game_id)(players, options)
+
+
+def replay(
+    game_id: str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None,
+    events: Sequence[Event],
+) -> Match:
+    """Rebuild a match from its event log."""
+    return engine(game_id).replay(players, options, events)

@@ -1,0 +1,195 @@
+"""What every game engine is: a match that folds JSON events into state.
+
+A match never rolls, draws or reads the clock. The device does that and feeds the
+*outcome* in as an event; the match checks it against the rules and either applies it
+or raises :class:`~companion.errors.IllegalEvent` and stays exactly as it was. So the
+state is a fold over the event log, and resume, undo, replay and the serial console all
+come from the same two calls, :meth:`Match.apply` and :meth:`Match.replay`::
+
+    >>> from companion.games import new_match
+    >>> match = new_match("final-count", ["Ann", "Bob"])
+    >>> match.apply({"type": "roll", "player": "Ann", "value": 3})
+    >>> match.expecting().player
+    'Bob'
+
+A game is a subclass with one ``on_<type>(event)`` method per event type. A handler
+checks first and changes state after; even so, :meth:`Match.apply` puts the state back
+if a handler raises half-way, so a refused event can never leave a trace.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.errors import BadSetup, IllegalEvent
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What a match waits for next: it drives the screens, so they never copy rules.
+
+    ``types`` are the event types legal now; ``player`` is whose move it is (None when
+    the move is nobody's, e.g. entering the Board's cards); ``choices`` gives, per event
+    field, the values that are legal (e.g. ``{"value": (1, 2, 3, 4, 5, 6)}``); ``prompt``
+    is one short line for the screen ("Ann: roll or call").
+    """
+
+    types: tuple[str, ...] = ()
+    player: str | None = None
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    prompt: str = ""
+
+
+class Match:
+    """Base class of the game engines (see the module docstring)."""
+
+    #: Short id used on the command line, in the store and in events ("final-count").
+    game_id: ClassVar[str] = ""
+    #: Name shown on the screen ("Final Count").
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    #: Option name -> default value. Options given at the start must be among these and
+    #: of the same type as the default.
+    option_defaults: ClassVar[Mapping[str, Any]] = {}
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
+        self.players: tuple[str, ...] = check_players(players, self.min_players, self.max_players)
+        self.options: dict[str, Any] = check_options(options or {}, self.option_defaults)
+        self.events: list[Event] = []
+        self.setup()
+
+    # -- what a game defines -------------------------------------------------------
+
+    def setup(self) -> None:
+        """Set up the state before the first event (players and options are known)."""
+
+    @property
+    def over(self) -> bool:
+        """True once the game (or match of games) is finished."""
+        raise NotImplementedError
+
+    def expecting(self) -> Expect:
+        """What the match waits for next."""
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any]:
+        """The standings as JSON: at least ``over``, ``totals`` and ``winners``."""
+        raise NotImplementedError
+
+    def state(self) -> dict[str, Any]:
+        """Everything a screen or a mirror needs to show the table, as JSON."""
+        return self.result()
+
+    # -- the fold -----------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`IllegalEvent` and change nothing."""
+        handler = self._handler_for(event)
+        saved = copy.deepcopy({k: v for k, v in vars(self).items() if k != "events"})
+        try:
+            handler(event)
+        except BaseException:
+            vars(self).update(saved)
+            raise
+        self.events.append(copy.deepcopy(event))
+
+    def check(self, event: Event) -> None:
+        """Raise :class:`IllegalEvent` if ``event`` would be refused; change nothing."""
+        trial = copy.deepcopy(self)
+        trial.apply(event)
+
+    @classmethod
+    def replay(
+        cls,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        events: Iterable[Event],
+    ) -> Match:
+        """A new match with ``events`` applied in order.
+
+        An illegal event raises :class:`IllegalEvent` whose ``index`` attribute is the
+        0-based position of the refused event. Replay skips the per-event safety copy
+        that :meth:`apply` makes, because a refused log is thrown away whole.
+        """
+        match = cls(players, options)
+        for index, event in enumerate(events):
+            try:
+                match._handler_for(event)(event)
+            except IllegalEvent as err:
+                err.index = index  # type: ignore[attr-defined]
+                raise
+            match.events.append(event)
+        return match
+
+    def undone(self) -> Match:
+        """This match without its last event (raises IllegalEvent when there is none)."""
+        if not self.events:
+            raise IllegalEvent("nothing to undo")
+        return type(self).replay(self.players, self.options, self.events[:-1])
+
+    # -- helpers for the games ------------------------------------------------------
+
+    def _handler_for(self, event: Event):
+        if not isinstance(event, Mapping):
+            raise IllegalEvent("an event is a JSON object")
+        kind = event.get("type")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalEvent('an event needs a "type"')
+        handler = getattr(self, "on_" + kind.replace("-", "_"), None)
+        if handler is None or not callable(handler):
+            known = ", ".join(sorted(self.event_types()))
+            raise IllegalEvent(f"{self.title} has no {kind!r} event (it knows: {known})")
+        if self.over:
+            raise IllegalEvent("the game is over")
+        return handler
+
+    @classmethod
+    def event_types(cls) -> list[str]:
+        """The event types this game accepts."""
+        return [name[3:] for name in dir(cls) if name.startswith("on_")]
+
+    def player_field(self, event: Event, key: str = "player") -> str:
+        """The player named in ``event[key]``, refused unless they are in the game."""
+        name = event.get(key)
+        if name not in self.players:
+            raise IllegalEvent(f"{name!r} is not playing (players: {', '.join(self.players)})")
+        return name
+
+
+def check_players(players: Sequence[str], low: int, high: int) -> tuple[str, ...]:
+    """Player names as a tuple, refused unless ``low..high`` distinct non-empty names."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise BadSetup("players are a list of names")
+    names = tuple(players)
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise BadSetup(f"bad player name {name!r}")
+    if len(set(names)) != len(names):
+        raise BadSetup("two players have the same name")
+    if not low <= len(names) <= high:
+        raise BadSetup(f"this game takes {low} to {high} players, not {len(names)}")
+    return names
+
+
+def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """``defaults`` updated with ``given``; unknown names and wrong types are refused."""
+    options = copy.deepcopy(dict(defaults))
+    for name, value in given.items():
+        if name not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise BadSetup(f"unknown option {name!r} (options: {known})")
+        want = type(defaults[name])
+        if want is bool and not isinstance(value, bool):
+            raise BadSetup(f"option {name} is true or false, not {value!r}")
+        if want is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise BadSetup(f"option {name} is a whole number, not {value!r}")
+        if not isinstance(value, want):
+            raise BadSetup(f"option {name} must be a {want.__name__}, not {value!r}")
+        options[name] = copy.deepcopy(value)
+    return options
