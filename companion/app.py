@@ -1,0 +1,236 @@
+"""The app: one queue, one thread that owns the screen, the state and the panel.
+
+Button callbacks (gpiozero threads), the serial reader and anything else from outside
+only *post* to the queue. The owner thread takes items off the queue, turns pin edges
+into presses, lets the current screen answer, and sends the new picture to the panel.
+Timers (long press, debounce, animation, dimming, pixel shift, the systemd watchdog)
+are deadlines the loop sleeps until: nothing polls while nobody presses anything.
+
+The same :class:`App` runs on the real device, in the terminal simulator and under a
+script with a manual clock (:mod:`companion.sim`), where :meth:`App.pump` does the work
+of the loop without waiting.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from companion.config import Idle
+from companion.device.buttons import ButtonDecoder, Press
+from companion.errors import CompanionError
+from companion.notify import Notifier
+from companion.ui.canvas import HEIGHT, WIDTH
+from companion.ui.screen import Context, Message, Screen, wrap
+
+log = logging.getLogger("companion")
+
+Item = tuple[Any, ...]
+
+
+class App:
+    """Owns the current screen and the panel; fed by :meth:`post`."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        panel: Any,
+        root: Screen,
+        decoder: ButtonDecoder,
+        idle: Idle,
+        *,
+        board: Any = None,
+        notifier: Notifier | None = None,
+        on_frame: Callable[[Image.Image], None] | None = None,
+    ):
+        self.ctx = ctx
+        self.clock = ctx.clock
+        self.panel = panel
+        self.screen = root
+        self.decoder = decoder
+        self.idle = idle
+        self.board = board
+        self.notifier = notifier or Notifier(env={})
+        self.on_frame = on_frame
+        self.queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
+        self.running = True
+        self.dimmed = self.blanked = False
+        self.image: Image.Image | None = None
+        self._swallow: set[str] = set()
+        now = self.clock()
+        self.last_press = now
+        self.tick_at: float | None = None
+        self.shift_at: float | None = now + idle.shift_every if idle.shift_every else None
+        self.watchdog_at: float | None = None
+
+    # -- what other threads may call ----------------------------------------------
+
+    def post(self, *item: Any) -> None:
+        """Queue an item for the owner thread (safe from any thread)."""
+        self.queue.put(item)
+
+    def pin_edge(self, button: str, pressed: bool, when: float) -> None:
+        """The board's sink: a raw pin edge."""
+        self.queue.put(("edge", button, pressed, when))
+
+    def quit(self) -> None:
+        self.queue.put(("quit",))
+
+    # -- the owner thread ---------------------------------------------------------
+
+    def start(self) -> None:
+        """Show the first frame and tell systemd we are up."""
+        self._schedule_tick()
+        self._show()
+        self.notifier.send("READY=1")
+        if self.notifier.watchdog_every:
+            self.watchdog_at = self.clock()
+
+    def run(self) -> None:
+        """The real loop: sleep until an item arrives or the next deadline, until quit."""
+        self.start()
+        while self.running:
+            self._run_due()
+            deadline = self.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            try:
+                item = self.queue.get(timeout=timeout)
+            except queue.Empty:
+                continue
+            self._handle(item)
+
+    def pump(self) -> None:
+        """Handle everything queued and everything due now, without waiting."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            self._handle(item)
+        self._run_due()
+
+    def next_deadline(self) -> float | None:
+        """When the loop must next wake up by itself (None: only for the queue)."""
+        times = [self.decoder.next_deadline(), self.tick_at, self.shift_at, self.watchdog_at]
+        if self.idle.dim_after and not self.dimmed and not self.blanked:
+            times.append(self.last_press + self.idle.dim_after)
+        if self.idle.blank_after and not self.blanked:
+            times.append(self.last_press + self.idle.blank_after)
+        return min((t for t in times if t is not None), default=None)
+
+    def visible(self) -> Image.Image:
+        """What a person sees on the panel now (dark when blanked)."""
+        if self.blanked or self.image is None:
+            return Image.new("1", (WIDTH, HEIGHT))
+        return self.image
+
+    # -- inside ---------------------------------------------------------------------
+
+    def _handle(self, item: Item) -> None:
+        kind = item[0]
+        if kind == "edge":
+            _, button, pressed, when = item
+            if pressed and self._asleep():
+                self._wake()
+                self._swallow.add(button)
+            self._presses(self.decoder.edge(button, pressed, when))
+        elif kind == "press":  # a press that did not come through the pins
+            self._presses([item[1]])
+        elif kind == "call":  # run a function on the owner thread (serial console)
+            item[1](self)
+            self._after_change()
+        elif kind == "quit":
+            self.running = False
+
+    def _presses(self, presses: list[Press]) -> None:
+        for press in presses:
+            if press.button in self._swallow:
+                self._swallow.discard(press.button)
+                continue  # the press that woke the screen does nothing else
+            self.last_press = self.clock()
+            if self._asleep():
+                self._wake()
+            self.set_screen(self._guard(lambda p=press: self.screen.press(self.ctx, p)))
+
+    def set_screen(self, screen: Screen) -> None:
+        """Make ``screen`` current and show it."""
+        if screen is not self.screen:
+            self.screen = screen
+            self.tick_at = None
+        self._after_change()
+
+    def _after_change(self) -> None:
+        self._schedule_tick()
+        self._show()
+
+    def _guard(self, step: Callable[[], Screen]) -> Screen:
+        """Run a screen step; an error becomes a message, never a dead device."""
+        try:
+            return step()
+        except CompanionError as err:
+            return Message("Sorry", wrap(str(err))[:4], self.screen)
+        except Exception as err:  # noqa: BLE001 - the table must keep working
+            log.error("screen step failed:\n%s", traceback.format_exc())
+            return Message("Internal error", wrap(f"{type(err).__name__}: {err}")[:4], self.screen)
+
+    def _run_due(self) -> None:
+        now = self.clock()
+        presses = self.decoder.due(now)
+        if presses:
+            self._presses(presses)
+        if self.tick_at is not None and now >= self.tick_at:
+            self.tick_at = None
+            self.set_screen(self._guard(lambda: self.screen.tick(self.ctx)))
+        if self.shift_at is not None and now >= self.shift_at:
+            self.shift_at = now + self.idle.shift_every
+            self.panel.shift()
+            self._frame()
+        if self.watchdog_at is not None and now >= self.watchdog_at:
+            self.notifier.send("WATCHDOG=1")
+            self.watchdog_at = now + (self.notifier.watchdog_every or 0)
+        idle_for = now - self.last_press
+        if self.idle.blank_after and not self.blanked and idle_for >= self.idle.blank_after:
+            self.blanked = True
+            self.panel.blank(True)
+            self._frame()
+        elif self.idle.dim_after and not self.dimmed and not self.blanked \
+                and idle_for >= self.idle.dim_after:
+            self.dimmed = True
+            self.panel.dim(True)
+
+    def _asleep(self) -> bool:
+        return self.dimmed or self.blanked
+
+    def _wake(self) -> None:
+        self.last_press = self.clock()
+        if self.blanked:
+            self.blanked = False
+            self.panel.blank(False)
+        if self.dimmed:
+            self.dimmed = False
+            self.panel.dim(False)
+        self._frame()
+
+    def _schedule_tick(self) -> None:
+        if self.tick_at is None:
+            wait = self.screen.tick_after()
+            if wait is not None:
+                self.tick_at = self.clock() + wait
+
+    def _show(self) -> None:
+        image = self.screen.render()
+        if self.image is None or image.tobytes() != self.image.tobytes():
+            self.image = image
+            self.panel.show(image)
+            self._frame()
+        if self.board is not None:
+            self.board.set_led(self.screen.roll_ready and not self.blanked)
+
+    def _frame(self) -> None:
+        if self.on_frame is not None:
+            self.on_frame(self.visible())

@@ -1,0 +1,172 @@
+"""Drawing on the 128x64 one-bit screen: text lines, big digits, pip dice, the hint line.
+
+Everything is drawn at the panel's native size with a bitmap font, because anti-aliased
+TrueType turns to mush on a 1-bit OLED. Big text is the same font scaled up by whole
+pixels, so it stays crisp::
+
+    >>> canvas = Canvas()
+    >>> canvas.title("Dice")
+    >>> canvas.die(10, 14, 24, face=5)
+    >>> canvas.big_text(80, 14, "17")
+    >>> canvas.hint("ROLL roll  OK hold")
+    >>> canvas.image.size
+    (128, 64)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+#: Pixels per character and per text line of the small font.
+CHAR_W, LINE_H = 6, 10
+#: Characters that fit on one line.
+COLUMNS = WIDTH // CHAR_W
+#: The y of the hint line at the bottom, and the last row the body may use above it.
+HINT_Y = HEIGHT - LINE_H
+BODY_TOP, BODY_BOTTOM = LINE_H + 1, HINT_Y - 2
+# The bitmap font leaves two blank rows above its capitals; drawing two rows higher
+# packs lines at 10 px with the glyphs still clear of each other.
+_FONT_TOP = 2
+
+# Pip positions on a 3x3 grid (column, row) for each face: how real dice are printed.
+PIPS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+@lru_cache(maxsize=1)
+def font() -> ImageFont.ImageFont:
+    """The small bitmap font (6 px per character, capitals 7 px tall)."""
+    return ImageFont.load_default_imagefont()
+
+
+@lru_cache(maxsize=512)
+def _glyphs(text: str, scale: int) -> Image.Image:
+    """``text`` rendered once in the small font, scaled by whole pixels, cropped to ink."""
+    left, top, right, bottom = font().getbbox(text)
+    small = Image.new("1", (max(1, right), max(1, bottom)))
+    ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=1)
+    small = small.crop((0, _FONT_TOP, small.width, small.height))
+    if scale == 1:
+        return small
+    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """Width in pixels of ``text`` at ``scale``."""
+    return len(text) * CHAR_W * scale
+
+
+def clip(text: str, columns: int = COLUMNS) -> str:
+    """``text`` cut to ``columns`` characters, with a '~' where it was cut."""
+    return text if len(text) <= columns else text[: columns - 1] + "~"
+
+
+class Canvas:
+    """One frame being drawn. ``image`` is the finished 128x64 mode-"1" picture."""
+
+    def __init__(self) -> None:
+        self.image = Image.new("1", (WIDTH, HEIGHT))
+        self.draw = ImageDraw.Draw(self.image)
+
+    # -- text ------------------------------------------------------------------------
+
+    def text(self, x: int, y: int, text: str, *, invert: bool = False, scale: int = 1) -> None:
+        """Small (or scaled) text with its top-left corner at (x, y)."""
+        if not text:
+            return
+        glyphs = _glyphs(text, scale)
+        if invert:
+            self.draw.rectangle((x - 1, y - 1, x + glyphs.width, y + glyphs.height - 1), fill=1)
+            self.image.paste(0, (x, y), glyphs)
+        else:
+            self.image.paste(1, (x, y), glyphs)
+
+    def line(self, row: int, text: str, *, invert: bool = False, center: bool = False) -> None:
+        """Small text on text line ``row`` of the body (row 0 sits under the title)."""
+        text = clip(text)
+        x = (WIDTH - text_width(text)) // 2 if center else 1
+        if invert:
+            y = BODY_TOP + row * LINE_H
+            self.draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=1)
+            self.image.paste(0, (x, y), _glyphs(text, 1))
+        else:
+            self.text(x, BODY_TOP + row * LINE_H, text)
+
+    def big_text(self, x: int, y: int, text: str, scale: int = 3, *, right: bool = False) -> None:
+        """Big text (3x: capitals 21 px tall) for scores, die totals and names."""
+        if right:
+            x -= text_width(text, scale) - scale
+        self.text(x, y, text, scale=scale)
+
+    def centered(self, y: int, text: str, scale: int = 1) -> None:
+        """Text centred across the screen."""
+        text = clip(text, WIDTH // (CHAR_W * scale))
+        self.text((WIDTH - text_width(text, scale) + scale) // 2, y, text, scale=scale)
+
+    def title(self, text: str, right: str = "") -> None:
+        """The title bar: white text on a dark screen, a rule under it, ``right`` flush right."""
+        room = COLUMNS - (len(right) + 1 if right else 0)
+        self.text(1, 0, clip(text, room))
+        if right:
+            self.text(WIDTH - text_width(right), 0, right)
+        self.draw.line((0, LINE_H - 1, WIDTH - 1, LINE_H - 1), fill=1)
+
+    def hint(self, text: str) -> None:
+        """The one-line hint of what the buttons do, inverted along the bottom edge."""
+        if not text:
+            return
+        self.draw.rectangle((0, HINT_Y, WIDTH - 1, HEIGHT - 1), fill=1)
+        self.image.paste(0, (1, HINT_Y + 1), _glyphs(clip(text), 1))
+
+    def paragraph(self, lines: list[str], first_row: int = 0, center: bool = False) -> None:
+        """Several body lines."""
+        for row, text in enumerate(lines, start=first_row):
+            self.line(row, text, center=center)
+
+    # -- dice ------------------------------------------------------------------------
+
+    def die(self, x: int, y: int, size: int, face: int, *, held: bool = False) -> None:
+        """A die ``size`` pixels square with ``face`` drawn as pips; ``held`` inverts it."""
+        paper, ink = (1, 0) if held else (0, 1)
+        self.draw.rounded_rectangle(
+            (x, y, x + size - 1, y + size - 1), radius=max(1, size // 6), fill=paper, outline=1
+        )
+        pip = max(2, size // 6)
+        for col, row in PIPS[face]:
+            # Pip centres sit at a quarter, half and three quarters of the face.
+            cx = x + (size - 1) * (1 + col) / 4
+            cy = y + (size - 1) * (1 + row) / 4
+            box = (round(cx - pip / 2), round(cy - pip / 2))
+            box = (*box, box[0] + pip - 1, box[1] + pip - 1)
+            if pip < 4:
+                self.draw.rectangle(box, fill=ink)
+            else:
+                self.draw.ellipse(box, fill=ink)
+
+    def frame(self, box: tuple[int, int, int, int], *, fill: int = 0) -> None:
+        """A rectangle outline (``fill`` 1 makes it solid)."""
+        self.draw.rectangle(box, outline=1, fill=fill)
+
+    def underline(self, x: int, y: int, width: int) -> None:
+        """A 2-pixel bar: the cursor under a die or a digit."""
+        self.draw.rectangle((x, y, x + width - 1, y + 1), fill=1)
+
+
+def dice_layout(count: int, width: int, height: int, gap: int = 3) -> tuple[int, int, int]:
+    """(columns, rows, die size) that fit ``count`` dice biggest into width x height."""
+    best = (count, 1, 0)
+    for rows in range(1, 4):
+        cols = -(-count // rows)
+        size = min((width + gap) // cols - gap, (height + gap) // rows - gap, 36)
+        if size > best[2]:
+            best = (cols, rows, size)
+    return best

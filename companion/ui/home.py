@@ -1,0 +1,109 @@
+"""The main menu: the five games, Tools, History and Settings."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.games import GAMES, GameInfo, available
+from companion.ui.canvas import Canvas
+from companion.ui.screen import MENU_ROWS, Context, Menu, MenuItem, Message, Press, Screen
+from companion.ui.tools import tools_menu
+
+
+def home_menu(ctx: Context | None = None) -> Menu:
+    """The main menu, the root of every other screen."""
+    items = [MenuItem(info.title, _game_opener(info), note="" if available(info.game_id)
+                      else "soon") for info in GAMES]
+    items += [
+        MenuItem("Tools", lambda ctx, menu: tools_menu(menu)),
+        MenuItem("History", lambda ctx, menu: history_screen(ctx, menu)),
+        MenuItem("Settings", lambda ctx, menu: settings_screen(ctx, menu)),
+    ]
+    return Menu("Tabletop Companion", items)
+
+
+def _game_opener(info: GameInfo):
+    def open_game(ctx: Context, menu: Screen) -> Screen:
+        if not available(info.game_id):
+            return Message(info.title, ["Coming soon.", "Tools work for any", "game meanwhile."],
+                           menu)
+        flows = importlib.import_module("companion.ui.games")
+        return flows.setup_screen(ctx, info.game_id, menu)
+
+    return open_game
+
+
+class Lines(Screen):
+    """Read-only lines that scroll with UP/DOWN."""
+
+    hint = "UP/DN scroll  OK back"
+
+    def __init__(self, title: str, lines: Sequence[str], parent: Screen | None = None):
+        super().__init__(parent)
+        self.title = title
+        self.lines = list(lines) or ["(nothing yet)"]
+        self.top = 0
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        last_top = max(0, len(self.lines) - MENU_ROWS)
+        if press.button == "up":
+            self.top = 0 if press.long else max(0, self.top - 1)
+            return self
+        if press.button == "down":
+            self.top = last_top if press.long else min(last_top, self.top + 1)
+            return self
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent.returned(ctx)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        more = f"{self.top + 1}/{len(self.lines)}" if len(self.lines) > MENU_ROWS else ""
+        canvas.title(self.title, more)
+        canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
+
+
+def settings_screen(ctx: Context, parent: Screen) -> Screen:
+    """What the device is configured as (edit the config file to change it)."""
+    config = ctx.config
+    if config is None:
+        return Lines("Settings", [f"Version {__version__}"], parent)
+    d, b, idle = config.display, config.buttons, config.idle
+    where = f"I2C {d.i2c_port} 0x{d.i2c_address:02X}" if d.interface == "i2c" else "SPI"
+    lines = [
+        f"Display {d.driver}",
+        where,
+        f"Rotate {d.rotate * 90}  contrast {d.contrast}",
+        f"Up {b.up} Down {b.down} OK {b.ok}",
+        f"Back {b.back} Roll {b.roll}",
+        f"Long press {b.hold_time:g} s",
+        f"Dim after {idle.dim_after:g} s",
+        f"Blank after {idle.blank_after:g} s",
+        f"Serial {config.serial.url or 'off'}",
+        f"Version {__version__}",
+        "Config file:",
+        config.source or "(defaults)",
+    ]
+    return Lines("Settings", lines, parent)
+
+
+def history_screen(ctx: Context, parent: Screen) -> Screen:
+    """Finished games, newest first (needs the event store)."""
+    if ctx.store is None:
+        return Message("History", ["No game log here:", "the store could not", "be opened."],
+                       parent)
+    titles = {info.game_id: info.title for info in GAMES}
+    lines = []
+    for record in ctx.store.history(limit=30):
+        winners = ", ".join((record.result or {}).get("winners", [])) or "-"
+        when = _date(record.finished)
+        lines.append(f"{when} {titles.get(record.game_id, record.game_id)}")
+        lines.append(f"  won: {winners}")
+    return Lines("History", lines or ["No finished games", "yet."], parent)
+
+
+def _date(timestamp: float | None) -> str:
+    import time
+
+    return time.strftime("%m-%d", time.localtime(timestamp)) if timestamp else "--"

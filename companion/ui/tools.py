@@ -1,0 +1,451 @@
+"""The Tools menu: dice roller, token bag, guided pile shuffle and first-player picker.
+
+These work for any game at the table. The outcome of every roll or draw is decided the
+moment ROLL is pressed (from ``ctx.rng``); the short animation after it only decorates.
+"""
+
+from __future__ import annotations
+
+from companion.errors import BadSetup
+from companion.table.bag import LOTTERY_TOKENS, TokenBag
+from companion.table.dice import DiceCup
+from companion.table.shuffle import (
+    MAX_CARDS,
+    MAX_PILES,
+    MIN_CARDS,
+    MIN_PILES,
+    passes_needed,
+    shuffle_plan,
+)
+from companion.ui.canvas import BODY_TOP, HINT_Y, WIDTH, Canvas, dice_layout, text_width
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Press, Screen, is_
+
+#: Animation: frames and seconds per frame after a roll or draw.
+SPIN_FRAMES, SPIN_STEP = 4, 0.08
+
+
+def tools_menu(parent: Screen | None) -> Menu:
+    """The Tools menu."""
+    return Menu(
+        "Tools",
+        [
+            MenuItem("Dice", lambda ctx, menu: DiceScreen(menu)),
+            MenuItem("Token bag", lambda ctx, menu: bag_menu(menu)),
+            MenuItem("Shuffle guide", lambda ctx, menu: ShuffleSetup(menu)),
+            MenuItem("First player", lambda ctx, menu: FirstPlayer(menu)),
+        ],
+        parent,
+    )
+
+
+class Spinner:
+    """A short animation: counts frames down and says when the next one is due."""
+
+    def __init__(self) -> None:
+        self.frames_left = 0
+
+    def start(self) -> None:
+        self.frames_left = SPIN_FRAMES
+
+    @property
+    def spinning(self) -> bool:
+        return self.frames_left > 0
+
+    def tick_after(self) -> float | None:
+        return SPIN_STEP if self.spinning else None
+
+    def step(self) -> None:
+        self.frames_left = max(0, self.frames_left - 1)
+
+
+def step_value(value: int, press: Press, low: int, high: int, big_step: int = 10) -> int:
+    """UP/DOWN change ``value`` by 1 (long press: by ``big_step``) within low..high."""
+    step = big_step if press.long else 1
+    value += step if press.button == "up" else -step
+    return max(low, min(high, value))
+
+
+# -- dice ------------------------------------------------------------------------------
+
+
+class DiceScreen(Screen):
+    """1-15 dice: pick how many, ROLL, hold some with OK, ROLL re-rolls the rest.
+
+    Two modes: choosing the count (with the last rolls listed) and the rolled dice.
+    """
+
+    title = "Dice"
+    roll_ready = True
+
+    def __init__(self, parent: Screen | None = None):
+        super().__init__(parent)
+        self.cup = DiceCup(count=2)
+        self.choosing = True
+        self.cursor = 0
+        self.spinner = Spinner()
+        self.spin_faces: tuple[int, ...] = ()
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        if self.choosing:
+            return "UP/DN count ROLL roll"
+        return "ROLL roll  OK hold" if self.cup.count > 1 else "ROLL roll  BACK count"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "roll"):
+            self._roll(ctx)
+        elif self.choosing and press.button in ("up", "down"):
+            self.cup.count = step_value(self.cup.count, press, 1, DiceCup.MAX_DICE, 5)
+        elif self.choosing and is_(press, "ok"):
+            self._roll(ctx)
+        elif not self.choosing and press.button in ("up", "down") and not press.long:
+            step = 1 if press.button == "down" else -1
+            self.cursor = (self.cursor + step) % self.cup.count
+        elif not self.choosing and is_(press, "ok"):
+            self.cup.toggle_hold(self.cursor)
+        elif not self.choosing and is_(press, "ok", long=True):
+            self.cup.release_all()
+        elif not self.choosing and is_(press, "back"):
+            self.choosing = True
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def _roll(self, ctx: Context) -> None:
+        if self.cup.faces is not None and len(self.cup.held) == self.cup.count:
+            self.cup.release_all()  # everything held: a roll means a fresh roll
+        self.cup.roll(ctx.rng)
+        ctx.beep()
+        self.choosing = False
+        self.cursor = min(self.cursor, self.cup.count - 1)
+        self.spinner.start()
+        self._spin(ctx)
+
+    def _spin(self, ctx: Context) -> None:
+        faces = self.cup.faces or ()
+        self.spin_faces = tuple(
+            face if i in self.cup.held else ctx.anim_rng.randrange(1, 7)
+            for i, face in enumerate(faces)
+        )
+
+    def tick_after(self) -> float | None:
+        return self.spinner.tick_after()
+
+    def tick(self, ctx: Context) -> Screen:
+        self.spinner.step()
+        if self.spinner.spinning:
+            self._spin(ctx)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        if self.choosing:
+            self._draw_count(canvas)
+        else:
+            self._draw_dice(canvas)
+
+    def _draw_count(self, canvas: Canvas) -> None:
+        canvas.title("Dice: how many?")
+        count = str(self.cup.count)
+        canvas.big_text(2, BODY_TOP + 2, count)
+        canvas.text(4 + text_width(count, 3), BODY_TOP + 16, "d6")
+        canvas.text(56, BODY_TOP, "Last rolls:")
+        for row, faces in enumerate(self.cup.history[:3]):
+            canvas.text(56, BODY_TOP + 10 * (row + 1), _roll_line(faces, 12))
+
+    def _draw_dice(self, canvas: Canvas) -> None:
+        spinning = self.spinner.spinning
+        faces = self.spin_faces if spinning else (self.cup.faces or ())
+        area_w, area_h = 88, HINT_Y - 3
+        cols, rows, size = dice_layout(len(faces), area_w, area_h)
+        top = (area_h - rows * (size + 3) + 3) // 2 + 1
+        for i, face in enumerate(faces):
+            x = 1 + (i % cols) * (size + 3)
+            y = top + (i // cols) * (size + 3)
+            canvas.die(x, y, size, face, held=i in self.cup.held)
+            if i == self.cursor and len(faces) > 1 and not spinning:
+                canvas.underline(x, min(y + size + 1, HINT_Y - 2), size)
+        if not spinning:
+            canvas.text(WIDTH - text_width("total"), 2, "total")
+            canvas.big_text(WIDTH - 1, 14, str(self.cup.total), right=True)
+            if self.cup.held:
+                canvas.text(WIDTH - text_width("held"), 40, "held")
+
+
+def _roll_line(faces: tuple[int, ...], width: int) -> str:
+    total = f"={sum(faces)}"
+    shown = "".join(str(face) for face in faces)
+    if len(shown) + len(total) > width:
+        shown = shown[: width - len(total) - 1] + "~"
+    return shown + total
+
+
+# -- token bag -------------------------------------------------------------------------
+
+
+def bag_menu(parent: Screen) -> Menu:
+    """Which bag: the Block Lottery tokens or numbered tokens."""
+    return Menu(
+        "Token bag",
+        [
+            MenuItem("Lottery tokens", lambda ctx, menu: BagScreen(TokenBag(LOTTERY_TOKENS), menu),
+                     note=str(len(LOTTERY_TOKENS))),
+            MenuItem("Numbered tokens", lambda ctx, menu: NumberedBagSetup(menu)),
+        ],
+        parent,
+    )
+
+
+class NumberedBagSetup(Screen):
+    """How many numbered tokens (1..N) go in the bag."""
+
+    title = "Numbered tokens"
+    hint = "UP/DN count  OK fill"
+
+    def __init__(self, parent: Screen | None = None):
+        super().__init__(parent)
+        self.count = 10
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            self.count = step_value(self.count, press, 2, 99)
+            return self
+        if is_(press, "ok") or is_(press, "roll"):
+            tokens = [str(n) for n in range(1, self.count + 1)]
+            return BagScreen(TokenBag(tokens), self.parent)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        canvas.big_text(2, BODY_TOP + 4, str(self.count))
+        label = f"tokens, 1-{self.count}"
+        canvas.text(4 + text_width(str(self.count), 3), BODY_TOP + 18, label)
+
+
+class BagScreen(Screen):
+    """Draw tokens without replacement: ROLL draws, OK refills (after asking)."""
+
+    roll_ready = True
+
+    def __init__(self, bag: TokenBag, parent: Screen | None = None):
+        super().__init__(parent)
+        self.bag = bag
+        self.spinner = Spinner()
+        self.spin_token = ""
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return f"Token bag: {len(self.bag.remaining)} left"
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "OK refill  BACK out" if not self.bag.remaining else "ROLL draw  OK refill"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "roll") and self.bag.remaining:
+            self.bag.draw(ctx.rng)
+            ctx.beep()
+            self.spinner.start()
+            self.tick(ctx)
+            self.spinner.frames_left += 1
+            return self
+        if is_(press, "ok") and self.bag.drawn:
+            return Confirm("Refill the bag?", ["Every token goes", "back in the bag."],
+                           lambda ctx: self.bag.reset(), self)
+        return super().press(ctx, press)
+
+    def tick_after(self) -> float | None:
+        return self.spinner.tick_after()
+
+    def tick(self, ctx: Context) -> Screen:
+        self.spinner.step()
+        if self.spinner.spinning:
+            self.spin_token = ctx.anim_rng.choice(list(self.bag.remaining) + list(self.bag.drawn))
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        if self.spinner.spinning:
+            shown = self.spin_token
+        elif self.bag.drawn:
+            shown = self.bag.drawn[-1]
+        else:
+            shown = ""
+        if shown:
+            scale = 3 if text_width(shown, 3) <= WIDTH else 2
+            canvas.centered(BODY_TOP + 2, shown, scale)
+        elif not self.bag.drawn:
+            canvas.centered(BODY_TOP + 8, "ROLL to draw")
+        if not self.spinner.spinning:
+            drawn = " ".join(self.bag.drawn[-8:]) or "-"
+            left = " ".join(self.bag.remaining) or "bag empty"
+            canvas.text(1, 34, "Drawn: " + drawn)
+            canvas.text(1, 44, "Left: " + left)
+
+
+# -- shuffle guide ---------------------------------------------------------------------
+
+
+class ShuffleSetup(Screen):
+    """Choose the deck size and the number of piles, then ROLL starts the guide."""
+
+    title = "Shuffle guide"
+    hint = "OK next field ROLL go"
+    roll_ready = True
+
+    def __init__(self, parent: Screen | None = None):
+        super().__init__(parent)
+        self.cards = 52
+        self.piles = 4
+        self.field = 0  # 0: cards, 1: piles
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            if self.field == 0:
+                self.cards = step_value(self.cards, press, MIN_CARDS, MAX_CARDS)
+            else:
+                self.piles = step_value(self.piles, press, MIN_PILES, MAX_PILES, 1)
+            return self
+        if is_(press, "ok"):
+            self.field = 1 - self.field
+            return self
+        if is_(press, "roll"):
+            plan = shuffle_plan(self.cards, self.piles, ctx.rng)
+            return ShuffleGuide(self.cards, self.piles, plan, self)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        canvas.line(0, f"Cards: {self.cards:>3}", invert=self.field == 0)
+        canvas.line(1, f"Piles: {self.piles:>3}", invert=self.field == 1)
+        passes = passes_needed(self.cards, self.piles)
+        canvas.line(2, f"{passes} pass{'es' if passes > 1 else ''} to shuffle")
+        canvas.line(3, "UP/DN change value")
+
+
+#: Pile numbers shown per screen of the guide: two rows of five.
+CARDS_PER_PAGE = 10
+
+
+class ShuffleGuide(Screen):
+    """Card by card, which pile each card goes on; pages of ten, a gather step between
+    passes. ROLL, OK or DOWN: next page; UP: previous page; BACK: stop (after asking)."""
+
+    hint = "ROLL next  UP back"
+    roll_ready = True
+
+    def __init__(self, cards: int, piles: int, plan: list[list[int]], parent: Screen | None):
+        super().__init__(parent)
+        self.cards, self.piles, self.plan = cards, piles, plan
+        self.pages = self._pages()
+        self.page = 0
+
+    def _pages(self) -> list[tuple[str, int, int]]:
+        """("how", 0, 0), then per pass its ("deal", pass, first card) pages and a
+        ("gather", pass, 0) page; ("done", 0, 0) last."""
+        pages = [("how", 0, 0)]
+        for number in range(len(self.plan)):
+            pages += [("deal", number, first) for first in range(0, self.cards, CARDS_PER_PAGE)]
+            pages.append(("gather", number, 0))
+        pages[-1] = ("done", len(self.plan) - 1, 0)
+        return pages
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        kind, number, first = self.pages[self.page]
+        if kind == "deal":
+            last = min(first + CARDS_PER_PAGE, self.cards)
+            return f"Pass {number + 1}/{len(self.plan)} cards {first + 1}-{last}"
+        return {"how": "How to deal", "gather": f"End of pass {number + 1}",
+                "done": "Shuffled!"}[kind]
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("roll", "ok", "down") and not press.long:
+            if self.page < len(self.pages) - 1:
+                self.page += 1
+                return self
+            return self.parent.returned(ctx) if self.parent else self
+        if is_(press, "up"):
+            self.page = max(0, self.page - 1)
+            return self
+        if is_(press, "back") and self.parent is not None:
+            if self.pages[self.page][0] in ("how", "done"):
+                return self.parent
+            return Confirm("Stop shuffling?", ["The guide starts", "over next time."],
+                           lambda ctx: self.parent, self)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        kind, number, first = self.pages[self.page]
+        if kind == "how":
+            canvas.paragraph(["Deal face down from", "the top, each card",
+                              "onto the top of its", f"pile (1-{self.piles})."])
+        elif kind == "deal":
+            piles = self.plan[number][first : first + CARDS_PER_PAGE]
+            for i, pile in enumerate(piles):
+                x = (i % 5) * 25 + 12 - text_width(str(pile), 2) // 2
+                canvas.text(x, BODY_TOP + 3 + (i // 5) * 20, str(pile), scale=2)
+        elif kind == "gather":
+            canvas.paragraph(["Gather the piles:", "pile 1 on top,",
+                              f"pile {self.piles} at the bottom", f"Then pass {number + 2}."])
+        else:
+            canvas.paragraph(["Gather the piles:", "pile 1 on top.", "The deck is in a",
+                              "random order."])
+
+
+# -- first player ----------------------------------------------------------------------
+
+
+class FirstPlayer(Screen):
+    """Pick a random seat: UP/DOWN sets how many players, ROLL picks."""
+
+    title = "First player"
+    roll_ready = True
+
+    def __init__(self, parent: Screen | None = None):
+        super().__init__(parent)
+        self.players = 4
+        self.seat: int | None = None
+        self.spinner = Spinner()
+        self.spin_seat = 1
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "UP/DN players ROLL go"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            self.players = step_value(self.players, press, 2, 10, 1)
+            self.seat = None
+            return self
+        if is_(press, "roll") or is_(press, "ok"):
+            self.seat = ctx.rng.randrange(self.players) + 1
+            ctx.beep()
+            self.spinner.start()
+            self.tick(ctx)
+            self.spinner.frames_left += 1
+            return self
+        return super().press(ctx, press)
+
+    def tick_after(self) -> float | None:
+        return self.spinner.tick_after()
+
+    def tick(self, ctx: Context) -> Screen:
+        self.spinner.step()
+        self.spin_seat = ctx.anim_rng.randrange(self.players) + 1
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"{self.players} players")
+        if self.seat is None:
+            canvas.paragraph(["Number the seats 1 to",
+                              f"{self.players} clockwise from", "anyone, then ROLL."])
+            return
+        seat = self.spin_seat if self.spinner.spinning else self.seat
+        canvas.text(4, BODY_TOP + 10, "Seat")
+        canvas.big_text(40, BODY_TOP + 3, str(seat))
+        if not self.spinner.spinning:
+            canvas.text(76, BODY_TOP + 10, "starts")
+
+
+__all__ = ["BadSetup", "tools_menu"]
