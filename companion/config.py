@@ -181,6 +181,8 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     config = Config(source=source)
     sections = {f.name: f for f in fields(Config) if f.name != "source"}
     for name, table in data.items():
+        if name not in sections and not isinstance(table, dict):
+            raise ConfigError(f"{source}: unknown key {name!r} outside any [section]")
         if name not in sections:
             raise ConfigError(
                 f"{source}: unknown section [{name}] (sections: {', '.join(sections)})"

@@ -1,0 +1,188 @@
+"""The ``companion`` command.
+
+::
+
+    companion sim                         the simulator in this terminal
+    companion sim --script FILE --screens text   run a button script, print the screens
+    companion run [--sim]                 the device (the simulator with --sim)
+    companion config                      print the effective configuration
+    companion shuffle --cards 52 --piles 4 [--seed S] [--json]
+    companion replay GAME --players A,B --events LOG.jsonl
+    companion bench                       measure speed and memory on this machine
+
+Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
+2 for bad usage or a bad script, 1 for anything else. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.config import Config, dump_toml, load_config
+from companion.errors import CompanionError, ConfigError, ScriptError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Tabletop Companion: dice, shuffles, tokens and scorekeeping for card games.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def with_config(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
+
+    run = commands.add_parser("run", help="run the device (real pins and display)")
+    with_config(run)
+    run.add_argument("--sim", action="store_true", help="force the simulator")
+    run.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+
+    sim = commands.add_parser("sim", help="the simulator: terminal screen, keys as buttons")
+    with_config(sim)
+    sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
+    sim.add_argument("--screens", choices=("text", "none"), default="none",
+                     help="with --script: print each step's screen as text")
+    sim.add_argument("--png", metavar="DIR", help="also write each screen as a PNG in DIR")
+    sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
+    sim.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+
+    config = commands.add_parser("config", help="print the effective configuration")
+    with_config(config)
+
+    shuffle = commands.add_parser("shuffle", help="print a guided pile shuffle")
+    shuffle.add_argument("--cards", type=int, default=52, help="cards in the deck (2-800)")
+    shuffle.add_argument("--piles", type=int, default=4, help="piles to deal into (2-10)")
+    shuffle.add_argument("--seed", type=int, help="seed (repeatable plans)")
+    shuffle.add_argument("--json", action="store_true", help="print one JSON object")
+
+    replay = commands.add_parser("replay", help="recompute a game from its event log")
+    replay.add_argument("game", help="game id, e.g. final-count")
+    replay.add_argument("--players", help="comma-separated names in seat order")
+    replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
+
+    bench = commands.add_parser("bench", help="measure speed and memory on this machine")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return COMMANDS[args.command](args)
+    except ConfigError as err:
+        print(f"companion: config error: {err}", file=sys.stderr)
+        return ConfigError.exit_status
+    except ScriptError as err:
+        print(f"companion: script error: {err}", file=sys.stderr)
+        return 2
+    except CompanionError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _config(args: argparse.Namespace) -> Config:
+    return load_config(getattr(args, "config", None))
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    config = _config(args)
+    print(f"# from {config.source or 'built-in defaults'}")
+    print(dump_toml(config), end="")
+    return 0
+
+
+def cmd_shuffle(args: argparse.Namespace) -> int:
+    from companion.table.shuffle import plan_json, plan_text, shuffle_plan
+
+    rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+    plan = shuffle_plan(args.cards, args.piles, rng)
+    if args.json:
+        print(json.dumps(plan_json(args.cards, args.piles, plan)))
+    else:
+        print(plan_text(args.cards, args.piles, plan))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion.replay import replay_main
+
+    return replay_main(args.game, args.players, args.option, args.events)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from companion import sim
+
+    config = _config(args)
+    if args.script:
+        return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
+                              png_dir=args.png)
+    if args.screens != "none":
+        raise ScriptError("--screens goes with --script")
+    return sim.run_interactive(config, seed=args.seed, png_dir=args.png)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = _config(args)
+    if args.sim:
+        from companion import sim
+
+        return sim.run_interactive(config)
+    from companion.clock import monotonic
+    from companion.device.board import Board
+    from companion.device.display import Panel, open_device
+    from companion.launch import make_app
+    from companion.notify import Notifier
+
+    panel = Panel(open_device(config.display))
+    try:
+        app = make_app(config, board_factory=_real_board(Board), panel=panel, clock=monotonic,
+                       notifier=Notifier())
+    except CompanionError:
+        raise
+    except Exception as err:  # gpiozero's own errors: no GPIO on this machine
+        raise CompanionError(f"cannot use the GPIO pins here ({err}); "
+                             "`companion sim` runs the simulator") from None
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    try:
+        app.run()
+    finally:
+        app.board.close()
+    return 0
+
+
+def _real_board(board_class):
+    def factory(*args, **kwargs):
+        return board_class(*args, **kwargs)
+
+    return factory
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from companion.bench import bench_main
+
+    return bench_main(as_json=args.json, quick=args.quick)
+
+
+COMMANDS = {
+    "run": cmd_run,
+    "sim": cmd_sim,
+    "config": cmd_config,
+    "shuffle": cmd_shuffle,
+    "replay": cmd_replay,
+    "bench": cmd_bench,
+}

@@ -1,0 +1,60 @@
+"""Putting an app together: context, board, panel and the first screen.
+
+The real device, the terminal simulator and the script runner differ only in the board
+(real pins or mock pins), the panel (real luma driver or a dummy), the clock (real or
+manual) and where the frames go; :func:`make_app` wires the rest the same way for all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from companion.app import App
+from companion.clock import Clock
+from companion.config import Config
+from companion.device.buttons import ButtonDecoder
+from companion.notify import Notifier
+from companion.ui.screen import Context, Screen
+
+BoardFactory = Callable[..., Any]
+
+
+def make_context(config: Config, clock: Clock, seed: int | None) -> Context:
+    """Outcomes from SystemRandom, or from ``random.Random(seed)`` when a seed is given."""
+    if seed is None:
+        rng: random.Random = random.SystemRandom()
+        anim = random.Random()
+    else:
+        rng, anim = random.Random(seed), random.Random(seed + 1)
+    return Context(rng=rng, anim_rng=anim, clock=clock, config=config)
+
+
+def make_app(
+    config: Config,
+    *,
+    board_factory: BoardFactory,
+    panel: Any,
+    clock: Clock,
+    seed: int | None = None,
+    root: Callable[[Context], Screen] | None = None,
+    on_frame: Callable[[Image.Image], None] | None = None,
+    notifier: Notifier | None = None,
+) -> App:
+    """An :class:`App` with its board attached; ``root`` builds the first screen."""
+    from companion.ui.home import home_menu
+
+    ctx = make_context(config, clock, seed)
+    buttons = config.buttons
+    decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)
+    screen = (root or home_menu)(ctx)
+    app = App(ctx, panel, screen, decoder, config.idle, notifier=notifier, on_frame=on_frame)
+    board = board_factory(
+        buttons, config.buzzer.pin, config.led.pin, sink=app.pin_edge, clock=clock
+    )
+    app.board = board
+    ctx.beep = board.beep
+    return app
