@@ -1,0 +1,872 @@
+"""The game log: roster, matches and every match's event log in one SQLite file.
+
+A match is a fold over its events (see :mod:`companion.games.base`), so saving a game is
+appending one row per event. :meth:`Store.append` commits *and syncs* before it returns,
+and the app shows an event's effect only after that, so whatever is on the screen is
+on the SD card even if the power is pulled the next instant. Resume is replaying
+:meth:`Store.events`; undo is :meth:`Store.pop`::
+
+    >>> import tempfile
+    >>> store = Store.in_dir(tempfile.mkdtemp(), clock=lambda: 1700000000.0)
+    >>> mid = store.new_match("final-count", ["Ann", "Bob"], {})
+    >>> store.append(mid, {"type": "roll", "player": "Ann", "value": 3})
+    1
+    >>> store.events(mid)
+    [{'type': 'roll', 'player': 'Ann', 'value': 3}]
+    >>> store.pop(mid)["value"]
+    3
+    >>> store.roster()
+    ['Ann', 'Bob']
+    >>> store.close()
+
+Durability: WAL journal with ``synchronous=FULL`` (each commit fsyncs the WAL), one
+transaction per call. Failures never half-apply: every write runs in one transaction
+that is rolled back on any error, and every error comes out as a
+:class:`~companion.errors.StoreError` with a line a person can read ("cannot write the
+game log: disk full"). Two subclasses tell the app what it may do next:
+
+- :class:`StoreCorrupt`: the file is damaged or not a database. The app shows the
+  message, then :meth:`Store.set_aside` renames the file (never deletes it) so the
+  device can start with an empty log; :meth:`Store.open_or_set_aside` does both.
+- :class:`StoreTooNew`: a newer companion wrote the file. It is never touched or
+  moved; the app runs the Tools without a store.
+
+Threads and processes: a Store is owned by one thread (the app's state thread) and has
+no lock of its own. Other *processes* may read at the same time (``companion export``
+opens the file read-only; WAL lets readers and the one writer run together).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.errors import StoreError
+
+__all__ = [
+    "MIGRATIONS",
+    "NAME_MAX",
+    "SCHEMA_VERSION",
+    "MatchRecord",
+    "PlayerStats",
+    "Store",
+    "StoreCorrupt",
+    "StoreTooNew",
+]
+
+Clock = Callable[[], float]
+
+#: Longest roster name: the 128x64 screen shows a name beside a score.
+NAME_MAX = 12
+
+#: Marks the file as ours (``PRAGMA application_id``), so a stray SQLite file at the
+#: same path is refused instead of being "migrated" into.
+APPLICATION_ID = 0x54544331  # "TTC1"
+
+#: How long a write waits for a reader in another process that holds a lock briefly
+#: (WAL readers rarely block the writer; this only covers WAL recovery/checkpoints).
+BUSY_TIMEOUT_S = 3.0
+
+#: Forward migrations: step ``i`` takes the file from version ``i`` to ``i + 1``, inside
+#: one transaction together with the new ``user_version``. Never edit a released step;
+#: append a new one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: the first schema.
+    (
+        f"PRAGMA application_id = {APPLICATION_ID}",
+        """CREATE TABLE players (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            added REAL NOT NULL,
+            last_used REAL
+        )""",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            players TEXT NOT NULL,
+            options TEXT NOT NULL,
+            started REAL NOT NULL,
+            finished REAL,
+            result TEXT,
+            abandoned INTEGER NOT NULL DEFAULT 0 CHECK (abandoned IN (0, 1))
+        )""",
+        """CREATE TABLE events (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            seq INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX matches_by_finish ON matches (finished)",
+    ),
+)
+
+#: The schema version this program writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_MEMORY = ":memory:"
+_WRITE = "cannot write the game log"
+_READ = "cannot read the game log"
+
+
+class StoreCorrupt(StoreError):
+    """The file is damaged or not a database; :meth:`Store.set_aside` can move it away."""
+
+
+class StoreTooNew(StoreError):
+    """A newer companion wrote the file; it is left exactly as it is."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One row of the matches table, with the number of events in its log."""
+
+    id: int
+    game_id: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    started: float
+    finished: float | None
+    result: dict[str, Any] | None
+    abandoned: bool
+    event_count: int
+
+    @property
+    def in_progress(self) -> bool:
+        """Neither finished nor abandoned: it can be resumed."""
+        return self.finished is None and not self.abandoned
+
+    def to_json(self) -> dict[str, Any]:
+        """As plain JSON (for the serial console's HISTORY)."""
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return data
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record over the finished matches.
+
+    ``best`` maps a game id to the player's best final total in that game: the highest,
+    or the lowest for games where the lowest total wins (see :meth:`Store.stats`).
+    """
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    win_rate: float = 0.0
+    best: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """As plain JSON."""
+        return asdict(self)
+
+
+class Store:
+    """The SQLite game log (see the module docstring).
+
+    ``path`` may be ``":memory:"`` for tests of other modules. ``readonly=True`` opens an
+    existing file without ever writing to it (``mode=ro``), for ``companion export``.
+    """
+
+    DEFAULT_NAME = "companion.db"
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, clock: Clock = time.time, readonly: bool = False
+    ):
+        self.path = Path(path)
+        self.readonly = readonly
+        self._clock = clock
+        self._memory = str(path) == _MEMORY
+        self._conn: sqlite3.Connection | None = None
+        if self._memory and readonly:
+            raise StoreError("an in-memory game log cannot be opened read-only")
+        self._conn = self._open()
+
+    # -- opening, closing, setting aside ---------------------------------------------
+
+    @classmethod
+    def in_dir(cls, state_dir: str | os.PathLike[str], **kw: Any) -> Store:
+        """Open (or create) ``state_dir/companion.db``, creating the directory if needed."""
+        directory = Path(state_dir)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(
+                f"cannot create the state directory {directory}: {err.strerror or err}"
+            ) from err
+        return cls(directory / cls.DEFAULT_NAME, **kw)
+
+    @classmethod
+    def open_or_set_aside(
+        cls, state_dir: str | os.PathLike[str], **kw: Any
+    ) -> tuple[Store, str | None]:
+        """A working store in ``state_dir``, and a message for the screen or None.
+
+        A damaged file is renamed (see :meth:`set_aside`) and a new empty log started;
+        the message says where the old one went. A file from a newer version raises
+        :class:`StoreTooNew` and is not moved; any other error (read-only, disk full)
+        raises too, because starting afresh would not fix it.
+        """
+        try:
+            return cls.in_dir(state_dir, **kw), None
+        except StoreTooNew:
+            raise
+        except StoreCorrupt:
+            clock = kw.get("clock", time.time)
+            moved = cls.set_aside(Path(state_dir) / cls.DEFAULT_NAME, clock=clock)
+        message = f"Game log damaged: kept as {moved.name}, starting a new one"
+        return cls.in_dir(state_dir, **kw), message
+
+    @classmethod
+    def set_aside(cls, path: str | os.PathLike[str], *, clock: Clock = time.time) -> Path:
+        """Rename a damaged log to ``<name>.bad-<UTC time>`` with its -wal/-shm; return it.
+
+        Nothing is deleted: the old file can still be rescued by hand. The sidecars go
+        first, because a stale ``companion.db-wal`` next to a fresh ``companion.db``
+        could be replayed into it. Close any Store on the file before calling this.
+        """
+        src = Path(path)
+        if not src.exists():
+            raise StoreError(f"no game log at {src}")
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+        dest = src.with_name(f"{src.name}.bad-{stamp}")
+        attempt = 1
+        # os.rename silently replaces an existing target: never let it eat an older one.
+        while any(Path(str(dest) + s).exists() for s in ("", "-wal", "-shm")):
+            dest = src.with_name(f"{src.name}.bad-{stamp}-{attempt}")
+            attempt += 1
+        try:
+            for suffix in ("-wal", "-shm"):
+                side = Path(str(src) + suffix)
+                if side.exists():
+                    os.rename(side, str(dest) + suffix)
+            os.rename(src, dest)
+            _fsync_dir(src.parent)
+        except OSError as err:
+            reason = err.strerror or err
+            raise StoreError(f"cannot set the damaged game log aside: {reason}") from err
+        return dest
+
+    def close(self) -> None:
+        """Close the file (idempotent). Everything was committed already."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                # Only the final checkpoint can fail here; the WAL stays and the next
+                # open replays it, so no committed event is lost.
+                pass
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- matches and the event log -----------------------------------------------------
+
+    def new_match(
+        self, game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> int:
+        """Record a new match and return its id; its players become "recently used"."""
+        if not isinstance(game_id, str) or not game_id:
+            raise StoreError("a match needs a game id")
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise StoreError("players are a list of names")
+        names = list(players)
+        if not names or not all(isinstance(name, str) and name.strip() for name in names):
+            raise StoreError("players are a list of names")
+        players_json = _dump(names, "the players")
+        options_json = _dump(dict(options or {}), "the options")
+        now = self._now()
+        with self._transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO matches (game_id, players, options, started) VALUES (?, ?, ?, ?)",
+                (game_id, players_json, options_json, now),
+            )
+            match_id = cursor.lastrowid
+            self._mark_used(conn, names, now)
+        assert match_id is not None
+        return match_id
+
+    def append(self, match_id: int, event: Mapping[str, Any]) -> int:
+        """Add ``event`` to the match's log and return its seq (1, 2, ...).
+
+        Committed and synced when this returns. On StoreError nothing was written: the
+        caller must refuse the event so the screen never shows what the file lacks.
+        Append the last event *before* :meth:`finish`; a finished match takes no more.
+        """
+        if not isinstance(event, Mapping):
+            raise StoreError("an event is a JSON object")
+        text = _dump(dict(event), "the event")
+        now = self._now()
+        with self._transaction() as conn:
+            self._open_match(conn, match_id)
+            (seq,) = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
+                (match_id, seq, text, now),
+            )
+        return int(seq)
+
+    def pop(self, match_id: int) -> dict[str, Any]:
+        """Undo: remove the match's last event and return it.
+
+        Undoing the event that ended a match reopens it (``finished`` and ``result`` are
+        cleared), so it is offered for resume again. StoreError "nothing to undo" when
+        the log is empty.
+        """
+        with self._transaction() as conn:
+            row = self._match_row(conn, match_id)
+            if row["abandoned"]:
+                raise StoreError(f"match {match_id} was abandoned")
+            last = conn.execute(
+                "SELECT seq, event FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
+                (match_id,),
+            ).fetchone()
+            if last is None:
+                raise StoreError("nothing to undo")
+            event = _load_event(last["event"], match_id, last["seq"])
+            conn.execute(
+                "DELETE FROM events WHERE match_id = ? AND seq = ?", (match_id, last["seq"])
+            )
+            if row["finished"] is not None:
+                conn.execute(
+                    "UPDATE matches SET finished = NULL, result = NULL WHERE id = ?", (match_id,)
+                )
+        return event
+
+    def events(self, match_id: int) -> list[dict[str, Any]]:
+        """The match's events in order (what :meth:`Match.replay` takes)."""
+        with self._reading() as conn:
+            self._match_row(conn, match_id)
+            rows = conn.execute(
+                "SELECT seq, event FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
+        return [_load_event(row["event"], match_id, row["seq"]) for row in rows]
+
+    def match(self, match_id: int) -> MatchRecord:
+        """The match with this id; StoreError when there is none."""
+        with self._reading() as conn:
+            row = self._match_row(conn, match_id, with_count=True)
+        return _record(row)
+
+    def unfinished(self) -> MatchRecord | None:
+        """The newest match neither finished nor abandoned (offered for resume), or None.
+
+        Newest means the highest id, not the latest clock time: a Pi without a real-time
+        clock can boot with its clock far off.
+        """
+        with self._reading() as conn:
+            row = conn.execute(
+                _SELECT_MATCH + " WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else _record(row)
+
+    def finish(self, match_id: int, result: Mapping[str, Any]) -> None:
+        """Mark the match finished with its result JSON (``totals``, ``winners``, ...).
+
+        Finishing again replaces the result (e.g. after a power cut between the last
+        append and the first finish, the app replays and finishes once more).
+        """
+        if not isinstance(result, Mapping):
+            raise StoreError("a result is a JSON object")
+        text = _dump(dict(result), "the result")
+        now = self._now()
+        with self._transaction() as conn:
+            row = self._match_row(conn, match_id)
+            if row["abandoned"]:
+                raise StoreError(f"match {match_id} was abandoned")
+            conn.execute(
+                "UPDATE matches SET finished = ?, result = ? WHERE id = ?", (now, text, match_id)
+            )
+
+    def abandon(self, match_id: int) -> None:
+        """Give the match up: it is kept but never offered for resume or counted."""
+        with self._transaction() as conn:
+            row = self._match_row(conn, match_id)
+            if row["finished"] is not None:
+                raise StoreError(f"match {match_id} is already finished")
+            conn.execute("UPDATE matches SET abandoned = 1 WHERE id = ?", (match_id,))
+
+    def resolve(self, ref: str | int) -> int:
+        """A match id from ``"current"`` (in progress), ``"last"`` (newest finished) or a number."""
+        text = str(ref).strip().lower()
+        if text == "current":
+            current = self.unfinished()
+            if current is None:
+                raise StoreError("no match in progress")
+            return current.id
+        if text == "last":
+            with self._reading() as conn:
+                row = conn.execute(
+                    "SELECT id FROM matches WHERE finished IS NOT NULL AND abandoned = 0"
+                    " ORDER BY finished DESC, id DESC LIMIT 1"
+                ).fetchone()
+            if row is None:
+                raise StoreError("no finished match yet")
+            return int(row["id"])
+        if text.isascii() and text.isdigit():
+            match_id = int(text)
+            with self._reading() as conn:
+                self._match_row(conn, match_id)
+            return match_id
+        raise StoreError(f"a match is 'current', 'last' or a number, not {str(ref)!r}")
+
+    # -- roster, history, stats ----------------------------------------------------------
+
+    def roster(self) -> list[str]:
+        """Player names: most recently used first, then never-used ones newest first."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT name FROM players ORDER BY last_used IS NULL, last_used DESC,"
+                " added DESC, name COLLATE NOCASE"
+            ).fetchall()
+        return [row["name"] for row in rows]
+
+    def add_player(self, name: str) -> None:
+        """Add a name to the roster (trimmed); StoreError says why one is refused."""
+        if not isinstance(name, str):
+            raise StoreError("a name is text")
+        clean = name.strip()
+        if not clean:
+            raise StoreError("a player needs a name")
+        if len(clean) > NAME_MAX:
+            raise StoreError(f"a name has at most {NAME_MAX} characters (the screen is small)")
+        if not clean.isprintable():
+            raise StoreError("a name cannot contain control characters")
+        if "," in clean:
+            # Player lists are comma-separated on the command line and serial console.
+            raise StoreError("a name cannot contain a comma")
+        now = self._now()
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean)
+            if existing is not None:
+                raise StoreError(f"{existing} is already on the roster")
+            conn.execute(
+                "INSERT INTO players (name, added, last_used) VALUES (?, ?, NULL)", (clean, now)
+            )
+
+    def remove_player(self, name: str) -> None:
+        """Take a name off the roster (any case); past matches keep it."""
+        clean = name.strip() if isinstance(name, str) else ""
+        if not clean:
+            raise StoreError("a player needs a name")
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean)
+            if existing is None:
+                raise StoreError(f"{clean} is not on the roster")
+            conn.execute("DELETE FROM players WHERE name = ?", (existing,))
+
+    def history(self, limit: int = 20) -> list[MatchRecord]:
+        """Finished matches, newest first."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                _SELECT_MATCH + " WHERE finished IS NOT NULL AND abandoned = 0"
+                " ORDER BY finished DESC, id DESC LIMIT ?",
+                (max(0, int(limit)),),
+            ).fetchall()
+        return [_record(row) for row in rows]
+
+    def stats(self) -> dict[str, PlayerStats]:
+        """Per player: games, wins, win rate and best total per game id.
+
+        Counted from finished matches' results (``totals`` {player: int}, ``winners``
+        [players]); a tie counts as a win for each winner. "Best" is the highest total,
+        or the lowest for a game whose results say ``"low_wins": true`` or show a winner
+        below the top total. Roster players with no finished match are listed with
+        zeros. Ordered by wins, then games, then name.
+        """
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT game_id, players, result FROM matches"
+                " WHERE finished IS NOT NULL AND abandoned = 0 ORDER BY id"
+            ).fetchall()
+            roster = [row["name"] for row in conn.execute("SELECT name FROM players")]
+        games: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        scores: dict[str, dict[str, list[int]]] = {}
+        low_wins: set[str] = set()
+        for row in rows:
+            players = _load(row["players"], "the players of a match")
+            result = _load(row["result"], "a match result") if row["result"] else {}
+            if not isinstance(players, list) or not isinstance(result, dict):
+                continue
+            totals = result.get("totals")
+            totals = {
+                k: v
+                for k, v in (totals.items() if isinstance(totals, dict) else ())
+                if isinstance(v, int) and not isinstance(v, bool)
+            }
+            listed = result.get("winners")
+            winners = [w for w in listed if isinstance(w, str)] if isinstance(listed, list) else []
+            if _lowest_wins(result, totals, winners):
+                low_wins.add(row["game_id"])
+            for name in players:
+                if not isinstance(name, str):
+                    continue
+                games[name] = games.get(name, 0) + 1
+                wins[name] = wins.get(name, 0) + (name in winners)
+                if name in totals:
+                    scores.setdefault(name, {}).setdefault(row["game_id"], []).append(totals[name])
+        seen = {name.casefold() for name in games}
+        for name in roster:
+            if name.casefold() not in seen:
+                games[name] = 0
+                wins[name] = 0
+        table = {
+            name: PlayerStats(
+                name=name,
+                games=played,
+                wins=wins[name],
+                win_rate=wins[name] / played if played else 0.0,
+                best={
+                    game: (min if game in low_wins else max)(values)
+                    for game, values in sorted(scores.get(name, {}).items())
+                },
+            )
+            for name, played in games.items()
+        }
+        order = sorted(table.values(), key=lambda s: (-s.wins, -s.games, s.name.casefold()))
+        return {s.name: s for s in order}
+
+    # -- internals -------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return float(self._clock())
+
+    def _live(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("the game log is closed")
+        return self._conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed (and, with synchronous=FULL, synced) on exit.
+
+        BEGIN IMMEDIATE takes the write lock up front, so the reads inside (next seq,
+        match state) cannot go stale. Any error rolls everything back.
+        """
+        conn = self._live()
+        if self.readonly:
+            raise StoreError(f"{_WRITE}: it was opened read-only")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise _translate(err, _WRITE) from err
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except sqlite3.Error as err:
+            self._rollback()
+            raise _translate(err, _WRITE) from err
+        except BaseException:
+            self._rollback()
+            raise
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        conn = self._live()
+        try:
+            yield conn
+        except sqlite3.Error as err:
+            raise _translate(err, _READ) from err
+
+    def _rollback(self) -> None:
+        conn = self._conn
+        if conn is not None and conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                # SQLite already rolled back (e.g. after SQLITE_FULL); nothing is pending.
+                pass
+
+    def _match_row(
+        self, conn: sqlite3.Connection, match_id: int, *, with_count: bool = False
+    ) -> sqlite3.Row:
+        if isinstance(match_id, bool) or not isinstance(match_id, int):
+            raise StoreError(f"a match id is a number, not {match_id!r}")
+        if with_count:
+            row = conn.execute(_SELECT_MATCH + " WHERE id = ?", (match_id,)).fetchone()
+        else:
+            row = conn.execute(
+                "SELECT id, finished, abandoned FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no match {match_id}")
+        return row
+
+    def _open_match(self, conn: sqlite3.Connection, match_id: int) -> None:
+        row = self._match_row(conn, match_id)
+        if row["abandoned"]:
+            raise StoreError(f"match {match_id} was abandoned")
+        if row["finished"] is not None:
+            raise StoreError(f"match {match_id} is finished")
+
+    def _mark_used(self, conn: sqlite3.Connection, names: list[str], now: float) -> None:
+        for name in names:
+            clean = name.strip()
+            existing = _find_player(conn, clean)
+            if existing is None:
+                conn.execute(
+                    "INSERT INTO players (name, added, last_used) VALUES (?, ?, ?)",
+                    (clean, now, now),
+                )
+            else:
+                conn.execute("UPDATE players SET last_used = ? WHERE name = ?", (now, existing))
+
+    def _open(self) -> sqlite3.Connection:
+        where = "in memory" if self._memory else str(self.path)
+        doing = f"cannot open the game log {where}"
+        created = False
+        if not self._memory:
+            if self.path.is_dir():
+                raise StoreError(f"{doing}: it is a directory")
+            if not self.path.parent.is_dir():
+                raise StoreError(f"{doing}: no directory {self.path.parent}")
+            if self.readonly and not self.path.is_file():
+                raise StoreError(f"no game log at {self.path}")
+            created = not self.path.exists()
+        try:
+            conn = self._connect(doing)
+        except sqlite3.Error as err:
+            no_wal = not Path(f"{self.path}-wal").exists()
+            if not (self.readonly and no_wal and _code(err) in _CANNOT_SHARE):
+                raise _translate(err, doing) from err
+            # A reader of a WAL file needs its -shm; in a directory we may not write
+            # (e.g. /var/lib/companion while the service is stopped) it cannot make one.
+            # With no -wal there is no writer and everything is in the main file, so
+            # read it as immutable instead.
+            try:
+                conn = self._connect(doing, immutable=True)
+            except sqlite3.Error as again:
+                raise _translate(again, doing) from again
+        if created:
+            # SQLite syncs the directory for its WAL, not for a new main file: do it so
+            # the file itself survives a power cut right after its first event.
+            try:
+                _fsync_dir(self.path.parent)
+            except OSError:
+                pass
+        return conn
+
+    def _connect(self, doing: str, *, immutable: bool = False) -> sqlite3.Connection:
+        """A connection that passed :meth:`_prepare`, or the error (closed again)."""
+        if self.readonly:
+            # mode=ro: never writes and never creates a file where none exists.
+            target = self.path.resolve().as_uri() + "?mode=ro"
+            if immutable:
+                target += "&immutable=1"
+        else:
+            target = _MEMORY if self._memory else str(self.path)
+        # isolation_level=None: no implicit transactions; we BEGIN/COMMIT ourselves.
+        # check_same_thread=False: the app may open the store before handing it to its
+        # state thread; it is still used by one thread at a time.
+        conn = sqlite3.connect(
+            target,
+            uri=self.readonly,
+            isolation_level=None,
+            timeout=BUSY_TIMEOUT_S,
+            check_same_thread=False,
+        )
+        conn.row_factory = sqlite3.Row
+        try:
+            self._prepare(conn, doing)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _prepare(self, conn: sqlite3.Connection, doing: str) -> None:
+        # The first read: a file that is not a database fails here (SQLITE_NOTADB).
+        version = _pragma(conn, "user_version")
+        # Checked before anything writes (even the journal mode), so a newer program's
+        # file is left byte for byte as it was.
+        if version > SCHEMA_VERSION:
+            raise StoreTooNew(
+                f"the game log {self.path.name} is from a newer version of the companion "
+                f"(schema {version}; this one knows up to {SCHEMA_VERSION}); it was left as it is"
+            )
+        if _pragma(conn, "application_id") != APPLICATION_ID:
+            has_tables = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+            if version or has_tables:
+                raise StoreError(f"{doing}: it is not a Tabletop Companion game log")
+        if version and not self._memory:
+            self._check_intact(conn)
+        if self.readonly:
+            if version < SCHEMA_VERSION:
+                raise StoreError(
+                    f"{doing}: it needs upgrading; start the companion once"
+                    if version
+                    else f"{doing}: it is empty"
+                )
+            return
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() != ("memory" if self._memory else "wal"):
+            raise StoreError(f"{doing}: this file system cannot hold a write-ahead log")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if version == SCHEMA_VERSION:
+            # Prove the file is writable now rather than at a game's first event: SQLite
+            # quietly opens a read-only file read-only. (Migrations below write anyway.)
+            _commit(conn, [f"PRAGMA user_version = {version}"])
+        for step in range(version, SCHEMA_VERSION):
+            # A step and its version number commit together, so a power cut mid-way
+            # leaves the file at the old version, ready to migrate again.
+            _commit(conn, [*MIGRATIONS[step], f"PRAGMA user_version = {step + 1}"])
+
+    def _check_intact(self, conn: sqlite3.Connection) -> None:
+        # A SQLite file is whole pages; a ragged size means it was cut short (which
+        # quick_check alone can miss when the cut falls in a page's free space). Not
+        # checked read-only: the owner may be checkpointing into the file right now.
+        # Nor while a -wal holds pages: SQLite will write them back at the next checkpoint.
+        page_size = _pragma(conn, "page_size")
+        size = self.path.stat().st_size
+        wal = Path(f"{self.path}-wal")
+        pending = wal.exists() and wal.stat().st_size > 0
+        if not self.readonly and not pending and page_size and size % page_size:
+            raise StoreCorrupt(f"the game log {self.path.name} is damaged (cut short)")
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchmany(3)]
+        if problems != ["ok"]:
+            raise StoreCorrupt(f"the game log {self.path.name} is damaged ({problems[0]})")
+
+
+_SELECT_MATCH = (
+    "SELECT id, game_id, players, options, started, finished, result, abandoned,"
+    " (SELECT COUNT(*) FROM events WHERE events.match_id = matches.id) AS event_count"
+    " FROM matches"
+)
+
+
+def _record(row: sqlite3.Row) -> MatchRecord:
+    players = _load(row["players"], f"the players of match {row['id']}")
+    options = _load(row["options"], f"the options of match {row['id']}")
+    result = _load(row["result"], f"the result of match {row['id']}") if row["result"] else None
+    return MatchRecord(
+        id=int(row["id"]),
+        game_id=row["game_id"],
+        players=tuple(players),
+        options=options,
+        started=row["started"],
+        finished=row["finished"],
+        result=result,
+        abandoned=bool(row["abandoned"]),
+        event_count=int(row["event_count"]),
+    )
+
+
+def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
+    """The roster's spelling of ``name``, compared case-insensitively.
+
+    Python's casefold, not SQLite's NOCASE (which folds ASCII only), so "Åsa" and "åsa"
+    are one player too.
+    """
+    wanted = name.casefold()
+    for (stored,) in conn.execute("SELECT name FROM players"):
+        if stored.casefold() == wanted:
+            return stored
+    return None
+
+
+def _lowest_wins(result: Mapping[str, Any], totals: Mapping[str, int], winners: list[str]) -> bool:
+    flag = result.get("low_wins")
+    if isinstance(flag, bool):
+        return flag
+    won = [totals[w] for w in winners if w in totals]
+    return bool(won) and max(won) < max(totals.values())
+
+
+def _dump(value: Any, what: str) -> str:
+    # ASCII-escaped so any str (even a lone surrogate) can be stored; loads() restores it.
+    try:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise StoreError(f"{what} cannot be saved as JSON: {err}") from err
+
+
+def _load(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise StoreCorrupt(f"{_READ}: {what} is damaged") from err
+
+
+def _load_event(text: str, match_id: int, seq: int) -> dict[str, Any]:
+    event = _load(text, f"event {seq} of match {match_id}")
+    if not isinstance(event, dict):
+        raise StoreCorrupt(f"{_READ}: event {seq} of match {match_id} is damaged")
+    return event
+
+
+def _commit(conn: sqlite3.Connection, statements: Sequence[str]) -> None:
+    """Run ``statements`` as one transaction (used while opening, before _transaction)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _pragma(conn: sqlite3.Connection, name: str) -> int:
+    return int(conn.execute(f"PRAGMA {name}").fetchone()[0])
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a rename or a new file in ``directory`` survive a power cut."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+#: Errors of a read-only connection that cannot open or create the -shm file.
+_CANNOT_SHARE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
+
+
+def _code(err: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of ``err`` (None for a hand-made exception)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def _translate(err: sqlite3.Error, doing: str) -> StoreError:
+    """A sqlite3 error as one line a person can act on ("...: disk full")."""
+    primary = _code(err)
+    text = str(err).lower()
+    corrupt = False
+    if primary == sqlite3.SQLITE_FULL or "disk is full" in text:
+        reason = "disk full"
+    elif primary == sqlite3.SQLITE_READONLY or "readonly" in text:
+        reason = "it is read-only"
+    elif (
+        primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+        or "malformed" in text
+        or "not a database" in text
+    ):
+        reason, corrupt = "the file is damaged", True
+    elif primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
+        reason = "another program is holding it locked"
+    elif primary == sqlite3.SQLITE_CANTOPEN or "unable to open" in text:
+        reason = "the file cannot be opened (check the directory and its permissions)"
+    elif primary in (sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH):
+        reason = "permission denied"
+    elif primary == sqlite3.SQLITE_IOERR or "i/o error" in text:
+        reason = "the storage failed to read or write (disk I/O error)"
+    else:
+        reason = str(err)
+    return (StoreCorrupt if corrupt else StoreError)(f"{doing}: {reason}")
