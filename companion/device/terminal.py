@@ -1,0 +1,364 @@
+"""The simulator's screen and keyboard: frames drawn in a terminal or written as PNGs,
+and key bytes decoded into button presses.
+
+* :func:`to_braille` draws a 128x64 frame as 16 lines of 64 braille characters (each
+  character is a 2x4 block of pixels), small enough for an 80x24 terminal;
+  :func:`to_text` draws it as ``#``/``.`` text, one character per pixel, for scripts and
+  docs.
+* :class:`TerminalScreen` keeps the braille frame in a box on the terminal, redrawn in
+  place; :class:`PngWriter` writes each new frame as a scaled-up PNG.
+* :class:`KeyReader` turns bytes from a terminal in cbreak/raw mode
+  (:func:`raw_terminal`) into :class:`~companion.device.buttons.Press` events.
+
+>>> from PIL import Image
+>>> img = Image.new("1", (4, 4)); img.putpixel((0, 0), 1); img.putpixel((3, 3), 1)
+>>> to_text(img)
+['#...', '....', '....', '...#']
+>>> to_braille(img)
+['⠁⢀']
+>>> KeyReader().feed(b"\\x1b[A U q")
+[Press(button='up', long=False), Press(button='roll', long=False), \
+Press(button='up', long=True), Press(button='roll', long=False), 'quit']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import termios
+import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Literal, TextIO
+
+from PIL import Image
+
+from companion.device.buttons import Press
+
+__all__ = [
+    "KEYMAP",
+    "LEGEND",
+    "KeyReader",
+    "PngWriter",
+    "TerminalScreen",
+    "raw_terminal",
+    "to_braille",
+    "to_text",
+]
+
+# Unicode braille: dot n is bit n-1; dots 1-3 and 7 are the left column (rows 0-3),
+# dots 4-6 and 8 the right column. Indexed [row][column] within the 2x4 cell.
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def _pixels(image: Image.Image) -> tuple[int, int, bytes]:
+    """Width, height and one byte per pixel (0 dark, nonzero lit)."""
+    if image.mode != "1":
+        image = image.convert("1")
+    width, height = image.size
+    return width, height, image.convert("L").tobytes()
+
+
+def to_braille(image: Image.Image) -> list[str]:
+    """The image as braille text: one character per 2x4 pixels (16 lines of 64 for a
+    128x64 frame). Lit pixels are raised dots.
+
+    >>> from PIL import Image
+    >>> img = Image.new("1", (2, 4)); img.putpixel((1, 3), 1)
+    >>> to_braille(img), hex(ord(to_braille(img)[0]))
+    (['⢀'], '0x2880')
+    """
+    width, height, px = _pixels(image)
+    lines = []
+    for top in range(0, height, 4):
+        chars = []
+        for left in range(0, width, 2):
+            code = 0
+            for dy in range(4):
+                y = top + dy
+                if y >= height:
+                    break
+                row = y * width
+                for dx in range(2):
+                    x = left + dx
+                    if x < width and px[row + x]:
+                        code |= _BRAILLE_BITS[dy][dx]
+            chars.append(chr(0x2800 + code))
+        lines.append("".join(chars))
+    return lines
+
+
+def to_text(image: Image.Image) -> list[str]:
+    """The image as one character per pixel: ``#`` lit, ``.`` dark (64 lines of 128).
+
+    >>> from PIL import Image
+    >>> to_text(Image.new("1", (3, 1), 1))
+    ['###']
+    """
+    width, height, px = _pixels(image)
+    table = bytes.maketrans(b"\x00\xff", b".#")
+    text = px.translate(table).decode("ascii")
+    return [text[y * width : (y + 1) * width] for y in range(height)]
+
+
+LEGEND = (
+    "Up/Down arrows: up/down  Enter: ok  Backspace/Esc: back  Space: roll  q: quit\n"
+    "long press: Shift+Up/Down, or U D O B R   (u d o b r: short press)"
+)
+
+
+class TerminalScreen:
+    """The frame as braille in a box, with the key legend under it, redrawn in place.
+
+    The first :meth:`draw` prints the block; later ones move the cursor back up with
+    ANSI sequences and rewrite only the lines that changed, so the terminal does not
+    scroll or flicker. A 128x64 frame takes 66x18 plus the legend: it fits 80x24.
+
+    >>> import io
+    >>> from PIL import Image
+    >>> out = io.StringIO()
+    >>> screen = TerminalScreen(out)
+    >>> screen.draw(Image.new("1", (128, 64))), screen.draw(Image.new("1", (128, 64)))
+    (True, False)
+    """
+
+    def __init__(self, stream: TextIO | None = None, legend: str = LEGEND):
+        self.stream = stream if stream is not None else sys.stdout
+        self.legend = legend
+        self._lines: list[str] | None = None
+        self._last: bytes | None = None
+        self._status = ""
+
+    def lines(self, image: Image.Image, status: str = "") -> list[str]:
+        """The text block for a frame: box, status line, legend."""
+        art = to_braille(image)
+        width = max(len(line) for line in art)
+        return [
+            "┌" + "─" * width + "┐",
+            *("│" + line + "│" for line in art),
+            "└" + "─" * width + "┘",
+            status,
+            *self.legend.splitlines(),
+        ]
+
+    def draw(self, image: Image.Image, status: str = "") -> bool:
+        """Show a frame (and a one-line status under it); False if nothing changed."""
+        key = image.convert("1").tobytes() + repr(image.size).encode()
+        if key == self._last and status == self._status and self._lines is not None:
+            return False
+        new = self.lines(image, status)
+        old = self._lines
+        out = []
+        if old is None or len(old) != len(new):
+            out.extend(line + "\n" for line in new)
+        else:
+            # Cursor sits at the start of the line below the block: go to its top, then
+            # walk down, rewriting changed lines and skipping the rest (CSI E = next line).
+            out.append(f"\x1b[{len(old)}F")
+            for before, after in zip(old, new, strict=True):
+                if before != after:
+                    out.append("\r\x1b[2K" + after)
+                out.append("\x1b[1E")
+        self.stream.write("".join(out))
+        self.stream.flush()
+        self._lines, self._last, self._status = new, key, status
+        return True
+
+    def close(self) -> None:
+        """Finish: the cursor already sits below the block, so the shell prompt lands
+        under the last frame; only flush what is buffered."""
+        self.stream.flush()
+
+
+class PngWriter:
+    """Writes each new frame as ``frame-0001.png``, ``frame-0002.png``... scaled up
+    (nearest neighbour, so pixels stay square) with lit pixels light blue on black,
+    like a real OLED.
+
+    >>> import tempfile
+    >>> from PIL import Image
+    >>> writer = PngWriter(tempfile.mkdtemp(), scale=2)
+    >>> writer.write(Image.new("1", (128, 64))).name
+    'frame-0001.png'
+    >>> writer.write(Image.new("1", (128, 64))) is None  # same frame: nothing written
+    True
+    """
+
+    LIT = (170, 220, 255)
+    DARK = (0, 0, 0)
+
+    def __init__(self, directory: str | os.PathLike[str], scale: int = 4):
+        if scale < 1:
+            raise ValueError(f"scale must be 1 or more, not {scale}")
+        self.directory = Path(directory)
+        self.scale = scale
+        self.count = 0
+        self._last: bytes | None = None
+
+    def write(self, image: Image.Image) -> Path | None:
+        """Write the frame if it differs from the previous one; returns the file."""
+        image = image.convert("1")
+        data = image.tobytes() + repr(image.size).encode()
+        if data == self._last:
+            return None
+        self._last = data
+        self.directory.mkdir(parents=True, exist_ok=True)
+        picture = Image.new("RGB", image.size, self.DARK)
+        picture.paste(self.LIT, mask=image)
+        width, height = image.size
+        picture = picture.resize(
+            (width * self.scale, height * self.scale), Image.Resampling.NEAREST
+        )
+        self.count += 1
+        path = self.directory / f"frame-{self.count:04d}.png"
+        picture.save(path)
+        return path
+
+
+Key = Press | Literal["quit"]
+
+#: Byte sequences -> what they mean. Arrow keys come as CSI (``ESC [ A``) or, with the
+#: terminal in application cursor mode, SS3 (``ESC O A``).
+KEYMAP: dict[bytes, Key] = {
+    b"\x1b[A": Press("up"),
+    b"\x1bOA": Press("up"),
+    b"\x1b[B": Press("down"),
+    b"\x1bOB": Press("down"),
+    b"\x1b[1;2A": Press("up", long=True),
+    b"\x1b[1;2B": Press("down", long=True),
+    b"\r": Press("ok"),
+    b"\n": Press("ok"),
+    b"\r\n": Press("ok"),
+    b"\x7f": Press("back"),
+    b"\x08": Press("back"),
+    b"\x1b": Press("back"),
+    b" ": Press("roll"),
+    b"u": Press("up"),
+    b"d": Press("down"),
+    b"o": Press("ok"),
+    b"b": Press("back"),
+    b"r": Press("roll"),
+    b"U": Press("up", long=True),
+    b"D": Press("down", long=True),
+    b"O": Press("ok", long=True),
+    b"B": Press("back", long=True),
+    b"R": Press("roll", long=True),
+    b"q": "quit",
+    b"\x03": "quit",  # Ctrl-C and Ctrl-D arrive as bytes in raw mode
+    b"\x04": "quit",
+}
+
+
+class KeyReader:
+    """Decodes key bytes into presses (and ``"quit"``); pure, so tests feed it bytes.
+
+    Escape sequences split across chunks are completed by the next chunk. The one
+    ambiguous boundary is right after ESC: a lone ESC at the end of a chunk is the Esc
+    key (back) at once, because a person pressing Esc must not wait for more bytes.
+    Terminals write a key's whole sequence at once, so that split is rare; if the next
+    chunk then starts with the rest of a sequence (``[A``, ``[1;2B``, ``OA``), that rest
+    is dropped rather than read as keys (``[1;2B`` would end in ``B``, a long BACK).
+    A chunk that is just ``O`` is the O key. Unknown keys and sequences are ignored.
+
+    >>> reader = KeyReader()
+    >>> reader.feed(b"\\x1b[1;"), reader.feed(b"2Bx\\r")
+    ([], [Press(button='down', long=True), Press(button='ok', long=False)])
+    >>> reader.feed(b"\\x1b"), reader.feed(b"[A")
+    ([Press(button='back', long=False)], [])
+    """
+
+    def __init__(self, keymap: dict[bytes, Key] | None = None):
+        self.keymap = KEYMAP if keymap is None else keymap
+        self._pending = b""
+        self._after_lone_esc = False
+        self._after_cr = False
+
+    def feed(self, data: bytes) -> list[Key]:
+        """Decode a chunk of bytes read from the terminal."""
+        buf = self._pending + data
+        self._pending = b""
+        out: list[Key] = []
+        if self._after_lone_esc and buf[:1] == b"[":
+            end = _sequence_end(b"\x1b" + buf)
+            if end is None:  # still incomplete: wait for it, then drop it
+                self._pending = buf
+                return out
+            buf = buf[end - 1 :]
+        elif self._after_lone_esc and buf[:1] == b"O" and buf[1:2] and buf[1] in _SS3_FINALS:
+            # "O" alone is the O key; "O" plus a cursor-key final is an SS3 tail
+            buf = buf[2:]
+        self._after_lone_esc = False
+        if self._after_cr and buf[:1] == b"\n":
+            buf = buf[1:]  # the LF of a CRLF split across chunks: the same Enter
+        self._after_cr = buf[-1:] == b"\r"
+        i = 0
+        while i < len(buf):
+            if buf[i] == 0x1B:
+                rest = buf[i:]
+                if len(rest) == 1:  # lone ESC at the end of the chunk: the Esc key
+                    out.append(self.keymap.get(b"\x1b", Press("back")))
+                    self._after_lone_esc = True
+                    i += 1
+                    continue
+                end = _sequence_end(rest)
+                if end is None:  # an incomplete sequence: finish it with the next chunk
+                    self._pending = rest
+                    break
+                token = rest[:end]
+            elif buf[i : i + 2] == b"\r\n":
+                token = b"\r\n"  # one Enter, whatever the terminal's line ending
+            else:
+                token = buf[i : i + 1]
+            key = self.keymap.get(token)
+            if key is not None:
+                out.append(key)
+            i += len(token)
+        return out
+
+
+# Final bytes of the SS3 sequences terminals send for cursor and function keys.
+_SS3_FINALS = b"ABCDFHPQRS"
+
+
+def _sequence_end(seq: bytes) -> int | None:
+    """Length of the escape sequence at the start of ``seq`` (which starts with ESC),
+    or None if it is incomplete."""
+    if len(seq) < 2:
+        return None
+    kind = seq[1]
+    if kind == 0x1B:  # ESC ESC: the first is an Esc key on its own
+        return 1
+    if kind == ord("O"):  # SS3: one final character
+        return 3 if len(seq) >= 3 else None
+    if kind != ord("["):
+        return 2  # Alt+key: ESC and the key together, ignored as unknown
+    # CSI: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, final byte 0x40-0x7E.
+    for j in range(2, len(seq)):
+        if 0x40 <= seq[j] <= 0x7E:
+            return j + 1
+        if not 0x20 <= seq[j] <= 0x3F:
+            return j  # malformed: end it before the odd byte
+    return None
+
+
+@contextmanager
+def raw_terminal(fd: int, raw: bool = False) -> Iterator[None]:
+    """Put the terminal on ``fd`` in cbreak mode (``raw=True``: raw mode) and restore
+    its settings on exit, even after an exception. Not a terminal: does nothing.
+
+    cbreak is the default because it keeps Ctrl-C working as a signal; it also keeps
+    ICRNL, so Enter arrives as ``\\n`` (both ``\\r`` and ``\\n`` mean OK).
+    """
+    if not os.isatty(fd):
+        yield
+        return
+    saved = termios.tcgetattr(fd)
+    try:
+        if raw:
+            tty.setraw(fd)
+        else:
+            tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
