@@ -22,6 +22,7 @@ import random
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from companion import __version__
 from companion.config import Config, dump_toml, load_config
@@ -51,7 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --script: print each step's screen as text")
     sim.add_argument("--png", metavar="DIR", help="also write each screen as a PNG in DIR")
     sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
-    sim.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    sim.add_argument("--state-dir", metavar="DIR", help="where the game log is kept "
+                     "(scripts keep none unless given)")
+    sim.add_argument("--new", metavar="GAME", help="start this game directly, e.g. final-count")
+    sim.add_argument("--players", help="with --new: comma-separated names in seat order")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="with --new: a game option, e.g. hit_goal=true")
 
     config = commands.add_parser("config", help="print the effective configuration")
     with_config(config)
@@ -67,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--players", help="comma-separated names in seat order")
     replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
+
+    export = commands.add_parser("export", help="export a stored game")
+    export.add_argument("--state-dir", required=True, metavar="DIR")
+    export.add_argument("--match", default="last", metavar="ID|current|last")
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
 
     bench = commands.add_parser("bench", help="measure speed and memory on this machine")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
@@ -128,12 +139,50 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from companion import sim
 
     config = _config(args)
+    root = _new_game(args)
     if args.script:
+        state_dir = args.state_dir or config.state.dir or None
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
-                              png_dir=args.png)
+                              png_dir=args.png, root=root,
+                              state_dir=Path(state_dir) if state_dir else None)
     if args.screens != "none":
         raise ScriptError("--screens goes with --script")
-    return sim.run_interactive(config, seed=args.seed, png_dir=args.png)
+    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
+    return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
+                               state_dir=state_dir)
+
+
+def _new_game(args: argparse.Namespace):
+    """With ``--new GAME``: a first screen that starts that game at once."""
+    if not args.new:
+        if args.players or args.option:
+            raise CompanionError("--players and --option go with --new GAME")
+        return None
+    from companion.games import engine
+    from companion.replay import parse_option
+
+    engine(args.new)  # an unknown game is refused before anything starts
+    players = [name.strip() for name in (args.players or "").split(",") if name.strip()]
+    options = dict(parse_option(text) for text in args.option)
+
+    def root(ctx):
+        from companion.session import Session
+        from companion.ui.games import table_screen
+        from companion.ui.home import home_menu
+
+        session = Session.start(args.new, players, options, store=ctx.store)
+        return table_screen(session, home_menu(ctx)).route(ctx)
+
+    from companion.games import new_match
+
+    new_match(args.new, players, options)  # bad players or options: refused now
+    return root
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.export import export_main
+
+    return export_main(args.state_dir, args.match, args.format)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -141,17 +190,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.sim:
         from companion import sim
 
-        return sim.run_interactive(config)
+        state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
+        return sim.run_interactive(config, state_dir=state_dir)
     from companion.clock import monotonic
     from companion.device.board import Board
     from companion.device.display import Panel, open_device
     from companion.launch import make_app
     from companion.notify import Notifier
 
+    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
     panel = Panel(open_device(config.display))
     try:
         app = make_app(config, board_factory=_real_board(Board), panel=panel, clock=monotonic,
-                       notifier=Notifier())
+                       notifier=Notifier(), state_dir=state_dir)
     except CompanionError:
         raise
     except Exception as err:  # gpiozero's own errors: no GPIO on this machine
@@ -185,4 +236,5 @@ COMMANDS = {
     "shuffle": cmd_shuffle,
     "replay": cmd_replay,
     "bench": cmd_bench,
+    "export": cmd_export,
 }

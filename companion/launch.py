@@ -7,8 +7,10 @@ manual) and where the frames go; :func:`make_app` wires the rest the same way fo
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -21,6 +23,29 @@ from companion.notify import Notifier
 from companion.ui.screen import Context, Screen
 
 BoardFactory = Callable[..., Any]
+log = logging.getLogger("companion")
+
+
+def open_store(state_dir: Path | None) -> tuple[Any, str]:
+    """The event store in ``state_dir`` and a notice for the screen ("" if all is well).
+
+    A damaged file is set aside (kept, renamed) and a fresh store started; a file from a
+    newer version, or a directory we cannot write, leaves the device without a store:
+    the Tools still work, games are not saved, and the notice says so.
+    """
+    if state_dir is None:
+        return None, ""
+    from companion.errors import StoreError
+    from companion.store import Store
+
+    try:
+        store, message = Store.open_or_set_aside(state_dir)
+    except StoreError as err:
+        log.error("no game log: %s", err)
+        return None, f"Games are not saved: {err}"
+    if message:
+        log.error("%s", message)
+    return store, message or ""
 
 
 def make_context(config: Config, clock: Clock, seed: int | None) -> Context:
@@ -43,14 +68,17 @@ def make_app(
     root: Callable[[Context], Screen] | None = None,
     on_frame: Callable[[Image.Image], None] | None = None,
     notifier: Notifier | None = None,
+    state_dir: Path | None = None,
 ) -> App:
-    """An :class:`App` with its board attached; ``root`` builds the first screen."""
-    from companion.ui.home import home_menu
+    """An :class:`App` with its board attached; ``root`` builds the first screen
+    (default: the main menu, after any notice and the offer to resume)."""
+    from companion.ui.home import start_screen
 
     ctx = make_context(config, clock, seed)
+    ctx.store, ctx.notice = open_store(state_dir)
     buttons = config.buttons
     decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)
-    screen = (root or home_menu)(ctx)
+    screen = (root or start_screen)(ctx)
     app = App(ctx, panel, screen, decoder, config.idle, notifier=notifier, on_frame=on_frame)
     board = board_factory(
         buttons, config.buzzer.pin, config.led.pin, sink=app.pin_edge, clock=clock

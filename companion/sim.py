@@ -154,9 +154,11 @@ def run_script(
     screens: str = "none",
     png_dir: str | None = None,
     root: Callable[[Context], Screen] | None = None,
-    out: TextIO = sys.stdout,
+    state_dir: Path | None = None,
+    out: TextIO | None = None,
 ) -> int:
     """Run a script; 0 when it ran, 2 for a script error (message on stderr)."""
+    out = out or sys.stdout
     try:
         text = Path(script_path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -164,7 +166,7 @@ def run_script(
     steps = parse_script(text)
     clock = ManualClock()
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
-                   seed=seed, root=root)
+                   seed=seed, root=root, state_dir=state_dir)
     writer = None
     if png_dir:
         from companion.device.terminal import PngWriter
@@ -193,10 +195,12 @@ def run_interactive(
     seed: int | None = None,
     png_dir: str | None = None,
     root: Callable[[Context], Screen] | None = None,
-    stdin: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    state_dir: Path | None = None,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
 ) -> int:
     """The terminal simulator: braille screen, keys as buttons, until ``q``."""
+    stdin, out = stdin or sys.stdin, out or sys.stdout
     from companion.device.terminal import KeyReader, PngWriter, TerminalScreen, raw_terminal
 
     if not stdin.isatty():
@@ -211,7 +215,7 @@ def run_interactive(
             writer.write(image)
 
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=monotonic,
-                   seed=seed, root=root, on_frame=on_frame)
+                   seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
     fd = stdin.fileno()
     keys = KeyReader()
     hold = config.buttons.hold_time

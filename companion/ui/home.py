@@ -8,7 +8,17 @@ from collections.abc import Sequence
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
 from companion.ui.canvas import Canvas
-from companion.ui.screen import MENU_ROWS, Context, Menu, MenuItem, Message, Press, Screen
+from companion.ui.screen import (
+    MENU_ROWS,
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    wrap,
+)
 from companion.ui.tools import tools_menu
 
 
@@ -22,6 +32,41 @@ def home_menu(ctx: Context | None = None) -> Menu:
         MenuItem("Settings", lambda ctx, menu: settings_screen(ctx, menu)),
     ]
     return Menu("Tabletop Companion", items)
+
+
+def start_screen(ctx: Context) -> Screen:
+    """What the device shows when it starts: a notice if the game log had a problem,
+    else the offer to resume an unfinished game, else the main menu."""
+    home = home_menu(ctx)
+    if ctx.notice:
+        return Message("Game log", wrap(ctx.notice)[:4], home)
+    offer = resume_offer(ctx, home)
+    return offer or home
+
+
+def resume_offer(ctx: Context, home: Screen) -> Screen | None:
+    """"Resume Final Count, hand 4?" for the newest unfinished match, if any."""
+    if ctx.store is None:
+        return None
+    record = ctx.store.unfinished()
+    if record is None:
+        return None
+    from companion.errors import CompanionError
+    from companion.session import Session
+    from companion.ui.games import table_screen
+
+    try:
+        session = Session.resume(ctx.store, record.id)
+    except CompanionError as err:
+        return Message("Cannot resume", wrap(str(err))[:4], home)
+    if session.match.over:  # the power went between the last event and finishing
+        ctx.store.finish(record.id, session.match.result())
+        return None
+    where = session.match.state().get("hand")
+    question = f"Resume {session.title}" + (f", hand {where}?" if where else "?")
+    names = ", ".join(session.match.players)
+    return Confirm("Unfinished game", [*wrap(question), *wrap(names)][:4],
+                   lambda ctx: table_screen(session, home).route(ctx), home)
 
 
 def _game_opener(info: GameInfo):

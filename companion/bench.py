@@ -1,0 +1,227 @@
+"""``companion bench``: the DESIGN.md targets, measured on this machine.
+
+- cold start to first frame, against the floor of importing gpiozero + luma.oled + PIL;
+- press-to-frame: a mock pin press until the frame is handed to the real luma ``ssd1306``
+  driver on a recording bus (median and p95 of 200 presses);
+- bytes sent to the panel per update over a scripted session, against full frames;
+- idle CPU while nobody presses anything; peak resident memory;
+- replaying a 10,000-event log, and committing one event to the store.
+
+Timings are wall-clock on whatever machine runs this; they are reported, not asserted
+(tests never depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+FULL_FRAME = 128 * 64 // 8
+
+FLOOR = "import gpiozero, luma.oled.device, PIL.Image"
+# The whole start of the device up to its first frame, in a fresh interpreter.
+FIRST_FRAME = "from companion.bench import first_frame; first_frame()"
+
+
+def first_frame() -> None:
+    """Build the app as the device does (mock pins, real ssd1306 driver on a recording
+    bus) and show the first frame; prints peak RSS in KiB."""
+    from companion.clock import monotonic
+    from companion.config import Config
+    from companion.launch import make_app
+
+    app = make_app(Config(), board_factory=_sim_board, panel=recording_panel(), clock=monotonic)
+    app.start()
+    app.board.close()
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def _sim_board(*args: Any, **kwargs: Any) -> Any:
+    from companion.device.board import SimBoard
+
+    return SimBoard(*args, **kwargs)
+
+
+def recording_panel() -> Any:
+    """A Panel on the real ssd1306 driver whose bus records the bytes instead of I2C."""
+    from companion.config import Display
+    from companion.device.display import Panel, RecordingSerial, open_device
+
+    return Panel(open_device(Display(), serial=RecordingSerial()))
+
+
+def _run_python(code: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    return time.perf_counter() - start, done.stdout
+
+
+def cold_start(runs: int) -> dict[str, float]:
+    floors, starts, rss = [], [], []
+    for _ in range(runs):
+        floors.append(_run_python(FLOOR)[0])
+        seconds, out = _run_python(FIRST_FRAME)
+        starts.append(seconds)
+        rss.append(int(out.split()[-1]))
+    floor, start = statistics.median(floors), statistics.median(starts)
+    return {"import_floor_s": floor, "first_frame_s": start, "ratio": start / floor,
+            "peak_rss_mb": max(rss) / 1024}
+
+
+def _bench_app() -> tuple[Any, Any, list[float]]:
+    """An app on mock pins + recording panel, with a manual clock; the list gets the
+    perf_counter time of each frame handed to the driver."""
+    from companion.clock import ManualClock
+    from companion.config import Config
+    from companion.launch import make_app
+
+    clock = ManualClock()
+    panel = recording_panel()
+    handed: list[float] = []
+    driver_display = panel.device.display
+
+    def timed_display(image: Any) -> None:
+        driver_display(image)
+        handed.append(time.perf_counter())
+
+    panel.device.display = timed_display
+    app = make_app(Config(), board_factory=_sim_board, panel=panel, clock=clock, seed=1)
+    app.start()
+    return app, clock, handed
+
+
+def press_to_frame(presses: int) -> dict[str, float]:
+    from companion.sim import PRESS_SECONDS
+
+    app, clock, handed = _bench_app()
+    times = []
+    for i in range(presses):
+        button = "down" if (i // 4) % 2 == 0 else "up"
+        app.board.press(button)
+        app.pump()
+        clock.advance(PRESS_SECONDS)
+        handed.clear()
+        start = time.perf_counter()
+        app.board.release(button)
+        app.pump()
+        if handed:
+            times.append(handed[-1] - start)
+    app.board.close()
+    times.sort()
+    return {"median_ms": statistics.median(times) * 1000,
+            "p95_ms": times[int(len(times) * 0.95) - 1] * 1000, "presses": len(times)}
+
+
+#: A session through the menus and Tools, as a person would press.
+SESSION = (["down"] * 5 + ["ok", "ok"] + ["roll", "down", "ok", "roll"] * 6 + ["back", "back"]
+           + ["down", "ok", "ok"] + ["roll"] * 8 + ["back", "back", "down", "ok", "roll"]
+           + ["roll"] * 30 + ["back", "back"])
+
+
+def bytes_per_update() -> dict[str, float]:
+    from companion.sim import ScriptRunner, Step
+
+    app, clock, handed = _bench_app()
+    serial = app.panel.device._serial_interface
+    runner = ScriptRunner(app, clock, 0.8)
+    start_bytes, start_frames = serial.bytes_sent, len(handed)
+    for button in SESSION:
+        runner.run(Step(0, button.upper(), button))
+    app.board.close()
+    updates = len(handed) - start_frames
+    sent = serial.bytes_sent - start_bytes
+    return {"updates": updates, "bytes_per_update": sent / max(1, updates),
+            "share_of_full_frames": sent / max(1, updates * FULL_FRAME)}
+
+
+def idle_cpu(seconds: float) -> dict[str, float]:
+    from companion.clock import monotonic
+    from companion.config import Config
+    from companion.launch import make_app
+
+    app = make_app(Config(), board_factory=_sim_board, panel=recording_panel(), clock=monotonic)
+    thread = threading.Thread(target=app.run, daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    cpu, wall = time.process_time(), time.perf_counter()
+    time.sleep(seconds)
+    used = (time.process_time() - cpu) / (time.perf_counter() - wall)
+    app.quit()
+    thread.join(5)
+    app.board.close()
+    return {"seconds": seconds, "cpu_percent": used * 100}
+
+
+def replay_speed(events: int) -> dict[str, float]:
+    from companion.games import replay
+
+    log = long_final_count_log(events)
+    start = time.perf_counter()
+    replay("final-count", ["Ann", "Bob", "Cy"], {}, log)
+    return {"events": events, "replay_ms": (time.perf_counter() - start) * 1000}
+
+
+def long_final_count_log(events: int) -> list[dict[str, Any]]:
+    """A legal Final Count hand of ``events`` rolls (nobody calls)."""
+    players = ["Ann", "Bob", "Cy"]
+    return [{"type": "roll", "player": players[i % 3], "value": i % 6 + 1}
+            for i in range(events)]
+
+
+def store_commit(events: int) -> dict[str, float]:
+    from companion.store import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "bench.db")
+        match = store.new_match("final-count", ["Ann", "Bob", "Cy"], {})
+        log = long_final_count_log(events)
+        start = time.perf_counter()
+        for event in log:
+            store.append(match, event)
+        per_event = (time.perf_counter() - start) / events
+        store.close()
+    return {"events": events, "commit_ms": per_event * 1000}
+
+
+def bench_main(as_json: bool = False, quick: bool = False) -> int:
+    results: dict[str, Any] = {
+        "cold_start": cold_start(2 if quick else 5),
+        "press_to_frame": press_to_frame(40 if quick else 200),
+        "panel_bytes": bytes_per_update(),
+        "idle": idle_cpu(1.0 if quick else 10.0),
+    }
+    for name, step, size in (("replay", replay_speed, 10_000),
+                             ("store", store_commit, 20 if quick else 200)):
+        try:
+            results[name] = step(size)
+        except ImportError:
+            results[name] = {"skipped": "not built yet"}
+    results["peak_rss_mb"] = results["cold_start"]["peak_rss_mb"]
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return 0
+    targets = {
+        ("cold_start", "ratio"): "<= 1.3",
+        ("press_to_frame", "median_ms"): "<= 2",
+        ("panel_bytes", "share_of_full_frames"): "<= 0.25",
+        ("idle", "cpu_percent"): "< 0.5",
+        ("replay", "replay_ms"): "<= 100",
+    }
+    for section, values in results.items():
+        if not isinstance(values, dict):
+            print(f"{section:16} {values:.1f}   (target <= 45)")
+            continue
+        for key, value in values.items():
+            shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+            target = targets.get((section, key), "")
+            print(f"{section:16} {key:22} {shown:>10}   {('target ' + target) if target else ''}")
+    return 0

@@ -1,0 +1,191 @@
+"""What every game's screens share: the session, the game menu (undo, standings, leave),
+a value picker for entering cards, and standings drawn big.
+
+A game's table screen subclasses :class:`GameScreen` and says, in :meth:`route`, which
+screen the match's current phase needs; after every applied event or undo the screens
+ask ``route`` again, so they always follow the match rather than keep their own copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from companion.errors import CompanionError
+from companion.session import Session
+from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
+
+
+class GameScreen(Screen):
+    """A game's main screen. ``home`` is where leaving the game goes."""
+
+    roll_ready = True
+
+    def __init__(self, session: Session, home: Screen | None):
+        super().__init__(home)
+        self.session = session
+
+    @property
+    def match(self):
+        return self.session.match
+
+    def route(self, ctx: Context) -> Screen:
+        """The screen the match's current phase needs (default: this one)."""
+        return self
+
+    def returned(self, ctx: Context) -> Screen:
+        return self.route(ctx)
+
+    def apply(self, ctx: Context, event: dict, after: Screen | None = None) -> Screen:
+        """Apply ``event``; on refusal show why over ``after`` (default: this screen)."""
+        try:
+            self.session.apply(event)
+        except CompanionError as err:
+            return Message("Not allowed", wrap(str(err))[:4], after or self)
+        return self.after_event(ctx)
+
+    def after_event(self, ctx: Context) -> Screen:
+        """The screen after an event was applied."""
+        return self.route(ctx)
+
+    def menu(self, ctx: Context) -> Screen:
+        """The game menu: undo, standings, leave."""
+        items = [MenuItem("Back to the game", lambda ctx, menu: self.route(ctx))]
+        if self.match.events:
+            items.append(MenuItem("Undo " + describe(self.match.events[-1]),
+                                  lambda ctx, menu: self._undo(ctx)))
+        items.append(MenuItem("Standings", lambda ctx, menu: Standings(self.match, menu)))
+        items.append(MenuItem("Leave (kept)", lambda ctx, menu: self.parent))
+        if not self.match.over:
+            items.append(MenuItem("End this game", lambda ctx, menu: Confirm(
+                "End this game?", ["It will not be", "offered to resume."],
+                lambda ctx: self._abandon(), menu)))
+        return Menu(self.session.title, items, self)
+
+    def _undo(self, ctx: Context) -> Screen:
+        try:
+            self.session.undo()
+        except CompanionError as err:
+            return Message("Cannot undo", wrap(str(err))[:4], self)
+        self.undone(ctx)
+        return self.route(ctx)
+
+    def undone(self, ctx: Context) -> None:
+        """Forget screen-only state that the undone event may have made stale."""
+
+    def _abandon(self) -> Screen | None:
+        self.session.abandon()
+        return self.parent
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "back"):
+            return self.menu(ctx)
+        return self
+
+
+def describe(event: dict) -> str:
+    """A short description of an event for the undo line ("Ann roll 3")."""
+    words = [str(event.get("player", "")), str(event.get("type", ""))]
+    for key in ("value", "rolls", "cards"):
+        if key in event:
+            value = event[key]
+            words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+    return " ".join(w for w in words if w)
+
+
+class ValuePicker(Screen):
+    """Enter a list of values (card ranks) fast: UP/DOWN move round a ring, OK adds the
+    value under the cursor (again adds it again), BACK takes the last one off, ROLL is
+    done. ``submit`` gets the list and returns the next screen (or raises to refuse)."""
+
+    hint = "OK add  ROLL done"
+    roll_ready = True
+
+    def __init__(
+        self,
+        title: str,
+        values: Sequence[str],
+        submit: Callable[[Context, list[str]], Screen],
+        parent: Screen,
+        *,
+        start: str | None = None,
+        limits: tuple[int, int] | None = None,
+        summary: Callable[[list[str]], str] | None = None,
+    ):
+        super().__init__(parent)
+        self.title = title
+        self.values = list(values)
+        self.cursor = self.values.index(start) if start in self.values else 0
+        self.entered: list[str] = []
+        self.submit = submit
+        self.limits = limits
+        self.summary = summary
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            step = 1 if press.button == "down" else -1
+            self.cursor = (self.cursor + step * (3 if press.long else 1)) % len(self.values)
+        elif is_(press, "ok"):
+            self.entered.append(self.values[self.cursor])
+        elif is_(press, "back"):
+            if not self.entered:
+                return super().press(ctx, press)
+            self.entered.pop()
+        elif is_(press, "back", long=True):
+            self.entered.clear()
+        elif is_(press, "roll"):
+            return self.submit(ctx, list(self.entered))
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        right = f"{self.limits[0]}-{self.limits[1]}" if self.limits else ""
+        canvas.title(self.title, right)
+        shown = " ".join(self.entered) or "(none yet)"
+        if len(shown) > 21:
+            shown = "~" + shown[-20:]
+        canvas.line(0, shown)
+        if self.summary is not None and self.entered:
+            canvas.line(1, self.summary(self.entered))
+        slot = 25
+        for offset in range(-2, 3):
+            value = self.values[(self.cursor + offset) % len(self.values)]
+            x = (offset + 2) * slot + 2
+            y = BODY_TOP + 23
+            centre = x + (slot - text_width(value, 2)) // 2
+            if offset == 0:
+                canvas.frame((x - 1, y - 3, x + slot - 3, y + 16), fill=1)
+                canvas.text(centre, y, value, scale=2, invert=True)
+            else:
+                canvas.text(centre, y, value, scale=2)
+
+
+class Standings(Screen):
+    """Cumulative totals, leader first, the scores big (2 players per screen)."""
+
+    hint = "UP/DN more  OK back"
+
+    def __init__(self, match, parent: Screen | None, title: str = "Standings",
+                 high_wins: bool = True):
+        super().__init__(parent)
+        self.title = title
+        totals = match.result()["totals"]
+        self.rows = sorted(totals.items(), key=lambda kv: -kv[1] if high_wins else kv[1])
+        self.top = 0
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            step = 2 if press.button == "down" else -2
+            self.top = max(0, min(self.top + step, (len(self.rows) - 1) // 2 * 2))
+            return self
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent.returned(ctx)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        pages = (len(self.rows) + 1) // 2
+        canvas.title(self.title, f"{self.top // 2 + 1}/{pages}" if pages > 1 else "")
+        for row, (name, total) in enumerate(self.rows[self.top : self.top + 2]):
+            y = BODY_TOP + 1 + row * 22
+            place = self.top + row + 1
+            canvas.text(1, y + 7, clip(f"{place}. {name}", 11))
+            canvas.big_text(WIDTH - 2, y, str(total), right=True)
