@@ -27,7 +27,7 @@ config.toml``). No file at all means the defaults. Every key is optional::
     spi_device = 0
     gpio_dc = 24
     gpio_reset = 25
-    rotate = 0           # 0-3, quarter turns
+    rotate = 0           # 0 or 2: half turns (the screens are drawn landscape)
     contrast = 207       # 0-255
 
     [idle]
@@ -49,10 +49,8 @@ config.toml``). No file at all means the defaults. Every key is optional::
 from __future__ import annotations
 
 import os
-import tomllib
-from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import ConfigError
 
@@ -62,8 +60,7 @@ INTERFACES = ("i2c", "spi")
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 
 
-@dataclass(frozen=True)
-class Buttons:
+class Buttons(NamedTuple):
     up: int = 5
     down: int = 6
     ok: int = 13
@@ -77,13 +74,11 @@ class Buttons:
         return {name: getattr(self, name) for name in BUTTON_NAMES}
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(NamedTuple):
     pin: int = 0
 
 
-@dataclass(frozen=True)
-class Display:
+class Display(NamedTuple):
     driver: str = "ssd1306"
     interface: str = "i2c"
     i2c_port: int = 1
@@ -96,41 +91,36 @@ class Display:
     contrast: int = 207
 
 
-@dataclass(frozen=True)
-class Idle:
+class Idle(NamedTuple):
     dim_after: float = 60.0
     blank_after: float = 600.0
     shift_every: float = 300.0
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     dir: str = ""
 
 
-@dataclass(frozen=True)
-class Serial:
+class Serial(NamedTuple):
     url: str = ""
     baud: int = 115200
 
 
-@dataclass(frozen=True)
-class Config:
-    buttons: Buttons = field(default_factory=Buttons)
-    buzzer: Output = field(default_factory=lambda: Output(12))
-    led: Output = field(default_factory=lambda: Output(16))
-    display: Display = field(default_factory=Display)
-    idle: Idle = field(default_factory=Idle)
-    state: State = field(default_factory=State)
-    serial: Serial = field(default_factory=Serial)
+class Config(NamedTuple):
+    buttons: Buttons = Buttons()
+    buzzer: Output = Output(12)
+    led: Output = Output(16)
+    display: Display = Display()
+    idle: Idle = Idle()
+    state: State = State()
+    serial: Serial = Serial()
     #: The file this was read from (None: defaults only).
     source: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The effective configuration as plain data (what ``companion config`` prints)."""
-        data = asdict(self)
-        data.pop("source")
-        return data
+        return {name: section._asdict() for name, section in self._asdict().items()
+                if name != "source"}
 
     def state_dir(self, env: dict[str, str] | None = None) -> Path:
         """The state directory: configured, else ``$STATE_DIRECTORY`` (systemd), else the
@@ -174,12 +164,14 @@ def load_config(explicit: str | None = None, env: dict[str, str] | None = None) 
 
 def parse_config(text: str, source: str = "<config>") -> Config:
     """Check TOML text and build a :class:`Config` from it."""
+    import tomllib  # only when there is a file: it costs start-up time
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{source}: not valid TOML: {err}") from None
     config = Config(source=source)
-    sections = {f.name: f for f in fields(Config) if f.name != "source"}
+    sections = [name for name in Config._fields if name != "source"]
     for name, table in data.items():
         if name not in sections and not isinstance(table, dict):
             raise ConfigError(f"{source}: unknown key {name!r} outside any [section]")
@@ -190,13 +182,13 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         if not isinstance(table, dict):
             raise ConfigError(f"{source}: {name} must be a [{name}] table")
         current = getattr(config, name)
-        config = replace(config, **{name: _section(source, name, current, table)})
+        config = config._replace(**{name: _section(source, name, current, table)})
     _check_values(source, config)
     return config
 
 
 def _section(source: str, name: str, current: Any, table: dict[str, Any]) -> Any:
-    known = {f.name: f for f in fields(current)}
+    known = current._fields
     changes = {}
     for key, value in table.items():
         if key not in known:
@@ -205,7 +197,7 @@ def _section(source: str, name: str, current: Any, table: dict[str, Any]) -> Any
             )
         want = type(getattr(current, key))
         changes[key] = _typed(source, f"{name}.{key}", want, value)
-    return replace(current, **changes)
+    return current._replace(**changes)
 
 
 def _typed(source: str, key: str, want: type, value: Any) -> Any:
@@ -248,8 +240,9 @@ def _check_values(source: str, config: Config) -> None:
         fail("display.interface", f"must be i2c or spi, not {d.interface!r}")
     if not 0x03 <= d.i2c_address <= 0x77:
         fail("display.i2c_address", f"must be a 7-bit I2C address, not {d.i2c_address:#x}")
-    if d.rotate not in (0, 1, 2, 3):
-        fail("display.rotate", f"must be 0, 1, 2 or 3, not {d.rotate}")
+    if d.rotate not in (0, 2):
+        # The screens are drawn 128 wide; a quarter turn would need portrait layouts.
+        fail("display.rotate", f"must be 0 or 2 (upside down), not {d.rotate}")
     if not 0 <= d.contrast <= 255:
         fail("display.contrast", f"must be from 0 to 255, not {d.contrast}")
     if d.interface == "spi":

@@ -28,13 +28,12 @@ deterministically.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 BUTTONS = ("up", "down", "ok", "back", "roll")
 
 
-@dataclass(frozen=True)
-class Press:
+class Press(NamedTuple):
     """A short or long press of one button: what the app receives.
 
     >>> Press("roll", long=True)

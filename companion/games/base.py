@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
 
 Event = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Expect:
+class Expect(NamedTuple):
     """What a match waits for next: it drives the screens, so they never copy rules.
 
     ``types`` are the event types legal now; ``player`` is whose move it is (None when
@@ -41,7 +40,7 @@ class Expect:
 
     types: tuple[str, ...] = ()
     player: str | None = None
-    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    choices: Mapping[str, tuple[Any, ...]] = MappingProxyType({})
     prompt: str = ""
 
 

@@ -16,8 +16,9 @@ pixels, so it stays crisp::
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 WIDTH, HEIGHT = 128, 64
 #: Pixels per character and per text line of the small font.
@@ -27,9 +28,14 @@ COLUMNS = WIDTH // CHAR_W
 #: The y of the hint line at the bottom, and the last row the body may use above it.
 HINT_Y = HEIGHT - LINE_H
 BODY_TOP, BODY_BOTTOM = LINE_H + 1, HINT_Y - 2
-# The bitmap font leaves two blank rows above its capitals; drawing two rows higher
-# packs lines at 10 px with the glyphs still clear of each other.
+# The bitmap font leaves two rows above its capitals for accents; drawing two rows
+# higher packs lines at 10 px with the glyphs still clear of each other.
 _FONT_TOP = 2
+#: The font: Latin-1 characters 32-255 in 8x11 cells, each glyph 1 pixel in from its
+#: cell's left edge, one raw 1-bit strip (scripts/make_font.py extracts it from
+#: Pillow's built-in X11 courB08). Characters advance 6 pixels; ink may reach 1 further.
+FONT_FILE = Path(__file__).resolve().parent.parent / "data" / "font8x11.bin"
+FIRST_CHAR, LAST_CHAR, CELL_W, CELL_H, CELL_MARGIN = 32, 255, 8, 11, 1
 
 # Pip positions on a 3x3 grid (column, row) for each face: how real dice are printed.
 PIPS = {
@@ -43,21 +49,30 @@ PIPS = {
 
 
 @lru_cache(maxsize=1)
-def font() -> ImageFont.ImageFont:
-    """The small bitmap font (6 px per character, capitals 7 px tall)."""
-    return ImageFont.load_default_imagefont()
+def font_strip() -> Image.Image:
+    """Every glyph side by side: character c is the cell at (c - 32) * 8."""
+    cells = LAST_CHAR - FIRST_CHAR + 1
+    return Image.frombytes("1", (cells * CELL_W, CELL_H), FONT_FILE.read_bytes())
 
 
 @lru_cache(maxsize=512)
 def _glyphs(text: str, scale: int) -> Image.Image:
-    """``text`` rendered once in the small font, scaled by whole pixels, cropped to ink."""
-    left, top, right, bottom = font().getbbox(text)
-    small = Image.new("1", (max(1, right), max(1, bottom)))
-    ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=1)
-    small = small.crop((0, _FONT_TOP, small.width, small.height))
+    """``text`` in the small font, scaled by whole pixels; 11 rows per line of text
+    (two above the capitals, two below the baseline)."""
+    strip = font_strip()
+    # One spare column each side for ink that reaches past the 6-pixel advance.
+    line = Image.new("1", (max(1, len(text)) * CHAR_W + 2, CELL_H))
+    for i, char in enumerate(text):
+        code = ord(char)
+        if not FIRST_CHAR <= code <= LAST_CHAR:
+            code = ord("?")  # the panel can only show Latin-1
+        left = (code - FIRST_CHAR) * CELL_W
+        glyph = strip.crop((left, 0, left + CELL_W, CELL_H))
+        line.paste(1, (i * CHAR_W + 1 - CELL_MARGIN, 0), glyph)
+    line = line.crop((1, 0, line.width - 1, CELL_H))
     if scale == 1:
-        return small
-    return small.resize((small.width * scale, small.height * scale), Image.Resampling.NEAREST)
+        return line
+    return line.resize((line.width * scale, line.height * scale), Image.Resampling.NEAREST)
 
 
 def text_width(text: str, scale: int = 1) -> int:
@@ -84,11 +99,13 @@ class Canvas:
         if not text:
             return
         glyphs = _glyphs(text, scale)
+        top = y - _FONT_TOP * scale
         if invert:
-            self.draw.rectangle((x - 1, y - 1, x + glyphs.width, y + glyphs.height - 1), fill=1)
-            self.image.paste(0, (x, y), glyphs)
+            self.draw.rectangle((x - 1, y - 1, x + glyphs.width, top + glyphs.height - 1),
+                                fill=1)
+            self.image.paste(0, (x, top), glyphs)
         else:
-            self.image.paste(1, (x, y), glyphs)
+            self.image.paste(1, (x, top), glyphs)
 
     def line(self, row: int, text: str, *, invert: bool = False, center: bool = False) -> None:
         """Small text on text line ``row`` of the body (row 0 sits under the title)."""
@@ -97,7 +114,7 @@ class Canvas:
         if invert:
             y = BODY_TOP + row * LINE_H
             self.draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=1)
-            self.image.paste(0, (x, y), _glyphs(text, 1))
+            self.image.paste(0, (x, y - _FONT_TOP), _glyphs(text, 1))
         else:
             self.text(x, BODY_TOP + row * LINE_H, text)
 
@@ -125,7 +142,7 @@ class Canvas:
         if not text:
             return
         self.draw.rectangle((0, HINT_Y, WIDTH - 1, HEIGHT - 1), fill=1)
-        self.image.paste(0, (1, HINT_Y + 1), _glyphs(clip(text), 1))
+        self.image.paste(0, (1, HINT_Y + 1 - _FONT_TOP), _glyphs(clip(text), 1))
 
     def paragraph(self, lines: list[str], first_row: int = 0, center: bool = False) -> None:
         """Several body lines."""

@@ -212,17 +212,15 @@ class FinalCountTable(GameScreen):
 
 
 def _board_sum(cards: list[str]) -> str:
-    low = sum(rules.card_value(card) for card in cards)
-    return f"Board: {low}" + (" (A=1)" if "A" in cards else "")
+    """The Board's cards counted with every ace as 1 (each player picks their own)."""
+    return "=" + str(sum(rules.card_value(card) for card in cards))
 
 
 def _hand_line(cards: list[str], board: list[str] | None, goal: int | None) -> str:
+    """The player's best total with the Board, as the result screen will count it."""
     total = rules.best_total(list(cards) + list(board or []), goal)
-    if total.hit_goal:
-        return f"with Board: {total.total} GOAL"
-    if total.bust:
-        return f"with Board: {total.total} BUST"
-    return f"with Board: {total.total}"
+    mark = " GOAL" if total.hit_goal else " BUST" if total.bust else ""
+    return f"={total.total}{mark}"
 
 
 class HandResult(Screen):

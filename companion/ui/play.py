@@ -140,23 +140,40 @@ class ValuePicker(Screen):
     def draw(self, canvas: Canvas) -> None:
         right = f"{self.limits[0]}-{self.limits[1]}" if self.limits else ""
         canvas.title(self.title, right)
+        summary = self.summary(self.entered) if self.summary and self.entered else ""
+        room = 21 - len(summary) - (1 if summary else 0)
         shown = " ".join(self.entered) or "(none yet)"
-        if len(shown) > 21:
-            shown = "~" + shown[-20:]
-        canvas.line(0, shown)
-        if self.summary is not None and self.entered:
-            canvas.line(1, self.summary(self.entered))
-        slot = 25
-        for offset in range(-2, 3):
-            value = self.values[(self.cursor + offset) % len(self.values)]
-            x = (offset + 2) * slot + 2
-            y = BODY_TOP + 23
-            centre = x + (slot - text_width(value, 2)) // 2
-            if offset == 0:
-                canvas.frame((x - 1, y - 3, x + slot - 3, y + 16), fill=1)
-                canvas.text(centre, y, value, scale=2, invert=True)
-            else:
-                canvas.text(centre, y, value, scale=2)
+        if len(shown) > room:
+            shown = "~" + shown[-(room - 1):]
+        canvas.text(1, BODY_TOP, shown)
+        if summary:
+            canvas.text(WIDTH - text_width(summary), BODY_TOP, summary)
+        for index, (x, y, width) in enumerate(self._cells()):
+            value = self.values[index]
+            centre = x + (width - text_width(value, self.scale) + self.scale) // 2
+            if index == self.cursor:
+                canvas.frame((x, y - 1, x + width - 1, y + 7 * self.scale), fill=1)
+            canvas.text(centre, y, value, scale=self.scale, invert=index == self.cursor)
+
+    @property
+    def scale(self) -> int:
+        return 2 if len(self.values) <= 14 else 1
+
+    def _cells(self) -> list[tuple[int, int, int]]:
+        """(x, y, width) of every value: all of them stay in place and only the cursor
+        moves, so a move repaints two cells rather than the whole row."""
+        per_row = -(-len(self.values) // 2) if self.scale == 2 else 11
+        cells = []
+        for row_start in range(0, len(self.values), per_row):
+            row = self.values[row_start : row_start + per_row]
+            widths = [text_width(value, self.scale) + 2 * self.scale for value in row]
+            spare = (WIDTH - sum(widths)) // max(1, len(row))
+            x = (WIDTH - sum(widths) - spare * len(row)) // 2
+            y = BODY_TOP + 12 + (row_start // per_row) * (8 * self.scale + 2)
+            for width in widths:
+                cells.append((x, y, width + spare))
+                x += width + spare
+        return cells
 
 
 class Standings(Screen):

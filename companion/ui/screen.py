@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from PIL import Image
 
@@ -38,19 +37,30 @@ class Press(Protocol):
     long: bool
 
 
-@dataclass
 class Context:
-    """What screens may use: outcomes come from ``rng``; ``anim_rng`` only decorates."""
+    """What screens may use: outcomes come from ``rng``; ``anim_rng`` only decorates.
 
-    rng: random.Random = field(default_factory=random.SystemRandom)
-    anim_rng: random.Random = field(default_factory=random.Random)
-    clock: Clock = monotonic
-    beep: Callable[[], None] = lambda: None
-    config: Any = None
-    #: The event store (None when it could not be opened: the Tools still work).
-    store: Any = None
-    #: A line to show once on the home screen (e.g. a store problem).
-    notice: str = ""
+    ``store`` is the event store (None when it could not be opened: the Tools still
+    work); ``notice`` is a line to show once at start (e.g. a store problem).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        anim_rng: random.Random | None = None,
+        clock: Clock = monotonic,
+        beep: Callable[[], None] = lambda: None,
+        config: Any = None,
+        store: Any = None,
+        notice: str = "",
+    ):
+        self.rng = rng or random.SystemRandom()
+        self.anim_rng = anim_rng or random.Random()
+        self.clock = clock
+        self.beep = beep
+        self.config = config
+        self.store = store
+        self.notice = notice
 
 
 class Screen:
@@ -99,8 +109,7 @@ def is_(press: Press, button: str, long: bool = False) -> bool:
     return press.button == button and press.long == long
 
 
-@dataclass
-class MenuItem:
+class MenuItem(NamedTuple):
     """One menu line: ``label``, an optional note on the right, and what OK opens."""
 
     label: str

@@ -258,8 +258,8 @@ class BagScreen(Screen):
 
     def tick(self, ctx: Context) -> Screen:
         self.spinner.step()
-        if self.spinner.spinning:
-            self.spin_token = ctx.anim_rng.choice(list(self.bag.remaining) + list(self.bag.drawn))
+        # A blinking "?" while the hand is in the bag: small on the panel's bus.
+        self.spin_token = "?" if self.spinner.frames_left % 2 else ""
         return self
 
     def draw(self, canvas: Canvas) -> None:
@@ -273,7 +273,7 @@ class BagScreen(Screen):
         if shown:
             scale = 3 if text_width(shown, 3) <= WIDTH else 2
             canvas.centered(BODY_TOP + 2, shown, scale)
-        elif not self.bag.drawn:
+        elif not self.bag.drawn and not self.spinner.spinning:
             canvas.centered(BODY_TOP + 8, "ROLL to draw")
         if not self.spinner.spinning:
             drawn = " ".join(self.bag.drawn[-8:]) or "-"
@@ -384,7 +384,9 @@ class ShuffleGuide(Screen):
             piles = self.plan[number][first : first + CARDS_PER_PAGE]
             for i, pile in enumerate(piles):
                 x = (i % 5) * 25 + 12 - text_width(str(pile), 2) // 2
-                canvas.text(x, BODY_TOP + 3 + (i // 5) * 20, str(pile), scale=2)
+                # Rows at y 16 and 34: each 14-pixel row of digits sits within two of
+                # the panel's 8-row pages, so a new page of numbers sends less.
+                canvas.text(x, 16 + (i // 5) * 18, str(pile), scale=2)
         elif kind == "gather":
             canvas.paragraph(["Gather the piles:", "pile 1 on top,",
                               f"pile {self.piles} at the bottom", f"Then pass {number + 2}."])
