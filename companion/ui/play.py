@@ -169,7 +169,7 @@ class ValuePicker(Screen):
             widths = [text_width(value, self.scale) + 2 * self.scale for value in row]
             spare = (WIDTH - sum(widths)) // max(1, len(row))
             x = (WIDTH - sum(widths) - spare * len(row)) // 2
-            y = BODY_TOP + 12 + (row_start // per_row) * (8 * self.scale + 2)
+            y = BODY_TOP + 10 + (row_start // per_row) * (8 * self.scale + 1)
             for width in widths:
                 cells.append((x, y, width + spare))
                 x += width + spare
