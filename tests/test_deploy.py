@@ -1,0 +1,516 @@
+"""deploy/install.sh and deploy/uninstall.sh, run under a scratch --root with
+--no-system: idempotent (a second run changes nothing at all), never overwrites a
+user's config, merges the boot settings once, and uninstall puts things back.
+
+Most tests skip pip with --no-venv or a fake Python; one builds the real virtual
+environment (about 10 s with the package registry reachable)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config, parse_config
+
+REPO = Path(__file__).resolve().parent.parent
+INSTALL = REPO / "deploy" / "install.sh"
+UNINSTALL = REPO / "deploy" / "uninstall.sh"
+EXAMPLE = REPO / "config" / "config.example.toml"
+BEGIN = "# BEGIN tabletop-companion"
+END = "# END tabletop-companion"
+
+#: A boot config in the shape Raspberry Pi OS Bookworm ships (trimmed).
+PI_CONFIG_TXT = """\
+# See /boot/firmware/overlays/README for the overlays and their parameters.
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=spi=on
+
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+arm_64bit=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def run(
+    script: Path, *args: str, ok: bool = True, timeout: float = 120, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [str(script), *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+    if ok:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def install(root: Path, *args: str, src: Path = REPO, **kw) -> subprocess.CompletedProcess:
+    return run(src / "deploy" / "install.sh", "--root", str(root), "--no-system", *args, **kw)
+
+
+def uninstall(root: Path, *args: str, src: Path = REPO, **kw) -> subprocess.CompletedProcess:
+    return run(src / "deploy" / "uninstall.sh", "--root", str(root), "--no-system", *args, **kw)
+
+
+def snapshot(root: Path, times: bool = True) -> dict[str, tuple]:
+    """Every path under root: kind, mode, content hash (files), target (links), mtime."""
+    out: dict[str, tuple] = {}
+    paths = [root]
+    for dirpath, dirnames, filenames in os.walk(root):
+        paths += [Path(dirpath, name) for name in [*dirnames, *filenames]]
+    for path in paths:
+        st = path.lstat()
+        rel = str(path.relative_to(root))
+        if stat.S_ISLNK(st.st_mode):
+            info: tuple = ("link", os.readlink(path))
+        elif stat.S_ISDIR(st.st_mode):
+            info = ("dir", stat.S_IMODE(st.st_mode))
+        else:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            info = ("file", stat.S_IMODE(st.st_mode), digest)
+        if times and not stat.S_ISLNK(st.st_mode):
+            info += (st.st_mtime_ns,)
+        out[rel] = info
+    return out
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An empty system: the usual directories and a stock boot config."""
+    root = tmp_path / "root"
+    for d in ("boot/firmware", "etc/systemd/system", "etc/modules-load.d", "opt", "var/lib",
+              "usr/local/bin"):
+        (root / d).mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(PI_CONFIG_TXT)
+    return root
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A copy of the parts of the repository the installer reads (safe to change)."""
+    dest = tmp_path / "checkout"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    for name in ("companion", "deploy", "systemd", "firmware", "config"):
+        shutil.copytree(REPO / name, dest / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, dest / name)
+    return dest
+
+
+def block_of(text: str) -> str:
+    start = text.index(BEGIN)
+    return text[start : text.index(END, start) + len(END) + 1]
+
+
+# --- the scripts themselves ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_script_is_executable_bash(script):
+    assert os.access(script, os.X_OK)
+    assert script.read_text().startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in script.read_text()
+    subprocess.run(["bash", "-n", str(script)], check=True)
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_shellcheck_clean():
+    result = subprocess.run(
+        ["shellcheck", str(INSTALL), str(UNINSTALL)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_help_and_bad_options(script):
+    helptext = run(script, "--help").stdout
+    for option in ("--root", "--no-system"):
+        assert option in helptext
+    bad = run(script, "--frobnicate", ok=False)
+    assert bad.returncode == 2 and "unknown option" in bad.stderr
+
+
+def test_install_help_documents_every_option():
+    helptext = run(INSTALL, "--help").stdout
+    for option in ("--root", "--no-system", "--no-venv", "--no-firmware", "--python"):
+        assert option in helptext
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_root_needs_no_system(script, root, tmp_path):
+    # Should the guard ever break, these stand in for the commands that change a system.
+    refuse = tmp_path / "refuse"
+    refuse.mkdir()
+    for name in ("apt-get", "groupadd", "useradd", "usermod", "userdel", "systemctl"):
+        (refuse / name).write_text("#!/bin/sh\nexit 97\n")
+        (refuse / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{refuse}:{os.environ['PATH']}"}
+    result = run(script, "--root", str(root), ok=False, env=env)
+    assert result.returncode == 1 and "--no-system" in result.stderr
+    assert not (root / "etc/companion").exists()
+
+
+def test_user_groups_match_the_unit():
+    text = INSTALL.read_text()
+    groups = text.split("GROUPS_NEEDED=(", 1)[1].split(")", 1)[0].split()
+    unit = (REPO / "systemd/companion.service").read_text()
+    supplementary = unit.split("\nSupplementaryGroups=", 1)[1].split("\n", 1)[0].split()
+    assert sorted(groups) == sorted(supplementary) == ["dialout", "gpio", "i2c", "spi"]
+
+
+# --- the default config ----------------------------------------------------------------------
+
+
+def test_example_config_is_the_defaults():
+    assert parse_config(EXAMPLE.read_text(encoding="utf-8")).as_dict() == Config().as_dict()
+
+
+def test_example_config_spells_out_every_key():
+    data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
+    defaults = Config().as_dict()
+    assert data.keys() == defaults.keys()
+    for section, values in defaults.items():
+        assert data[section].keys() == values.keys(), section
+
+
+# --- install --------------------------------------------------------------------------------
+
+
+def test_install_puts_everything_in_place(root):
+    out = install(root, "--no-venv").stdout
+    assert "installed the default" in out
+    assert (root / "etc/companion/config.toml").read_bytes() == EXAMPLE.read_bytes()
+    assert (root / "etc/companion/config.example.toml").read_bytes() == EXAMPLE.read_bytes()
+    unit = root / "etc/systemd/system/companion.service"
+    assert unit.read_bytes() == (REPO / "systemd/companion.service").read_bytes()
+    assert stat.S_IMODE(unit.stat().st_mode) == 0o644
+    assert stat.S_IMODE((root / "etc/companion/config.toml").stat().st_mode) == 0o644
+    assert stat.S_IMODE((root / "var/lib/companion").stat().st_mode) == 0o750
+    modules = (root / "etc/modules-load.d/companion.conf").read_text()
+    assert "i2c-dev" in modules.split()
+    assert not (root / "opt/companion").exists()  # --no-venv
+
+    boot = (root / "boot/firmware/config.txt").read_text()
+    assert boot.startswith(PI_CONFIG_TXT)
+    assert boot.count(BEGIN) == boot.count(END) == 1
+    fragment = (REPO / "firmware/config.txt").read_text()
+    assert block_of(boot) == f"{BEGIN}\n{fragment}{END}\n"
+    assert boot.endswith(f"{END}\n")
+
+
+def test_second_install_changes_nothing(root):
+    install(root, "--no-venv")
+    before = snapshot(root)
+    out = install(root, "--no-venv").stdout
+    assert snapshot(root) == before
+    assert "installed" not in out and "updated" not in out and "created" not in out
+
+
+def test_changed_config_survives(root):
+    install(root, "--no-venv")
+    config = root / "etc/companion/config.toml"
+    mine = "[display]\ndriver = \"sh1106\"\n"
+    config.write_text(mine)
+    out = install(root, "--no-venv").stdout
+    assert "keeping" in out
+    assert config.read_text() == mine
+    config.unlink()
+    install(root, "--no-venv")  # a deleted config comes back as the default
+    assert config.read_bytes() == EXAMPLE.read_bytes()
+
+
+def test_without_firmware(root):
+    install(root, "--no-venv", "--no-firmware")
+    assert (root / "boot/firmware/config.txt").read_text() == PI_CONFIG_TXT
+    assert not (root / "etc/modules-load.d/companion.conf").exists()
+
+
+def test_no_boot_config_is_skipped(tmp_path):
+    install(tmp_path, "--no-venv")
+    assert not (tmp_path / "boot").exists()
+    assert (tmp_path / "etc/systemd/system/companion.service").exists()
+
+
+def test_old_boot_location(tmp_path):
+    (tmp_path / "boot").mkdir()
+    (tmp_path / "boot/config.txt").write_text("dtparam=audio=on")  # no final newline
+    install(tmp_path, "--no-venv")
+    text = (tmp_path / "boot/config.txt").read_text()
+    assert text.startswith(f"dtparam=audio=on\n{BEGIN}\n")
+
+
+def test_changed_fragment_replaces_the_block_in_place(root, checkout):
+    install(root, "--no-venv", src=checkout)
+    boot = root / "boot/firmware/config.txt"
+    boot.write_text(boot.read_text() + "# my own line after the block\ndtparam=spi=on\n")
+    fragment = checkout / "firmware/config.txt"
+    fragment.write_text(fragment.read_text().replace("400000", "100000"))
+    install(root, "--no-venv", src=checkout)
+    text = boot.read_text()
+    assert text.count(BEGIN) == 1
+    assert "dtparam=i2c_arm_baudrate=100000" in text and "400000" not in text
+    assert text.endswith(f"{END}\n# my own line after the block\ndtparam=spi=on\n")
+
+
+def test_damaged_block_is_left_alone(root):
+    boot = root / "boot/firmware/config.txt"
+    damaged = PI_CONFIG_TXT + BEGIN + "\ndtparam=i2c_arm=on\n"
+    boot.write_text(damaged)
+    result = install(root, "--no-venv", ok=False)
+    assert result.returncode == 1 and "by hand" in result.stderr
+    assert boot.read_text() == damaged
+
+
+# --- the virtual environment --------------------------------------------------------------
+
+FAKE_PYTHON = """\
+#!/usr/bin/env bash
+# Stands in for python3 and for the venv's python: records what it is asked to do.
+log={log}
+case $1 in
+    -c)
+        case $2 in
+            *version_info*) exit 0 ;;
+            *sys.version*) echo 3.11.9; exit 0 ;;
+        esac ;;
+    -m)
+        if [[ $2 == venv ]]; then
+            dest=${{*: -1}}
+            mkdir -p "$dest/bin"
+            cp "$0" "$dest/bin/python"
+            echo "venv ${{*:3}}" >>"$log"
+            exit 0
+        elif [[ $2 == pip ]]; then
+            echo "pip ${{*:3}}" >>"$log"
+            exit 0
+        fi ;;
+esac
+echo "fake python: unexpected $*" >&2
+exit 3
+"""
+
+
+def test_venv_step_runs_pip_only_when_the_sources_change(root, checkout, tmp_path):
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON.format(log=log))
+    fake.chmod(0o755)
+    prefix = root / "opt/companion"
+
+    install(root, "--python", str(fake), src=checkout)
+    calls = log.read_text().splitlines()
+    assert calls[0] == f"venv --clear --system-site-packages {prefix}"
+    pip = calls[1].split()
+    assert pip[:-1] == [
+        "pip", "install", "--disable-pip-version-check", "--no-cache-dir",
+        "--root-user-action=ignore", "--upgrade",
+    ]
+    assert pip[-1].endswith("/src[pi]")  # a copy of the checkout, built out of tree
+    assert len(calls) == 2
+    stamp = (prefix / ".install-stamp").read_text()
+    assert stamp.startswith("tabletop-companion 0.1.0 [pi]\npython 3.11.9\nsources ")
+    link = root / "usr/local/bin/companion"
+    assert os.readlink(link) == "/opt/companion/bin/companion"
+
+    before = snapshot(root)
+    assert "up to date" in install(root, "--python", str(fake), src=checkout).stdout
+    assert snapshot(root) == before
+    assert len(log.read_text().splitlines()) == 2
+
+    init = checkout / "companion/__init__.py"
+    init.write_text(init.read_text() + "\n# changed\n")
+    install(root, "--python", str(fake), src=checkout)
+    calls = log.read_text().splitlines()
+    assert len(calls) == 3 and calls[2].startswith("pip install")  # venv kept, pip again
+    assert (prefix / ".install-stamp").read_text() != stamp
+
+
+def test_real_install_twice(root, checkout):
+    """The one real run: venv, pip from the package registry, the command works."""
+    install(root, "--python", sys.executable, src=checkout, timeout=300)
+    companion = root / "opt/companion/bin/companion"
+    version = subprocess.run(
+        [str(companion), "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert version.returncode == 0 and version.stdout.startswith("companion "), version
+    before = snapshot(root)
+    install(root, "--python", sys.executable, src=checkout)
+    assert snapshot(root) == before
+
+
+# --- uninstall ------------------------------------------------------------------------------
+
+
+def test_uninstall_puts_things_back(root, tmp_path):
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON.format(log=log))
+    fake.chmod(0o755)
+    original = snapshot(root, times=False)
+    install(root, "--python", str(fake))
+    out = uninstall(root).stdout
+    assert "keeping" in out and "game history" in out
+    after = snapshot(root, times=False)
+    assert after.pop("var/lib/companion") == ("dir", 0o750)  # the state stays
+    assert after == original
+    assert (root / "boot/firmware/config.txt").read_text() == PI_CONFIG_TXT
+
+
+def test_uninstall_keeps_a_changed_config_and_the_state(root):
+    install(root, "--no-venv")
+    (root / "etc/companion/config.toml").write_text("[led]\npin = 0\n")
+    (root / "var/lib/companion/companion.sqlite").write_bytes(b"history")
+    uninstall(root)
+    assert (root / "etc/companion/config.toml").read_text() == "[led]\npin = 0\n"
+    assert not (root / "etc/companion/config.example.toml").exists()
+    assert (root / "var/lib/companion/companion.sqlite").read_bytes() == b"history"
+    assert not (root / "etc/systemd/system/companion.service").exists()
+    # and installing again keeps them too
+    install(root, "--no-venv")
+    assert (root / "etc/companion/config.toml").read_text() == "[led]\npin = 0\n"
+
+
+def test_purge_removes_everything(root):
+    original = snapshot(root, times=False)
+    install(root, "--no-venv")
+    (root / "etc/companion/config.toml").write_text("[led]\npin = 0\n")
+    (root / "var/lib/companion/companion.sqlite").write_bytes(b"history")
+    dropin = root / "etc/systemd/system/companion.service.d"
+    dropin.mkdir()
+    shutil.copy(REPO / "systemd/allow-network.conf", dropin)
+    uninstall(root, "--purge")
+    assert snapshot(root, times=False) == original
+
+
+def test_uninstall_twice_is_harmless(root):
+    install(root, "--no-venv")
+    uninstall(root)
+    before = snapshot(root)
+    uninstall(root)
+    assert snapshot(root) == before
+
+
+# --- the system steps, against stub commands ----------------------------------------------
+
+STUB = """\
+#!/usr/bin/env bash
+# Stub for apt-get, useradd, systemctl & co: records the call, keeps state as files.
+state={state}
+cmd=$(basename "$0")
+echo "$cmd $*" >>"$state/calls"
+case $cmd in
+    dpkg-query) [[ -e $state/pkg-${{*: -1}} ]] && printf 'install ok installed' ;;
+    apt-cache) echo "  Candidate: 1.0" ;;
+    apt-get)
+        if [[ $1 == install ]]; then
+            for arg in "$@"; do [[ $arg == -* || $arg == install ]] || touch "$state/pkg-$arg"; done
+        fi ;;
+    getent) [[ -e $state/$1-$2 ]] ;;
+    groupadd) touch "$state/group-${{*: -1}}" ;;
+    useradd)
+        while (($#)); do [[ $1 == --groups ]] && groups=$2; shift; done
+        echo "${{groups//,/ }}" >"$state/passwd-companion" ;;
+    id) echo "companion $(cat "$state/passwd-companion")" ;;
+    usermod) ;;
+    chown) ;;
+    systemctl)
+        case $1 in
+            is-enabled) [[ -e $state/enabled ]] ;;
+            is-active) [[ -e $state/active ]] ;;
+            enable) touch "$state/enabled" ;;
+            start | restart) touch "$state/active" ;;
+        esac ;;
+esac
+"""
+STUBBED = ("dpkg-query", "apt-cache", "apt-get", "getent", "groupadd", "useradd", "id",
+           "usermod", "chown", "systemctl")
+#: What a run that changes nothing may call: questions only (and chown, which is a
+#: no-op when the owner is already right; the stubs cannot tell).
+QUESTIONS = ("dpkg-query", "getent", "id", "chown", "systemctl is-enabled",
+             "systemctl is-active")
+
+
+def test_system_steps(root, checkout, tmp_path):
+    # The real script refuses --root without --no-system and wants root; this copy
+    # lets the stubs stand in for the system.
+    script = checkout / "deploy/install.sh"
+    text = script.read_text()
+    for guard in ('    die "--root installs files only: add --no-system"\n',
+                  '    die "run as root (sudo), or add --no-system"\n'):
+        assert guard in text
+        text = text.replace(guard, "    :\n")
+    script.write_text(text)
+    state, bin_dir = tmp_path / "state", tmp_path / "bin"
+    state.mkdir()
+    bin_dir.mkdir()
+    for name in STUBBED:
+        (bin_dir / name).write_text(STUB.format(state=state))
+        (bin_dir / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+
+    def run_stubbed() -> tuple[list[str], str]:
+        (state / "calls").write_text("")
+        result = subprocess.run(
+            [str(script), "--root", str(root), "--no-venv"],
+            capture_output=True, text=True, env=env, timeout=60,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return (state / "calls").read_text().splitlines(), result.stdout
+
+    calls, out = run_stubbed()
+    assert "apt-get update" in calls
+    installs = [c for c in calls if c.startswith("apt-get install")]
+    assert len(installs) == 1
+    for pkg in ("python3-venv", "python3-dev", "python3-lgpio", "i2c-tools"):
+        assert pkg in installs[0].split()
+    assert sorted(c for c in calls if c.startswith("groupadd")) == [
+        "groupadd --system dialout", "groupadd --system gpio", "groupadd --system i2c",
+        "groupadd --system spi"]
+    [useradd] = [c.split() for c in calls if c.startswith("useradd")]
+    assert useradd[-1] == "companion" and "--system" in useradd
+    assert useradd[useradd.index("--groups") + 1] == "gpio,i2c,spi,dialout"
+    assert useradd[useradd.index("--home-dir") + 1] == "/var/lib/companion"
+    assert useradd[useradd.index("--shell") + 1] == "/usr/sbin/nologin"
+    assert f"chown -- companion:companion {root}/var/lib/companion" in calls
+    assert "systemctl daemon-reload" in calls
+    assert "systemctl enable companion.service" in calls
+    # the boot settings changed: it waits for the reboot instead of starting now
+    assert not any(c.startswith(("systemctl start", "systemctl restart")) for c in calls)
+    assert "reboot" in out
+
+    (state / "active").touch()  # after the reboot
+    calls, _ = run_stubbed()
+    assert calls and all(c.startswith(QUESTIONS) for c in calls), calls
+
+    # a user that lost a group gets it back; a changed unit is reloaded and restarted
+    (state / "passwd-companion").write_text("gpio i2c dialout\n")
+    unit = checkout / "systemd/companion.service"
+    unit.write_text(unit.read_text().replace("WatchdogSec=30", "WatchdogSec=40"))
+    calls, _ = run_stubbed()
+    changes = [c for c in calls if not c.startswith(QUESTIONS)]
+    assert changes == [
+        "usermod -a -G spi companion",
+        "systemctl daemon-reload",
+        "systemctl restart companion.service",
+    ]
