@@ -82,7 +82,7 @@ def _final_count_root(ctx: Any) -> Any:
     from companion.ui.final_count import FinalCountTable
     from companion.ui.home import home_menu
 
-    session = Session.start("final-count", ["Ann", "Bob", "Cy"])
+    session = Session.start("final-count", ["Ann", "Bob", "Cy"], store=ctx.store)
     return FinalCountTable(session, home_menu(ctx)).route(ctx)
 
 

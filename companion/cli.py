@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import signal
 import sys
@@ -54,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
     sim.add_argument("--state-dir", metavar="DIR", help="where the game log is kept "
                      "(scripts keep none unless given)")
+    sim.add_argument("--log-events", action="store_true",
+                     help="print each event as 'event {json}' once it is on disk")
     sim.add_argument("--new", metavar="GAME", help="start this game directly, e.g. final-count")
     sim.add_argument("--players", help="with --new: comma-separated names in seat order")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -104,6 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): nothing more to say, and no traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -144,7 +151,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         state_dir = args.state_dir or config.state.dir or None
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
                               png_dir=args.png, root=root,
-                              state_dir=Path(state_dir) if state_dir else None)
+                              state_dir=Path(state_dir) if state_dir else None,
+                              log_events=args.log_events)
     if args.screens != "none":
         raise ScriptError("--screens goes with --script")
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
@@ -170,7 +178,8 @@ def _new_game(args: argparse.Namespace):
         from companion.ui.games import table_screen
         from companion.ui.home import home_menu
 
-        session = Session.start(args.new, players, options, store=ctx.store)
+        session = Session.start(args.new, players, options, store=ctx.store,
+                                listeners=ctx.listeners)
         return table_screen(session, home_menu(ctx)).route(ctx)
 
     from companion.games import new_match

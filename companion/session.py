@@ -15,6 +15,7 @@ Without a store (it could not be opened) a session keeps its log in memory only.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,18 +23,25 @@ from companion.errors import IllegalEvent
 from companion.games import GAMES, Event, Match, engine, new_match
 
 Listener = Callable[["Session", Event], None]
+log = logging.getLogger("companion")
 
 
 class Session:
-    """One match plus where its events go."""
+    """One match plus where its events go. ``listeners`` are called with (session,
+    event) after every event is committed and applied (the serial mirror, the event
+    printout of the simulator)."""
 
-    #: Called with (session, event) after every applied event (the serial mirror).
-    listeners: list[Listener] = []
-
-    def __init__(self, match: Match, store: Any = None, match_id: int | None = None):
+    def __init__(
+        self,
+        match: Match,
+        store: Any = None,
+        match_id: int | None = None,
+        listeners: Sequence[Listener] = (),
+    ):
         self.match = match
         self.store = store
         self.match_id = match_id
+        self.listeners = listeners
 
     @classmethod
     def start(
@@ -42,21 +50,22 @@ class Session:
         players: Sequence[str],
         options: Mapping[str, Any] | None = None,
         store: Any = None,
+        listeners: Sequence[Listener] = (),
     ) -> Session:
         """A new match, registered in the store when there is one."""
         match = new_match(game_id, players, options)
         match_id = None
         if store is not None:
             match_id = store.new_match(game_id, list(match.players), match.options)
-        return cls(match, store, match_id)
+        return cls(match, store, match_id, listeners)
 
     @classmethod
-    def resume(cls, store: Any, match_id: int) -> Session:
+    def resume(cls, store: Any, match_id: int, listeners: Sequence[Listener] = ()) -> Session:
         """The stored match rebuilt from its log."""
         record = store.match(match_id)
         match = engine(record.game_id).replay(record.players, record.options,
                                               store.events(match_id))
-        return cls(match, store, match_id)
+        return cls(match, store, match_id, listeners)
 
     @property
     def title(self) -> str:
@@ -71,7 +80,10 @@ class Session:
         if self.match.over and self.store is not None:
             self.store.finish(self.match_id, self.match.result())
         for listener in self.listeners:
-            listener(self, event)
+            try:
+                listener(self, event)
+            except Exception:  # noqa: BLE001 - a mirror going away must not stop the game
+                log.exception("event listener failed")
 
     def undo(self) -> Event:
         """Take back the last event (also from the store); returns it."""

@@ -22,6 +22,7 @@ screen as 64 rows of 128 characters (``#`` lit, ``.`` dark)::
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -140,6 +141,11 @@ class ScriptRunner:
             waited += step
 
 
+def _print_event(event: dict, out: TextIO) -> None:
+    out.write("event " + json.dumps(event, separators=(",", ":")) + "\n")
+    out.flush()
+
+
 def print_screen(image, out: TextIO) -> None:
     from companion.device.terminal import to_text
 
@@ -155,9 +161,14 @@ def run_script(
     png_dir: str | None = None,
     root: Callable[[Context], Screen] | None = None,
     state_dir: Path | None = None,
+    log_events: bool = False,
     out: TextIO | None = None,
 ) -> int:
-    """Run a script; 0 when it ran, 2 for a script error (message on stderr)."""
+    """Run a script; 0 when it ran, 2 for a script error (message on stderr).
+
+    With ``log_events`` every event is printed as ``event {json}`` (and flushed) right
+    after it is committed, so a test can check that nothing printed is ever lost.
+    """
     out = out or sys.stdout
     try:
         text = Path(script_path).read_text(encoding="utf-8")
@@ -172,6 +183,8 @@ def run_script(
         from companion.device.terminal import PngWriter
 
         writer = PngWriter(png_dir)
+    if log_events:
+        app.ctx.listeners.append(lambda session, event: _print_event(event, out))
     runner = ScriptRunner(app, clock, config.buttons.hold_time)
     try:
         app.start()

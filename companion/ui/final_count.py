@@ -43,7 +43,7 @@ class FinalCountSetup(Screen):
         elif is_(press, "roll") or (is_(press, "ok") and self.row == 2):
             names = self.names or [f"P{n}" for n in range(1, self.players + 1)]
             session = Session.start("final-count", names, {"hit_goal": self.hit_goal},
-                                    store=ctx.store)
+                                    store=ctx.store, listeners=ctx.listeners)
             return FinalCountTable(session, self.parent).route(ctx)
         else:
             return super().press(ctx, press)

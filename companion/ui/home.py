@@ -56,7 +56,7 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     from companion.ui.games import table_screen
 
     try:
-        session = Session.resume(ctx.store, record.id)
+        session = Session.resume(ctx.store, record.id, ctx.listeners)
     except CompanionError as err:
         return Message("Cannot resume", wrap(str(err))[:4], home)
     if session.match.over:  # the power went between the last event and finishing

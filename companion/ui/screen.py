@@ -41,7 +41,8 @@ class Context:
     """What screens may use: outcomes come from ``rng``; ``anim_rng`` only decorates.
 
     ``store`` is the event store (None when it could not be opened: the Tools still
-    work); ``notice`` is a line to show once at start (e.g. a store problem).
+    work); ``notice`` is a line to show once at start (e.g. a store problem);
+    ``listeners`` are given to every game session (see :class:`companion.session.Session`).
     """
 
     def __init__(
@@ -61,6 +62,7 @@ class Context:
         self.config = config
         self.store = store
         self.notice = notice
+        self.listeners: list[Callable[..., None]] = []
 
 
 class Screen:
