@@ -33,11 +33,18 @@ class FinalCountSetup(Screen):
         self.hit_goal = False
         self.row = 0
 
+    def _seated(self, ctx: Context, names: list[str]) -> Screen:
+        self.names = names
+        self.players = len(names)
+        return self
+
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down") and not press.long:
             self.row = (self.row + (1 if press.button == "down" else -1)) % 3
-        elif is_(press, "ok") and self.row == 0 and not self.names:
-            self.players = self.players % 4 + 1 if self.players < 4 else 2
+        elif is_(press, "ok") and self.row == 0:
+            from companion.ui.roster import PlayerPicker
+
+            return PlayerPicker(ctx, 2, 4, self._seated, self, chosen=self.names)
         elif is_(press, "ok") and self.row == 1:
             self.hit_goal = not self.hit_goal
         elif is_(press, "roll") or (is_(press, "ok") and self.row == 2):
@@ -51,7 +58,7 @@ class FinalCountSetup(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
-        who = ", ".join(self.names) if self.names else str(self.players)
+        who = ", ".join(self.names) if self.names else "P1, P2, P3"
         canvas.line(0, f"Players: {who}", invert=self.row == 0)
         canvas.line(1, f"Hit Goal: {'on' if self.hit_goal else 'off'}", invert=self.row == 1)
         canvas.line(2, "Start", invert=self.row == 2)

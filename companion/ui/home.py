@@ -28,7 +28,7 @@ def home_menu(ctx: Context | None = None) -> Menu:
                       else "soon") for info in GAMES]
     items += [
         MenuItem("Tools", lambda ctx, menu: tools_menu(menu)),
-        MenuItem("History", lambda ctx, menu: history_screen(ctx, menu)),
+        MenuItem("History", lambda ctx, menu: _history(ctx, menu)),
         MenuItem("Settings", lambda ctx, menu: settings_screen(ctx, menu)),
     ]
     return Menu("Tabletop Companion", items)
@@ -67,6 +67,12 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     names = ", ".join(session.match.players)
     return Confirm("Unfinished game", [*wrap(question), *wrap(names)][:4],
                    lambda ctx: table_screen(session, home).route(ctx), home)
+
+
+def _history(ctx: Context, menu: Screen) -> Screen:
+    from companion.ui.roster import history_menu
+
+    return history_menu(ctx, menu)
 
 
 def _game_opener(info: GameInfo):

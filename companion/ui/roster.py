@@ -1,0 +1,202 @@
+"""Players at the table: the roster of names, a letter picker to add one, a picker that
+seats players for a new game, and the per-player statistics.
+
+The roster lives in the event store; without a store the device still seats players,
+under the names P1, P2, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.errors import CompanionError
+from companion.games import GAMES
+from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.screen import (
+    MENU_ROWS,
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    is_,
+    wrap,
+)
+
+#: The letter ring: A-Z, then a space and a hyphen for double names.
+LETTERS = [chr(code) for code in range(ord("A"), ord("Z") + 1)] + [" ", "-"]
+NAME_MAX = 12
+
+Seated = Callable[[Context, list[str]], Screen]
+
+
+class LetterPicker(Screen):
+    """Spell a name: UP/DOWN turn the letter ring, OK adds the letter, BACK rubs out the
+    last one, a long OK (or ROLL) finishes. Capitals come by themselves at the start of
+    each word."""
+
+    title = "New name"
+    hint = "OK add  hold OK: done"
+
+    def __init__(self, done: Callable[[Context, str], Screen], parent: Screen):
+        super().__init__(parent)
+        self.done = done
+        self.name = ""
+        self.cursor = 0
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            step = (5 if press.long else 1) * (1 if press.button == "down" else -1)
+            self.cursor = (self.cursor + step) % len(LETTERS)
+        elif is_(press, "ok") and len(self.name) < NAME_MAX:
+            letter = LETTERS[self.cursor]
+            starts_word = not self.name or self.name.endswith((" ", "-"))
+            self.name += letter if starts_word else letter.lower()
+        elif is_(press, "back") and self.name:
+            self.name = self.name[:-1]
+        elif is_(press, "ok", long=True) or is_(press, "roll"):
+            name = self.name.strip()
+            if not name:
+                return Message("New name", ["Spell a name first,", "or BACK to leave."], self)
+            return self.done(ctx, name)
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"{len(self.name)}/{NAME_MAX}")
+        shown = self.name + "_"
+        canvas.text(1, BODY_TOP + 1, shown, scale=2 if len(shown) <= 10 else 1)
+        for offset in range(-3, 4):
+            letter = LETTERS[(self.cursor + offset) % len(LETTERS)]
+            x = (offset + 3) * 18 + 2
+            shown = "_" if letter == " " else letter
+            centre = x + (18 - text_width(shown, 2)) // 2
+            canvas.text(centre, BODY_TOP + 24, shown, scale=2, invert=offset == 0)
+
+
+class PlayerPicker(Screen):
+    """Seat players from the roster, most recent first: OK seats or unseats (the order
+    of picking is the seat order), "+ New name" adds one, ROLL starts."""
+
+    hint = "OK seat  ROLL done"
+    roll_ready = True
+
+    def __init__(self, ctx: Context, low: int, high: int, seated: Seated, parent: Screen,
+                 chosen: list[str] | None = None):
+        super().__init__(parent)
+        self.low, self.high = low, high
+        self.seated = seated
+        self.chosen: list[str] = list(chosen or [])
+        self.can_add = ctx.store is not None
+        self.names = self._roster(ctx)
+        self.selected = 0
+        self.top = 0
+
+    def _roster(self, ctx: Context) -> list[str]:
+        if ctx.store is None:
+            return [f"P{n}" for n in range(1, self.high + 1)]
+        names = ctx.store.roster()
+        return names + [name for name in self.chosen if name not in names]
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return f"Players {len(self.chosen)} of {self.low}-{self.high}"
+
+    @property
+    def rows(self) -> list[str]:
+        return (["+ New name"] if self.can_add else []) + self.names
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        rows = self.rows
+        if press.button in ("up", "down") and not press.long:
+            self.selected = (self.selected + (1 if press.button == "down" else -1)) % len(rows)
+            self.top = min(self.selected, max(self.top, self.selected - MENU_ROWS + 1))
+        elif is_(press, "ok"):
+            row = rows[self.selected]
+            if row == "+ New name":
+                return LetterPicker(self._added, self)
+            if row in self.chosen:
+                self.chosen.remove(row)
+            elif len(self.chosen) < self.high:
+                self.chosen.append(row)
+        elif is_(press, "roll"):
+            if not self.low <= len(self.chosen) <= self.high:
+                return Message("Players", [f"Seat {self.low} to {self.high}", "players first."],
+                               self)
+            return self.seated(ctx, list(self.chosen))
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def _added(self, ctx: Context, name: str) -> Screen:
+        try:
+            ctx.store.add_player(name)
+        except CompanionError as err:
+            return Message("Not added", wrap(str(err))[:4], self)
+        self.names = self._roster(ctx)
+        if len(self.chosen) < self.high and name not in self.chosen:
+            self.chosen.append(name)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        rows = self.rows
+        for row, name in enumerate(rows[self.top : self.top + MENU_ROWS]):
+            index = self.top + row
+            seat = f"{self.chosen.index(name) + 1}." if name in self.chosen else "  "
+            canvas.line(row, f"{seat} {clip(name, 17)}", invert=index == self.selected)
+
+
+def history_menu(ctx: Context, parent: Screen) -> Screen:
+    """Finished games, player statistics and the roster."""
+    if ctx.store is None:
+        return Message("History", ["No game log here:", "the store could not", "be opened."],
+                       parent)
+    from companion.ui.home import history_screen
+
+    return Menu("History", [
+        MenuItem("Finished games", lambda ctx, menu: history_screen(ctx, menu)),
+        MenuItem("Player stats", lambda ctx, menu: stats_screen(ctx, menu)),
+        MenuItem("Roster", lambda ctx, menu: roster_menu(ctx, menu)),
+    ], parent)
+
+
+def stats_screen(ctx: Context, parent: Screen) -> Screen:
+    """Per player: games, wins, win rate, best score per game."""
+    from companion.ui.home import Lines
+
+    titles = {info.game_id: info.title for info in GAMES}
+    lines = []
+    for name, stats in sorted(ctx.store.stats().items(), key=lambda kv: -kv[1].wins):
+        lines.append(clip(f"{name} {stats.wins}/{stats.games} won {stats.win_rate:.0%}"))
+        for game_id, best in stats.best.items():
+            lines.append(clip(f" best {titles.get(game_id, game_id)} {best}"))
+    return Lines("Player stats", lines or ["No finished games", "yet."], parent)
+
+
+def roster_menu(ctx: Context, parent: Screen) -> Screen:
+    """Every name; OK on a name offers to take it off; "+ New name" adds one."""
+    def add(ctx: Context, name: str) -> Screen:
+        try:
+            ctx.store.add_player(name)
+        except CompanionError as err:
+            return Message("Not added", wrap(str(err))[:4], roster_menu(ctx, parent))
+        return roster_menu(ctx, parent)
+
+    items = [MenuItem("+ New name", lambda ctx, menu: LetterPicker(add, menu))]
+    for name in ctx.store.roster():
+        items.append(MenuItem(name, lambda ctx, menu, name=name: Confirm(
+            "Remove a name", [f"Take {name} off", "the roster? Past games", "keep the name."],
+            lambda ctx: _remove(ctx, name, menu.parent), menu)))
+    return Menu("Roster", items, parent)
+
+
+def _remove(ctx: Context, name: str, history: Screen) -> Screen:
+    ctx.store.remove_player(name)
+    return roster_menu(ctx, history)
+
+
+__all__ = ["LetterPicker", "PlayerPicker", "history_menu", "WIDTH"]

@@ -1,0 +1,108 @@
+"""The roster on the device: spelling names, seating players, history and stats."""
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from companion.store import Store
+from companion.ui.final_count import FinalCountSetup, FinalCountTable
+from companion.ui.home import home_menu, start_screen
+from companion.ui.roster import LETTERS, LetterPicker, PlayerPicker, history_menu
+from companion.ui.screen import Context, Message
+
+
+def press(button, long=False):
+    return SimpleNamespace(button=button, long=long)
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    store = Store(tmp_path / "companion.db", clock=lambda: 1_700_000_000.0)
+    yield Context(rng=random.Random(1), anim_rng=random.Random(2), store=store)
+    store.close()
+
+
+def spell(picker, c, name):
+    for char in name.upper():
+        target = LETTERS.index(char)
+        while picker.cursor != target:
+            picker.press(c, press("down"))
+        picker.press(c, press("ok"))
+
+
+def test_spelling_a_name_capitalises_each_word(ctx):
+    done = []
+    picker = LetterPicker(lambda c, name: done.append(name) or picker, None)
+    spell(picker, ctx, "mary-jo")
+    picker.press(ctx, press("back"))
+    spell(picker, ctx, "o")
+    picker.press(ctx, press("ok", long=True))
+    assert done == ["Mary-Jo"]
+
+
+def test_an_empty_name_is_not_accepted(ctx):
+    picker = LetterPicker(lambda c, name: picker, None)
+    shown = picker.press(ctx, press("roll"))
+    assert isinstance(shown, Message)
+
+
+def test_seat_players_from_the_roster_most_recent_first(ctx):
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        ctx.store.add_player(name)
+    setup = FinalCountSetup(home_menu(ctx))
+    picker = setup.press(ctx, press("ok"))
+    assert isinstance(picker, PlayerPicker)
+    assert picker.rows[0] == "+ New name"
+    # pick Cy then Ann: that is the seat order
+    for name in ("Cy", "Ann"):
+        picker.selected = picker.rows.index(name)
+        picker.press(ctx, press("ok"))
+    assert picker.chosen == ["Cy", "Ann"]
+    back = picker.press(ctx, press("roll"))
+    assert back is setup and setup.names == ["Cy", "Ann"]
+    table = setup.press(ctx, press("roll"))
+    assert isinstance(table, FinalCountTable)
+    assert table.match.players == ("Cy", "Ann")
+    assert set(ctx.store.roster()[:2]) == {"Cy", "Ann"}  # the players just used come first
+
+
+def test_too_few_or_too_many_players_are_refused(ctx):
+    picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
+    assert isinstance(picker.press(ctx, press("roll")), Message)
+
+
+def test_adding_a_name_seats_it_and_a_duplicate_is_refused(ctx):
+    ctx.store.add_player("Ann")
+    picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
+    letters = picker.press(ctx, press("ok"))          # "+ New name"
+    spell(letters, ctx, "ann")
+    refused = letters.press(ctx, press("ok", long=True))
+    assert isinstance(refused, Message)
+    assert "already" in " ".join(refused.lines)
+    letters.name = ""
+    spell(letters, ctx, "zoe")
+    back = letters.press(ctx, press("ok", long=True))
+    assert back is picker and picker.chosen == ["Zoe"]
+    assert "Zoe" in ctx.store.roster()
+
+
+def test_without_a_store_players_are_p1_to_pn():
+    c = Context(rng=random.Random(1))
+    picker = PlayerPicker(c, 2, 4, lambda c, names: None, None)
+    assert picker.rows == ["P1", "P2", "P3", "P4"]
+
+
+def test_history_stats_and_resume(ctx):
+    setup = FinalCountSetup(home_menu(ctx), ["Ann", "Bob"])
+    table = setup.press(ctx, press("roll"))
+    table.press(ctx, press("roll"))
+    # the device restarts: the unfinished game is offered
+    offer = start_screen(ctx)
+    assert "Resume Final Count" in " ".join(offer.lines)
+    resumed = offer.press(ctx, press("ok"))
+    assert isinstance(resumed, FinalCountTable)
+    assert resumed.match.events == table.match.events
+    history = history_menu(ctx, home_menu(ctx))
+    titles = [item.label for item in history.items]
+    assert titles == ["Finished games", "Player stats", "Roster"]
