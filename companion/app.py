@@ -123,6 +123,28 @@ class App:
             times.append(self.last_press + self.idle.blank_after)
         return min((t for t in times if t is not None), default=None)
 
+    def game_screen(self) -> Any:
+        """The game screen the current screen belongs to (None outside a game): the
+        screen itself or the nearest parent with a ``session``."""
+        screen: Any = self.screen
+        while screen is not None:
+            if getattr(screen, "session", None) is not None:
+                return screen
+            screen = screen.parent
+        return None
+
+    def current_session(self) -> Any:
+        """The game session being played on the screen, if any."""
+        game = self.game_screen()
+        return None if game is None else game.session
+
+    def refresh_game(self) -> None:
+        """After an event from outside the buttons (the serial console), show the screen
+        the match now needs."""
+        game = self.game_screen()
+        if game is not None:
+            self.set_screen(self._guard(lambda: game.route(self.ctx)))
+
     def visible(self) -> Image.Image:
         """What a person sees on the panel now (dark when blanked)."""
         if self.blanked or self.image is None:
