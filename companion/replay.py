@@ -1,0 +1,209 @@
+"""``companion replay GAME``: recompute a game from its event log and print the result.
+
+The log is JSON Lines: one event object per line, blank lines ignored. The first line
+may instead say who plays and with which options::
+
+    {"type": "start", "players": ["Ann", "Bob"], "options": {"hit_goal": true}}
+
+so a log can stand on its own; ``--players`` and ``--option`` then only have to agree
+with it. The output is one JSON object, the match's ``result()``.
+
+Exit status: 0 when the whole log replays; 1 when a line is malformed or its event is
+refused (the message names the line: ``line 7: it is Bob's turn, not Ann's``); 2 for
+problems with the command itself (unknown game, bad option, unreadable file, no or
+disagreeing players). Every failure is one line on stderr, never a traceback.
+
+Nothing here knows a particular game: it goes through :func:`companion.games.engine`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from companion.errors import BadSetup, CompanionError, IllegalEvent
+from companion.games import Event, engine
+
+START = "start"
+START_FIELDS = ("type", "game", "players", "options")
+
+
+class UsageError(CompanionError):
+    """The command line (or the log's start line) cannot work: exit status 2."""
+
+
+class LineError(CompanionError):
+    """A line of the log is malformed or refused: exit status 1."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` as given to ``--option``, with VALUE read as JSON-ish.
+
+    ``true``/``false`` become booleans, whole numbers ints, anything that starts like a
+    JSON list, object or string is parsed as JSON, and the rest stays a plain string::
+
+        >>> parse_option("hit_goal=true")
+        ('hit_goal', True)
+        >>> parse_option("target=250")
+        ('target', 250)
+
+    ValueError when the text is not NAME=VALUE or the JSON does not parse.
+    """
+    name, equals, raw = text.partition("=")
+    name = name.strip()
+    if not equals or not name:
+        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
+    raw = raw.strip()
+    if raw.lower() in ("true", "false"):
+        return name, raw.lower() == "true"
+    try:
+        return name, int(raw)
+    except ValueError:
+        pass
+    if raw[:1] in ("[", "{", '"'):
+        try:
+            return name, json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"option {name}: {raw!r} is not valid JSON ({err.msg})") from None
+    return name, raw
+
+
+def replay_main(
+    game: str,
+    players: str | None,
+    options: Sequence[str] | None,
+    events_path: str,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Replay ``events_path`` (``-`` for stdin) as a game of ``game`` and print the result.
+
+    ``players`` is the ``--players`` text ("Ann,Bob,Cy") or None; ``options`` are the
+    ``--option`` texts (None: none). Returns the exit status (see the module docstring).
+    """
+    # Resolved at call time, not as defaults, so redirected or captured streams work.
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        result = _replay(game, players, options or (), events_path)
+    except LineError as problem:
+        print(problem, file=err)
+        return 1
+    except CompanionError as problem:
+        print(problem, file=err)
+        return 2
+    print(json.dumps(result, ensure_ascii=False), file=out)
+    return 0
+
+
+def _replay(game: str, players: str | None, options: Sequence[str], events_path: str) -> dict:
+    match_class = engine(game)  # UnknownGame: usage (exit 2)
+    given_options: dict[str, Any] = {}
+    for text in options:
+        try:
+            name, value = parse_option(text)
+        except ValueError as problem:
+            raise UsageError(str(problem)) from None
+        given_options[name] = value
+    given_players = _split_players(players) if players is not None else None
+
+    numbered = _read_events(events_path)
+    start_line, start = _start(numbered)
+    if start is not None:
+        numbered = numbered[1:]
+        if "game" in start and start["game"] != game:
+            raise UsageError(f"line {start_line}: this log is a game of {start['game']!r}")
+    final_players = _agree_players(given_players, start, start_line)
+    final_options = _agree_options(given_options, start, start_line)
+
+    events = [event for _, event in numbered]
+    try:
+        match = match_class.replay(final_players, final_options, events)
+    except BadSetup as problem:
+        from_log = start is not None and ("players" in start or "options" in start)
+        where = f"line {start_line}: " if from_log else ""
+        raise UsageError(f"{where}{problem}") from None
+    except IllegalEvent as problem:
+        index = getattr(problem, "index", None)
+        if index is None:
+            raise
+        raise LineError(numbered[index][0], str(problem)) from None
+    return match.result()
+
+
+def _split_players(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",")]
+
+
+def _read_events(path: str) -> list[tuple[int, Any]]:
+    """(line number, parsed JSON) for every non-blank line."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as problem:
+        raise UsageError(f"cannot read {path}: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+    numbered = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as problem:
+            raise LineError(number, f"not JSON ({problem.msg})") from None
+        if not isinstance(value, dict):
+            raise LineError(number, "an event is a JSON object")
+        numbered.append((number, value))
+    return numbered
+
+
+def _start(numbered: Sequence[tuple[int, Event]]) -> tuple[int, Event | None]:
+    """The start line (and its number) if the log begins with one; later ones are refused."""
+    for position, (number, event) in enumerate(numbered):
+        if event.get("type") == START and position > 0:
+            raise LineError(number, "a start line can only be the first line")
+    if not numbered or numbered[0][1].get("type") != START:
+        return 0, None
+    number, start = numbered[0]
+    extra = [key for key in start if key not in START_FIELDS]
+    if extra:
+        raise LineError(number, f"a start line has no field {extra[0]!r}")
+    if "players" in start:
+        named = start["players"]
+        if not isinstance(named, list) or not all(isinstance(name, str) for name in named):
+            raise LineError(number, '"players" is a list of names')
+    if not isinstance(start.get("options", {}), dict):
+        raise LineError(number, '"options" is an object, like {"hit_goal": true}')
+    return number, start
+
+
+def _agree_players(given: list[str] | None, start: Event | None, line: int) -> list[str]:
+    logged = start.get("players") if start is not None else None
+    if given is not None and logged is not None and list(given) != list(logged):
+        raise UsageError(
+            f"--players {','.join(given)} disagrees with line {line} ({','.join(logged)})"
+        )
+    chosen = given if given is not None else logged
+    if chosen is None:
+        raise UsageError("who played? give --players or a start line in the log")
+    return list(chosen)
+
+
+def _agree_options(given: dict[str, Any], start: Event | None, line: int) -> dict[str, Any]:
+    logged = dict(start.get("options", {})) if start is not None else {}
+    for name, value in given.items():
+        if name in logged and logged[name] != value:
+            raise UsageError(
+                f"--option {name}={json.dumps(value)} disagrees with line {line} "
+                f"({name}={json.dumps(logged[name])})"
+            )
+    return {**logged, **given}
