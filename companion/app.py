@@ -67,6 +67,8 @@ class App:
         self.tick_at: float | None = None
         self.shift_at: float | None = now + idle.shift_every if idle.shift_every else None
         self.watchdog_at: float | None = None
+        #: When to try a display that stopped answering again (None: it answers).
+        self.retry_at: float | None = None
 
     # -- what other threads may call ----------------------------------------------
 
@@ -116,7 +118,8 @@ class App:
 
     def next_deadline(self) -> float | None:
         """When the loop must next wake up by itself (None: only for the queue)."""
-        times = [self.decoder.next_deadline(), self.tick_at, self.shift_at, self.watchdog_at]
+        times = [self.decoder.next_deadline(), self.tick_at, self.shift_at, self.watchdog_at,
+                 self.retry_at]
         if self.idle.dim_after and not self.dimmed and not self.blanked:
             times.append(self.last_press + self.idle.dim_after)
         if self.idle.blank_after and not self.blanked:
@@ -215,6 +218,11 @@ class App:
         if self.watchdog_at is not None and now >= self.watchdog_at:
             self.notifier.send("WATCHDOG=1")
             self.watchdog_at = now + (self.notifier.watchdog_every or 0)
+        if self.retry_at is not None and now >= self.retry_at:
+            self.retry_at = None
+            self.panel.retry()
+        if getattr(self.panel, "lost", False) and self.retry_at is None:
+            self.retry_at = now + self.panel.RETRY_EVERY
         idle_for = now - self.last_press
         if self.idle.blank_after and not self.blanked and idle_for >= self.idle.blank_after:
             self.blanked = True

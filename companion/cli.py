@@ -208,7 +208,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.notify import Notifier
 
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-    panel = Panel(open_device(config.display))
+    panel = Panel(open_device(config.display), reopen=lambda: open_device(config.display))
     try:
         app = make_app(config, board_factory=_real_board(Board), panel=panel, clock=monotonic,
                        notifier=Notifier(), state_dir=state_dir)

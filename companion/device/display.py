@@ -30,7 +30,8 @@ The image stays on the panel when the program exits (``persist = True``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import luma.core.error
@@ -41,6 +42,8 @@ from PIL import Image
 
 from companion.config import Display
 from companion.errors import CompanionError
+
+log = logging.getLogger("companion")
 
 __all__ = [
     "DRIVERS",
@@ -495,15 +498,65 @@ class Panel:
     """
 
     SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))
+    #: Seconds between attempts to reach a display that stopped answering.
+    RETRY_EVERY = 3.0
 
-    def __init__(self, device: Any):
+    def __init__(self, device: Any, reopen: Callable[[], Any] | None = None):
         self.device = device
+        #: Builds the device anew when the display comes back (None: retry in place).
+        self.reopen = reopen
         self.frames_sent = 0
         self.last_image: Image.Image | None = None
         self.dimmed = False
         self.blanked = False
+        #: True while the display does not answer (a loose cable, I2C errors): frames
+        #: are still taken and the newest is sent when :meth:`retry` reaches it again.
+        self.lost = False
         self._shift = 0
         self._last_bytes: bytes | None = None
+
+    def _talk(self, action: Callable[[], Any]) -> bool:
+        """Run one exchange with the display; a bus error marks it lost (logged once)."""
+        if self.lost:
+            return False
+        try:
+            action()
+        except (OSError, DisplayError, luma.core.error.Error) as err:
+            self.lost = True
+            log.error("the display stopped answering (%s); the game goes on, retrying every "
+                      "%g s", err, self.RETRY_EVERY)
+            return False
+        return True
+
+    def retry(self) -> bool:
+        """Try to reach a lost display again; on success re-send everything (the panel
+        may have lost power and its settings). Returns whether it is back."""
+        if not self.lost:
+            return True
+        try:
+            if self.reopen is not None:
+                self.device = self.reopen()
+            invalidate = getattr(self.device, "invalidate", None)
+            if invalidate is not None:
+                invalidate()
+            self.lost = False
+            self._restore()
+        except (OSError, DisplayError, luma.core.error.Error):
+            self.lost = True
+            return False
+        if self.lost:  # it failed again while being restored
+            return False
+        log.error("the display answers again")
+        return True
+
+    def _restore(self) -> None:
+        was_dimmed, was_blanked = self.dimmed, self.blanked
+        self.dimmed = self.blanked = False
+        if was_blanked:
+            self.blank(True)
+        if was_dimmed:
+            self.dim(True)
+        self._send()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -544,8 +597,8 @@ class Panel:
         if dx or dy:
             frame = Image.new("1", self.size)
             frame.paste(self.last_image, (dx, dy))
-        self.device.display(frame)
-        self.frames_sent += 1
+        if self._talk(lambda: self.device.display(frame)):
+            self.frames_sent += 1
 
     def shift(self) -> None:
         """Move the picture to the next offset of the cycle and re-send it."""
@@ -566,20 +619,20 @@ class Panel:
         self.dimmed = on
         set_dim = getattr(self.device, "set_dim", None)
         if set_dim is not None:
-            set_dim(on)
+            self._talk(lambda: set_dim(on))
         else:  # a stock luma device: contrast is all it offers
-            self.device.contrast(DIM_CONTRAST if on else 0xCF)
+            self._talk(lambda: self.device.contrast(DIM_CONTRAST if on else 0xCF))
 
     def blank(self, on: bool) -> None:
         """Switch the panel off (its RAM and our frame are kept) or back on."""
         if on == self.blanked:
             return
         self.blanked = on
-        if on:
-            self.device.hide()
-        else:
-            self.device.show()
+        self._talk(self.device.hide if on else self.device.show)
 
     def close(self) -> None:
         """Release the bus; the picture stays on the panel (``persist``)."""
-        self.device.cleanup()
+        try:
+            self.device.cleanup()
+        except (OSError, luma.core.error.Error):
+            pass  # a display that is gone has nothing left to release
