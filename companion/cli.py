@@ -77,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
 
+    selftest = commands.add_parser("selftest", help="check the display, buzzer and buttons")
+    with_config(selftest)
+    selftest.add_argument("--wait", type=float, default=10.0, metavar="SECS",
+                          help="how long to wait for each button (default 10)")
+
     export = commands.add_parser("export", help="export a stored game")
     export.add_argument("--state-dir", required=True, metavar="DIR")
     export.add_argument("--match", default="last", metavar="ID|current|last")
@@ -188,6 +193,30 @@ def _new_game(args: argparse.Namespace):
     return root
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    import queue
+
+    from companion.clock import monotonic
+    from companion.device.board import Board
+    from companion.device.display import Panel, open_device
+    from companion.selftest import run_selftest
+
+    config = _config(args)
+    panel = Panel(open_device(config.display))
+    edges: queue.Queue = queue.Queue()
+    try:
+        board = Board(config.buttons, config.buzzer.pin, config.led.pin,
+                      sink=lambda *edge: edges.put(edge), clock=monotonic)
+    except CompanionError:
+        raise
+    except Exception as err:  # gpiozero's own errors: no GPIO on this machine
+        raise CompanionError(f"cannot use the GPIO pins here ({err})") from None
+    try:
+        return run_selftest(config, board, panel, edges, monotonic, sys.stdout, wait=args.wait)
+    finally:
+        board.close()
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.export import export_main
 
@@ -246,4 +275,5 @@ COMMANDS = {
     "replay": cmd_replay,
     "bench": cmd_bench,
     "export": cmd_export,
+    "selftest": cmd_selftest,
 }

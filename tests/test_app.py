@@ -18,7 +18,8 @@ from companion.ui.tools import DiceScreen
 def rig():
     made = []
 
-    def build(config=Config(), root=None, notifier=None):
+    def build(config=None, root=None, notifier=None):
+        config = config or Config()
         clock = ManualClock()
         app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(),
                        clock=clock, seed=4, root=root, notifier=notifier)

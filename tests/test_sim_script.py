@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from companion.bench import FINAL_COUNT_GAME, final_count_script
-from companion.sim import parse_script
 from companion.errors import ScriptError
+from companion.sim import parse_script
 
 
 def companion(*args, cwd=None):
@@ -37,7 +37,7 @@ def test_text_screens_after_every_step(tmp_path):
     shown = screens(done.stdout)
     assert [shown[n][0] for n in sorted(shown)] == [
         "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "OK", "OK", "ROLL", "HOLD OK", "WAIT 0.5"]
-    for text, rows in shown.values():
+    for _text, rows in shown.values():
         assert len(rows) == 64
         assert all(len(row) == 128 and set(row) <= {"#", "."} for row in rows)
     assert shown[7][1] != shown[8][1]  # the roll changed the screen
