@@ -8,12 +8,15 @@ ask ``route`` again, so they always follow the match rather than keep their own 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreError
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
+
+log = logging.getLogger("companion")
 
 
 class GameScreen(Screen):
@@ -40,6 +43,9 @@ class GameScreen(Screen):
         """Apply ``event``; on refusal show why over ``after`` (default: this screen)."""
         try:
             self.session.apply(event)
+        except StoreError as err:  # checked fine, but could not be written: not applied
+            log.error("event not saved: %s", err)
+            return Message("Not saved", wrap(str(err))[:4], after or self)
         except CompanionError as err:
             return Message("Not allowed", wrap(str(err))[:4], after or self)
         return self.after_event(ctx)

@@ -1,0 +1,122 @@
+"""Final Count on the device: what each press does at the table."""
+
+import random
+from types import SimpleNamespace
+
+from companion.session import Session
+from companion.ui.final_count import FinalCountTable, HandResult
+from companion.ui.play import Standings, ValuePicker
+from companion.ui.screen import Context, Menu, Message
+
+
+def press(button, long=False):
+    return SimpleNamespace(button=button, long=long)
+
+
+def game(players=("Ann", "Bob", "Cy"), hit_goal=False, seed=1):
+    ctx = Context(rng=random.Random(seed), anim_rng=random.Random(0))
+    session = Session.start("final-count", list(players), {"hit_goal": hit_goal})
+    return ctx, FinalCountTable(session, None)
+
+
+def settle(screen, ctx):
+    while screen.tick_after() is not None:
+        screen = screen.tick(ctx)
+    return screen
+
+
+def test_hit_goal_takes_two_rolls_then_the_first_player_rolls():
+    ctx, table = game(hit_goal=True)
+    assert table.hint == "ROLL roll for goal"
+    table.press(ctx, press("roll"))
+    assert table.match.phase == "goal" and table.goal_first is not None
+    table = settle(table.press(ctx, press("roll")), ctx)
+    state = table.match.state()
+    a, b = state["goal_rolls"]
+    assert state["goal"] == max(a, b) * 10 + min(a, b)
+    assert state["current"] == "Ann" and table.hint.startswith("ROLL Ann")
+
+
+def test_roll_always_rolls_for_whoever_is_next():
+    ctx, table = game()
+    for expected in ("Ann", "Bob", "Cy", "Ann"):
+        assert table.match.state()["current"] == expected
+        table = settle(table.press(ctx, press("roll")), ctx)
+        assert table.match.state()["last_roll"]["player"] == expected
+
+
+def test_call_is_one_press_at_the_start_and_two_after_a_roll():
+    ctx, table = game()
+    table.press(ctx, press("ok"))                   # Ann calls before rolling: one press
+    assert table.match.state()["caller"] == "Ann"
+    assert table.match.state()["final_round"] == ["Bob", "Cy"]
+
+    ctx, table = game()
+    table = settle(table.press(ctx, press("roll")), ctx)   # Ann rolled
+    chooser = table.press(ctx, press("ok"))
+    assert isinstance(chooser, Menu)
+    assert [item.label for item in chooser.items] == ["Ann (rolled)", "Bob"]
+    after = chooser.press(ctx, press("ok"))
+    assert after is table and table.match.state()["caller"] == "Ann"
+
+
+def test_the_final_round_counts_down_then_asks_for_the_cards():
+    ctx, table = game()
+    table.press(ctx, press("ok"))                   # Ann calls
+    table = settle(table.press(ctx, press("roll")), ctx)   # Bob's last turn
+    assert table.match.state()["final_round"] == ["Cy"]
+    picker = table.press(ctx, press("roll"))        # Cy's last turn
+    assert isinstance(picker, ValuePicker) and picker.title == "Board cards"
+
+
+def test_an_impossible_entry_is_refused_with_the_reason_and_the_picker_stays():
+    ctx, table = game(players=("Ann", "Bob"))
+    table.press(ctx, press("ok"))
+    picker = table.press(ctx, press("roll"))
+    picker.press(ctx, press("ok"))                  # just one card on the Board
+    refused = picker.press(ctx, press("roll"))
+    assert isinstance(refused, Message) and refused.title == "Not allowed"
+    assert "Board" in " ".join(refused.lines)
+    assert table.match.phase == "board"
+    back = refused.press(ctx, press("ok"))
+    assert isinstance(back, ValuePicker) and back.title == "Board cards"
+
+
+def enter(picker, ctx, ranks):
+    for rank in ranks:
+        while picker.values[picker.cursor] != rank:
+            picker.press(ctx, press("down"))
+        picker.press(ctx, press("ok"))
+    return picker.press(ctx, press("roll"))
+
+
+def test_a_hand_scored_then_totals_then_the_next_hand():
+    ctx, table = game(players=("Ann", "Bob"))
+    table.press(ctx, press("ok"))                   # Ann calls
+    screen = table.press(ctx, press("roll"))        # Bob's last roll
+    screen = enter(screen, ctx, ["K", "Q"])         # the Board: 20
+    screen = enter(screen, ctx, ["A", "K", "9"])    # Ann: 30 with the ace as 11, +20
+    result = enter(screen, ctx, ["10", "J", "5"])   # Bob: 25 + 20 = 45
+    assert isinstance(result, HandResult)
+    hand = table.match.result()["hands"][0]
+    assert hand["players"]["Ann"]["total"] == 50    # the ace counts 11 for Ann
+    assert hand["winners"] == ["Ann"]
+    totals = result.press(ctx, press("ok"))
+    assert isinstance(totals, Standings)
+    assert totals.rows[0] == ("Ann", 50)
+    back = totals.press(ctx, press("ok"))
+    assert back is table and table.match.state()["hand"] == 2
+    assert table.match.state()["dealer"] == "Ann"
+
+
+def test_undo_from_the_game_menu_takes_back_the_last_roll():
+    ctx, table = game()
+    table = settle(table.press(ctx, press("roll")), ctx)
+    table = settle(table.press(ctx, press("roll")), ctx)
+    menu = table.press(ctx, press("back"))
+    labels = [item.label for item in menu.items]
+    assert labels[1].startswith("Undo Bob roll")
+    menu.selected = 1
+    back = menu.press(ctx, press("ok"))
+    assert back is table
+    assert len(table.match.events) == 1 and table.match.state()["current"] == "Bob"
