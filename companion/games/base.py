@@ -90,7 +90,7 @@ class Match:
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`IllegalEvent` and change nothing."""
         handler = self._handler_for(event)
-        saved = copy.deepcopy({k: v for k, v in vars(self).items() if k != "events"})
+        saved = self._snapshot()
         try:
             handler(event)
         except BaseException:
@@ -100,8 +100,16 @@ class Match:
 
     def check(self, event: Event) -> None:
         """Raise :class:`IllegalEvent` if ``event`` would be refused; change nothing."""
-        trial = copy.deepcopy(self)
-        trial.apply(event)
+        handler = self._handler_for(event)
+        saved = self._snapshot()
+        try:
+            handler(event)
+        finally:
+            vars(self).update(saved)
+
+    def _snapshot(self) -> dict[str, Any]:
+        """A copy of the state to put back (the event log is not touched by handlers)."""
+        return copy.deepcopy({k: v for k, v in vars(self).items() if k != "events"})
 
     @classmethod
     def replay(
