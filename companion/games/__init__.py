@@ -11,9 +11,9 @@ the device shows in its menu, in menu order, with the engine if it is built yet:
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import UnknownGame
 from companion.games.base import Event, Expect, Match
@@ -21,21 +21,23 @@ from companion.games.base import Event, Expect, Match
 __all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay"]
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """A menu entry: the game's id, its title, and where its engine lives (if built)."""
+class GameInfo(NamedTuple):
+    """A game: its id, its title, where its engine lives, and whether the main menu
+    lists it (the scoreboard is for any other game and lives under Tools)."""
 
     game_id: str
     title: str
-    module: str | None
+    module: str
+    in_menu: bool = True
 
 
 GAMES: tuple[GameInfo, ...] = (
     GameInfo("final-count", "Final Count", "companion.games.final_count"),
-    GameInfo("full-counter", "Full Counter", None),
-    GameInfo("card-down", "Final Card-Down", None),
-    GameInfo("block-lottery", "Block Lottery", None),
-    GameInfo("count-up-21", "Count Up 21", None),
+    GameInfo("full-counter", "Full Counter", "companion.games.full_counter"),
+    GameInfo("card-down", "Final Card-Down", "companion.games.card_down"),
+    GameInfo("block-lottery", "Block Lottery", "companion.games.block_lottery"),
+    GameInfo("count-up-21", "Count Up 21", "companion.games.count_up"),
+    GameInfo("scoreboard", "Scoreboard", "companion.games.scoreboard", in_menu=False),
 )
 
 
@@ -43,7 +45,7 @@ def engine(game_id: str) -> type[Match]:
     """The Match subclass for ``game_id``; UnknownGame if there is none (yet)."""
     for info in GAMES:
         if info.game_id == game_id:
-            if info.module is None:
+            if not available(game_id):
                 raise UnknownGame(f"{info.title} is coming soon")
             module = importlib.import_module(info.module)
             return module.MATCH
@@ -52,8 +54,9 @@ def engine(game_id: str) -> type[Match]:
 
 
 def available(game_id: str) -> bool:
-    """True if the engine for ``game_id`` is built."""
-    return any(info.game_id == game_id and info.module for info in GAMES)
+    """True if the engine for ``game_id`` is built (its module exists)."""
+    return any(info.game_id == game_id and importlib.util.find_spec(info.module) is not None
+               for info in GAMES)
 
 
 def new_match(

@@ -1,25 +1,60 @@
-"""Which screen starts each game; the main menu asks here when a game is picked."""
+"""Which screens play each game: the main menu, resume and ``--new`` ask here.
+
+Each game's screens live in one module of ``companion/ui``: a setup screen (players,
+options) and the table screen (a :class:`~companion.ui.play.GameScreen`). ``SCREENS``
+names them; a game whose screen module is not there yet shows "coming soon".
+"""
 
 from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import NamedTuple
 
 from companion.errors import UnknownGame
 from companion.ui.screen import Context, Screen
 
 
+class GameScreens(NamedTuple):
+    module: str
+    setup: str
+    table: str
+
+
+SCREENS: dict[str, GameScreens] = {
+    "final-count": GameScreens("companion.ui.final_count", "FinalCountSetup", "FinalCountTable"),
+    "full-counter": GameScreens("companion.ui.full_counter", "FullCounterSetup",
+                                "FullCounterTable"),
+    "card-down": GameScreens("companion.ui.card_down", "CardDownSetup", "CardDownTable"),
+    "block-lottery": GameScreens("companion.ui.block_lottery", "BlockLotterySetup",
+                                 "BlockLotteryTable"),
+    "count-up-21": GameScreens("companion.ui.count_up", "CountUpSetup", "CountUpTable"),
+    "scoreboard": GameScreens("companion.ui.scoreboard", "ScoreboardSetup", "ScoreboardTable"),
+}
+
+
+def has_screens(game_id: str) -> bool:
+    """True when the game's screens are built."""
+    screens = SCREENS.get(game_id)
+    return screens is not None and importlib.util.find_spec(screens.module) is not None
+
+
+def _screens(game_id: str) -> tuple[object, GameScreens]:
+    if not has_screens(game_id):
+        raise UnknownGame(f"no screens for {game_id!r} yet")
+    screens = SCREENS[game_id]
+    return importlib.import_module(screens.module), screens
+
+
 def setup_screen(ctx: Context, game_id: str, parent: Screen | None,
                  names: list[str] | None = None) -> Screen:
-    """The setup screen of ``game_id`` (players, options)."""
-    if game_id == "final-count":
-        from companion.ui.final_count import FinalCountSetup
-
-        return FinalCountSetup(parent, names)
-    raise UnknownGame(f"no screens for {game_id!r} yet")
+    """The setup screen of ``game_id`` (players, options): ``Setup(parent, names)``."""
+    module, screens = _screens(game_id)
+    return getattr(module, screens.setup)(parent, names)
 
 
 def table_screen(session, home: Screen | None) -> Screen:
-    """The main screen of a session's game (for resume and ``--new``)."""
-    if session.match.game_id == "final-count":
-        from companion.ui.final_count import FinalCountTable
-
-        return FinalCountTable(session, home)
-    raise UnknownGame(f"no screens for {session.match.game_id!r} yet")
+    """The main screen of a session's game (for resume and ``--new``):
+    ``Table(session, home)``."""
+    module, screens = _screens(session.match.game_id)
+    return getattr(module, screens.table)(session, home)

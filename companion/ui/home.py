@@ -24,8 +24,8 @@ from companion.ui.tools import tools_menu
 
 def home_menu(ctx: Context | None = None) -> Menu:
     """The main menu, the root of every other screen."""
-    items = [MenuItem(info.title, _game_opener(info), note="" if available(info.game_id)
-                      else "soon") for info in GAMES]
+    items = [MenuItem(info.title, _game_opener(info), note="" if _playable(info.game_id)
+                      else "soon") for info in GAMES if info.in_menu]
     items += [
         MenuItem("Tools", lambda ctx, menu: tools_menu(menu)),
         MenuItem("History", lambda ctx, menu: _history(ctx, menu)),
@@ -75,9 +75,15 @@ def _history(ctx: Context, menu: Screen) -> Screen:
     return history_menu(ctx, menu)
 
 
+def _playable(game_id: str) -> bool:
+    from companion.ui.games import has_screens
+
+    return available(game_id) and has_screens(game_id)
+
+
 def _game_opener(info: GameInfo):
     def open_game(ctx: Context, menu: Screen) -> Screen:
-        if not available(info.game_id):
+        if not _playable(info.game_id):
             return Message(info.title, ["Coming soon.", "Tools work for any", "game meanwhile."],
                            menu)
         flows = importlib.import_module("companion.ui.games")

@@ -33,9 +33,21 @@ def tools_menu(parent: Screen | None) -> Menu:
             MenuItem("Token bag", lambda ctx, menu: bag_menu(menu)),
             MenuItem("Shuffle guide", lambda ctx, menu: ShuffleSetup(menu)),
             MenuItem("First player", lambda ctx, menu: FirstPlayer(menu)),
+            MenuItem("Scoreboard", _scoreboard),
         ],
         parent,
     )
+
+
+def _scoreboard(ctx: Context, menu: Screen) -> Screen:
+    """The scoreboard for any other game: a game of its own, kept in the store."""
+    from companion.games import available
+    from companion.ui.games import has_screens, setup_screen
+    from companion.ui.screen import Message
+
+    if not (available("scoreboard") and has_screens("scoreboard")):
+        return Message("Scoreboard", ["Coming soon."], menu)
+    return setup_screen(ctx, "scoreboard", menu)
 
 
 class Spinner:
