@@ -183,6 +183,17 @@ class _PageDiff:
     _w: int
     _h: int
 
+    def __init__(
+        self,
+        serial_interface: Any = None,
+        width: int = 128,
+        height: int = 64,
+        rotate: int = 0,
+        **kwargs: Any,
+    ):
+        self._sent = None  # before luma's __init__, which already displays a blank frame
+        super().__init__(serial_interface, width, height, rotate, **kwargs)  # type: ignore[call-arg]
+
     def invalidate(self) -> None:
         """Forget what the panel holds: the next frame is sent in full."""
         self._sent = None
@@ -285,31 +296,9 @@ class SSD1306(_SSD13xxDiff, oled.ssd1306):
     []
     """
 
-    def __init__(
-        self,
-        serial_interface: Any = None,
-        width: int = 128,
-        height: int = 64,
-        rotate: int = 0,
-        **kwargs: Any,
-    ):
-        self._sent = None  # before luma's __init__, which already displays a blank frame
-        super().__init__(serial_interface, width, height, rotate, **kwargs)
-
 
 class SSD1309(_SSD13xxDiff, oled.ssd1309):
     """luma's SSD1309 driver (SSD1306 command set), sending only what changed."""
-
-    def __init__(
-        self,
-        serial_interface: Any = None,
-        width: int = 128,
-        height: int = 64,
-        rotate: int = 0,
-        **kwargs: Any,
-    ):
-        self._sent = None
-        super().__init__(serial_interface, width, height, rotate, **kwargs)
 
 
 class SH1106(_PageDiff, oled.sh1106):
@@ -323,17 +312,9 @@ class SH1106(_PageDiff, oled.sh1106):
     _CAN_MERGE = False
     _WINDOW_COST = 7  # 3 command bytes + 2x2 bytes of I2C framing
 
-    def __init__(
-        self,
-        serial_interface: Any = None,
-        width: int = 128,
-        height: int = 64,
-        rotate: int = 0,
-        page_address_offset: int = 0x02,
-        **kwargs: Any,
-    ):
-        self._sent = None
-        super().__init__(serial_interface, width, height, rotate, page_address_offset, **kwargs)
+    def __init__(self, *args: Any, page_address_offset: int = 0x02, **kwargs: Any):
+        # The panel's 128 visible columns start at RAM column 2 (luma's own default).
+        super().__init__(*args, page_address_offset=page_address_offset, **kwargs)
 
     def _send_window(self, first: int, last: int, lo: int, hi: int, pages: list[bytes]) -> None:
         column = self._page_address_offset + lo  # type: ignore[attr-defined]
