@@ -223,8 +223,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return export_main(args.state_dir, args.match, args.format)
 
 
+def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:
+    """True on a Raspberry Pi (its device tree names the model)."""
+    try:
+        with open(model_file, "rb") as model:
+            return b"Raspberry Pi" in model.read()
+    except OSError:
+        return False
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     config = _config(args)
+    forced = bool(os.environ.get("GPIOZERO_PIN_FACTORY"))
+    if not args.sim and not on_a_pi() and not forced:
+        print("companion: not a Raspberry Pi: running the simulator "
+              "(set GPIOZERO_PIN_FACTORY to use real pins here)", file=sys.stderr)
+        args.sim = True
     if args.sim:
         from companion import sim
 
