@@ -105,7 +105,8 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list
 
     Scores come from replaying the log through the game's engine (the source of truth);
     if that fails (engine not built, a bug) the result saved when the match finished is
-    used instead. Per-hand rows need every entry of ``result["hands"]`` to give each
+    used instead. Per-hand rows need every entry of ``result["hands"]`` (or of
+    ``result["rounds"]``, as the scoreboard keeps them) to give each
     player's points (a ``points`` mapping, or ``players`` -> player -> ``points``);
     otherwise only the totals row is written.
     """
@@ -113,7 +114,7 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list
     result = _replayed_result(record, events)
     if result is None:
         result = record.result or {}
-    hands = _hand_points(result.get("hands"))
+    hands = _hand_points(result.get("hands")) or _hand_points(result.get("rounds"))
     totals = result.get("totals")
     if not isinstance(totals, Mapping):
         if not hands:

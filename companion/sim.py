@@ -37,11 +37,14 @@ from companion.clock import ManualClock, monotonic
 from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
-from companion.launch import make_app
+from companion.launch import make_app, serial_console
 from companion.ui.screen import Context, Screen
 
 #: How long a scripted short press holds the button down (longer than any bounce).
 PRESS_SECONDS = 0.1
+#: How long a finger is off the button between scripted presses: past the release's
+#: debounce window, so the next press (a HOLD of the same button) starts at once.
+GAP_SECONDS = 0.05
 #: Animations longer than this are not waited for after a step.
 SETTLE_LIMIT = 5.0
 
@@ -116,6 +119,7 @@ class ScriptRunner:
             self.advance(self.hold_time if step.long else PRESS_SECONDS)
             self.app.board.release(step.button)
             self.app.pump()
+            self.advance(GAP_SECONDS)
             self.settle()
         else:
             self.advance(step.seconds)
@@ -211,8 +215,11 @@ def run_interactive(
     state_dir: Path | None = None,
     stdin: TextIO | None = None,
     out: TextIO | None = None,
+    serial_url: str | None = None,
+    serial_baud: int = 115200,
 ) -> int:
-    """The terminal simulator: braille screen, keys as buttons, until ``q``."""
+    """The terminal simulator: braille screen, keys as buttons, until ``q``; with
+    ``serial_url`` the serial console (:mod:`companion.link`) drives it too."""
     stdin, out = stdin or sys.stdin, out or sys.stdout
     from companion.device.terminal import KeyReader, PngWriter, TerminalScreen, raw_terminal
 
@@ -257,7 +264,8 @@ def run_interactive(
     with raw_terminal(fd):
         threading.Thread(target=read_keys, daemon=True).start()
         try:
-            app.run()
+            with serial_console(app, serial_url, serial_baud):
+                app.run()
         finally:
             app.board.close()
             terminal.close()

@@ -144,7 +144,7 @@ def test_no_players_at_all_is_a_usage_error(tmp_path: Path) -> None:
     "kwargs, message",
     [
         ({"game": "poker"}, "no game 'poker'"),
-        ({"game": "count-up-21"}, "coming soon"),
+        ({"game": "not-built-yet"}, "coming soon"),
         ({"options": ["hit_goal"]}, "NAME=VALUE"),
         ({"options": ["jokers=2"]}, "unknown option 'jokers'"),
         ({"options": ["hit_goal=3"]}, "true or false"),
@@ -152,7 +152,12 @@ def test_no_players_at_all_is_a_usage_error(tmp_path: Path) -> None:
         ({"players": "Ann,Ann"}, "same name"),
     ],
 )
-def test_usage_problems_exit_2_with_one_line(tmp_path: Path, kwargs, message) -> None:
+def test_usage_problems_exit_2_with_one_line(tmp_path: Path, kwargs, message,
+                                             monkeypatch) -> None:
+    import companion.games as registry
+
+    unbuilt = registry.GameInfo("not-built-yet", "Not Built", "companion.games.not_built")
+    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, unbuilt))
     kwargs.setdefault("players", "Ann,Bob")
     status, out, err = run(tmp_path, lines(CALL), **kwargs)
     assert (status, out) == (2, "")

@@ -51,9 +51,13 @@ def test_menu_opens_tools_and_back_returns():
     assert tools.press(c, press("back")) is menu
 
 
-def test_a_game_not_built_yet_says_coming_soon():
+def test_a_game_not_built_yet_says_coming_soon(monkeypatch):
+    import companion.ui.home as home
+
+    monkeypatch.setattr(home, "_playable", lambda game_id: game_id != "count-up-21")
     menu = home_menu()
-    menu.selected = 4  # Count Up 21
+    assert menu.items[4].label == "Count Up 21" and menu.items[4].note == "soon"
+    menu.selected = 4
     shown = menu.press(ctx(), press("ok"))
     assert isinstance(shown, Message) and "Coming soon." in shown.lines
 

@@ -90,12 +90,12 @@ class GameScreen(Screen):
 
 
 def describe(event: dict) -> str:
-    """A short description of an event for the undo line ("Ann roll 3")."""
+    """A short description of an event for the undo line ("Ann roll 3", "Bob play 9")."""
     words = [str(event.get("player", "")), str(event.get("type", ""))]
-    for key in ("value", "rolls", "cards"):
-        if key in event:
-            value = event[key]
-            words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+    for key, value in event.items():
+        if key in ("type", "player"):
+            continue
+        words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
     return " ".join(w for w in words if w)
 
 

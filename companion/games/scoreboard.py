@@ -1,0 +1,157 @@
+"""The scoreboard: the score sheet for any game the companion does not know.
+
+Players (2-10) sit in the order entered. Each round every player gets one entry of
+points (``points``, in any order; negative points and 0 are entries too). A round is
+complete when every player has their entry; a second entry for the same player in an
+unfinished round is refused, so a missed or doubled entry cannot slip through.
+
+The game ends when a round is complete and someone's total has reached the target (if
+there is one), or when the players say so (``end``, between rounds). The highest total
+wins, or the lowest with ``low_wins``; equal best totals share the win. A target is
+always reached from below, also when low wins (the game stops when someone climbs to
+it, as in Hearts).
+
+The sheet itself is :class:`companion.table.scores.Scoreboard`; this module adds the
+rounds being entered and the rules of when the game ends. Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import BadSetup, IllegalEvent
+from companion.games.base import Event, Expect, Match
+from companion.games.final_count import check_fields
+from companion.table.scores import Scoreboard as Sheet
+
+#: Points in one entry are at most this far from 0 (a typo, not a score, beyond it).
+POINTS_LIMIT = 9999
+#: The largest target the setup accepts.
+TARGET_LIMIT = 99999
+
+
+class Scoreboard(Match):
+    """Rounds of points for any game (see the module docstring)."""
+
+    game_id = "scoreboard"
+    title = "Scoreboard"
+    min_players = 2
+    max_players = 10
+    #: ``target`` 0 means no target: the game runs until an ``end`` event.
+    option_defaults = {"target": 0, "low_wins": False}
+
+    def setup(self) -> None:
+        target = self.options["target"]
+        if not 0 <= target <= TARGET_LIMIT:
+            raise BadSetup(f"target is 0 (none) to {TARGET_LIMIT}, not {target}")
+        self.low_wins: bool = self.options["low_wins"]
+        self.sheet = Sheet(self.players, target=target or None, high_wins=not self.low_wins)
+        #: The round being entered: player -> points, in the order entered.
+        self.entries: dict[str, int] = {}
+        self.ended = False
+
+    # -- the sheet now -----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.ended or self.sheet.over
+
+    @property
+    def round_number(self) -> int:
+        """The round being entered (after the game: the last round played)."""
+        done = len(self.sheet.rounds)
+        return done if self.over else done + 1
+
+    def waiting(self) -> tuple[str, ...]:
+        """Players without an entry in the round being entered, in seat order."""
+        if self.over:
+            return ()
+        return tuple(player for player in self.players if player not in self.entries)
+
+    def rounds_entered(self) -> dict[str, int]:
+        """Per player, how many rounds have their entry (a missed one shows as fewer)."""
+        done = len(self.sheet.rounds)
+        return {player: done + (player in self.entries) for player in self.players}
+
+    # -- the events --------------------------------------------------------------------
+
+    def on_points(self, event: Event) -> None:
+        """One player's points for the round being entered."""
+        check_fields(event, "points", ("player", "points"))
+        player = self.player_field(event)
+        points = event["points"]
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise IllegalEvent(f"points are a whole number, not {points!r}")
+        if abs(points) > POINTS_LIMIT:
+            raise IllegalEvent(f"points are -{POINTS_LIMIT} to {POINTS_LIMIT} per entry, "
+                               f"not {points}")
+        if player in self.entries:
+            raise IllegalEvent(
+                f"{player} already has {self.entries[player]} in round {self.round_number}; "
+                f"waiting for {', '.join(self.waiting())} (undo to change it)"
+            )
+        self.entries[player] = points
+        if len(self.entries) == len(self.players):
+            # Seat order, whatever order the entries came in.
+            self.sheet = self.sheet.add_round({p: self.entries[p] for p in self.players})
+            self.entries = {}
+
+    def on_end(self, event: Event) -> None:
+        """The players stop here: the totals now are final."""
+        check_fields(event, "end", ())
+        if self.entries:
+            raise IllegalEvent(
+                f"round {self.round_number} is half entered: waiting for "
+                f"{', '.join(self.waiting())} (enter 0 for no points, or undo)"
+            )
+        if not self.sheet.rounds:
+            raise IllegalEvent("nothing is scored yet: enter a round first")
+        self.ended = True
+
+    # -- what the screens read ---------------------------------------------------------
+
+    def expecting(self) -> Expect:
+        """What comes next: ``player`` is the first in seat order still to enter this
+        round; ``choices["player"]`` everyone still to enter. ``end`` is legal only
+        between rounds, once a round is complete."""
+        if self.over:
+            return Expect((), None, {}, f"Game over: {' & '.join(self.sheet.winners())} won")
+        waiting = self.waiting()
+        types = ("points", "end") if not self.entries and self.sheet.rounds else ("points",)
+        return Expect(types, waiting[0], {"player": waiting},
+                      f"Round {self.round_number}: {waiting[0]}'s points")
+
+    def result(self) -> dict[str, Any]:
+        """The sheet: over, totals, winners ([] until over), how it ended, the rounds."""
+        return {
+            "game": self.game_id,
+            "players": list(self.players),
+            "over": self.over,
+            "totals": self.sheet.totals,
+            "winners": self.sheet.winners() if self.over else [],
+            "low_wins": self.low_wins,
+            "target": self.sheet.target,
+            "ended_by": "end" if self.ended else "target" if self.sheet.over else None,
+            "rounds": [
+                {"round": number, "points": dict(points)}
+                for number, points in enumerate(self.sheet.rounds, start=1)
+            ],
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The sheet now, as JSON (docs/events.md lists every key)."""
+        return {
+            **self.result(),
+            "options": dict(self.options),
+            "round": self.round_number,
+            "entered": dict(self.entries),
+            "waiting": list(self.waiting()),
+            "rounds_entered": self.rounds_entered(),
+            "leaders": self.sheet.winners(),
+            "standings": [list(row) for row in self.sheet.standings()],
+            "can_end": "end" in self.expecting().types,
+        }
+
+
+MATCH = Scoreboard
+

@@ -1,0 +1,292 @@
+"""The scoreboard at the table, for any game the device does not know: players, a target
+(or none), high or low wins; then each round's points per player with a fast number
+picker, the totals, the leader and how many rounds each player has entered.
+
+The screens follow the engine (:mod:`companion.games.scoreboard`): who may enter comes
+from ``match.expecting()``, and every entry goes in as an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from companion.errors import CompanionError
+from companion.games import scoreboard as rules
+from companion.session import Session
+from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.play import GameScreen, Standings
+from companion.ui.screen import (
+    MENU_ROWS,
+    Confirm,
+    Context,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    is_,
+    wrap,
+)
+
+#: The step sizes OK cycles through in the number picker.
+POINT_STEPS = (1, 5, 10, 100)
+TARGET_STEPS = (10, 50, 100, 1)
+#: The target offered first when the setup turns one on.
+FIRST_TARGET = 100
+
+
+class NumberPicker(Screen):
+    """Enter one number fast: UP adds the step, DOWN takes it off (below 0 is fine when
+    ``low`` allows), OK changes the step (1, 5, 10, 100), a long OK goes back to 0, ROLL
+    enters it, BACK leaves without entering. The step stays between entries, so a game
+    scored in fives is set once."""
+
+    hint = "OK step  ROLL enter"
+    roll_ready = True
+
+    def __init__(
+        self,
+        title: str,
+        submit: Callable[[Context, int], Screen],
+        parent: Screen,
+        *,
+        value: int = 0,
+        low: int = -rules.POINTS_LIMIT,
+        high: int = rules.POINTS_LIMIT,
+        steps: Sequence[int] = POINT_STEPS,
+        step: int | None = None,
+        below: Callable[[int], str] | None = None,
+        signed: bool = True,
+    ):
+        super().__init__(parent)
+        self.title = title
+        self.submit = submit
+        self.value = value
+        self.low, self.high = low, high
+        self.steps = tuple(steps)
+        self.step = step if step in self.steps else self.steps[0]
+        self.below = below
+        self.signed = signed
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            change = self.step if press.button == "up" else -self.step
+            self.value = max(self.low, min(self.high, self.value + change))
+        elif is_(press, "ok"):
+            self.step = self.steps[(self.steps.index(self.step) + 1) % len(self.steps)]
+        elif is_(press, "ok", long=True):
+            self.value = max(self.low, min(self.high, 0))
+        elif is_(press, "roll"):
+            return self.submit(ctx, self.value)
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def shown(self) -> str:
+        """The value as the picker shows it: "+5", "-5", "0"."""
+        return f"{self.value:+d}" if self.signed and self.value else str(self.value)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        text = self.shown()
+        scale = 3 if len(text) <= 4 else 2
+        canvas.big_text(1, BODY_TOP + 2 + (3 if scale == 2 else 0), text, scale=scale)
+        for row, (button, sign) in enumerate((("UP", "+"), ("DN", "-"))):
+            label = f"{button} {sign}{self.step}"
+            canvas.text(WIDTH - text_width(label), BODY_TOP + 1 + row * 11, label)
+        if self.below is not None:
+            canvas.text(1, BODY_TOP + 31, clip(self.below(self.value)))
+
+
+class ScoreboardSetup(Screen):
+    """Players (2-10), a target (or none), high or low wins; ROLL (or OK on Start) starts."""
+
+    title = "Scoreboard"
+    hint = "OK change  ROLL start"
+    roll_ready = True
+
+    def __init__(self, parent: Screen | None, names: list[str] | None = None):
+        super().__init__(parent)
+        self.names = names
+        self.target = 0
+        self.low_wins = False
+        self.row = 0
+
+    def _seated(self, ctx: Context, names: list[str]) -> Screen:
+        self.names = names
+        return self
+
+    def _target_set(self, ctx: Context, value: int) -> Screen:
+        self.target = value
+        return self
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down") and not press.long:
+            self.row = (self.row + (1 if press.button == "down" else -1)) % 4
+        elif is_(press, "ok") and self.row == 0:
+            from companion.ui.roster import PlayerPicker
+
+            return PlayerPicker(ctx, 2, 10, self._seated, self, chosen=self.names)
+        elif is_(press, "ok") and self.row == 1:
+            return NumberPicker("Target (0: none)", self._target_set, self,
+                                value=self.target or FIRST_TARGET, low=0,
+                                high=rules.TARGET_LIMIT, steps=TARGET_STEPS, signed=False,
+                                below=lambda value: f"ends at {target_text(value)}")
+        elif is_(press, "ok") and self.row == 2:
+            self.low_wins = not self.low_wins
+        elif is_(press, "roll") or (is_(press, "ok") and self.row == 3):
+            names = self.names or ["P1", "P2"]
+            options = {"target": self.target, "low_wins": self.low_wins}
+            session = Session.start("scoreboard", names, options, store=ctx.store,
+                                    listeners=ctx.listeners)
+            return ScoreboardTable(session, self.parent).route(ctx)
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        who = ", ".join(self.names) if self.names else "P1, P2"
+        canvas.line(0, f"Players: {who}", invert=self.row == 0)
+        canvas.line(1, f"Target: {target_text(self.target)}", invert=self.row == 1)
+        canvas.line(2, f"Wins: {'lowest' if self.low_wins else 'highest'} total",
+                    invert=self.row == 2)
+        canvas.line(3, "Start", invert=self.row == 3)
+
+
+def target_text(target: int | None) -> str:
+    """A target as the screens say it: "none" for no target."""
+    return str(target) if target else "none"
+
+
+class ScoreboardTable(GameScreen):
+    """Every player's total and rounds entered, leaders starred. ROLL enters points for
+    the next player still to enter this round, OK for the player under the cursor; BACK
+    opens the game menu (undo, standings, final scores now, leave)."""
+
+    def __init__(self, session: Session, home: Screen | None):
+        super().__init__(session, home)
+        self.selected = 0
+        self.top = 0
+        self.step = POINT_STEPS[0]
+
+    def route(self, ctx: Context) -> Screen:
+        if self.match.over:
+            return GameOver(self)
+        return self
+
+    # -- entering points ---------------------------------------------------------------
+
+    def picker(self, ctx: Context, player: str) -> Screen:
+        """The number picker for ``player``'s points this round (or why not)."""
+        try:
+            self.match.check({"type": "points", "player": player, "points": 0})
+        except CompanionError as err:
+            return Message("Not now", wrap(str(err))[:4], self)
+        state = self.match.state()
+        total = state["totals"][player]
+        picker = NumberPicker(
+            clip(f"{player}, round {state['round']}"),
+            lambda ctx, points: self._enter(ctx, picker, player, points),
+            self,
+            step=self.step,
+            below=lambda points: f"total {total} -> {total + points}",
+        )
+        return picker
+
+    def _enter(self, ctx: Context, picker: NumberPicker, player: str, points: int) -> Screen:
+        self.step = picker.step  # the next player's picker starts on the same step
+        return self.apply(ctx, {"type": "points", "player": player, "points": points},
+                          after=picker)
+
+    def after_event(self, ctx: Context) -> Screen:
+        """Straight on to the next player while the round is being entered."""
+        if not self.match.over and self.match.state()["entered"]:
+            return self.picker(ctx, self.match.waiting()[0])
+        return self.route(ctx)
+
+    def end_now(self, ctx: Context) -> Screen:
+        """The players stop here: the totals now are final."""
+        return self.apply(ctx, {"type": "end"})
+
+    # -- buttons -----------------------------------------------------------------------
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        waiting = self.match.waiting()
+        if not waiting:
+            return ""
+        return f"ROLL {clip(waiting[0], 7)}  OK pick"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        players = self.match.players
+        if press.button in ("up", "down") and not press.long:
+            step = 1 if press.button == "down" else -1
+            self.selected = (self.selected + step) % len(players)
+            self.top = min(self.selected, max(self.top, self.selected - MENU_ROWS + 1))
+            return self
+        if is_(press, "ok"):
+            return self.picker(ctx, players[self.selected])
+        if is_(press, "roll") and self.match.waiting():
+            return self.picker(ctx, self.match.waiting()[0])
+        return super().press(ctx, press)
+
+    def menu(self, ctx: Context) -> Screen:
+        """The game menu, with "Final scores now" (the ``end`` event) added and the
+        standings in the order that wins."""
+        menu = super().menu(ctx)
+        at = next(i for i, item in enumerate(menu.items) if item.label == "Standings")
+        menu.items[at] = MenuItem("Standings", lambda ctx, menu: Standings(
+            self.match, menu, high_wins=not self.match.low_wins))
+        if not self.match.over:
+            menu.items.insert(at, MenuItem("Final scores now", lambda ctx, menu: Confirm(
+                "Final scores now?", ["The totals now are", "final: the game ends."],
+                self.end_now, menu)))
+        return menu
+
+    # -- picture -----------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        state = self.match.state()
+        target = state["target"]
+        right = (f"to {target}" if target else "") + (" low" if state["low_wins"] else "")
+        canvas.title(f"Round {state['round']}", right.strip())
+        players = self.match.players
+        for row, name in enumerate(players[self.top : self.top + MENU_ROWS]):
+            star = "*" if name in state["leaders"] and self.match.events else " "
+            rounds = f"r{state['rounds_entered'][name]}"
+            total = str(state["totals"][name])
+            left = f"{star}{clip(name, 20 - len(total) - len(rounds) - 2)}"
+            line = left.ljust(20 - len(total) - len(rounds) - 1) + total + " " + rounds
+            canvas.line(row, line, invert=self.top + row == self.selected)
+
+
+class GameOver(Screen):
+    """The winner(s) and the best total big; DOWN shows every total; OK ends."""
+
+    hint = "DN totals  OK end"
+
+    def __init__(self, table: ScoreboardTable):
+        super().__init__(table.parent)
+        self.table = table
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        match = self.table.match
+        if is_(press, "down"):
+            return Standings(match, self, title="Final totals", high_wins=not match.low_wins)
+        if is_(press, "back"):
+            return self.table.menu(ctx)
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        result = self.table.match.result()
+        winners = result["winners"]
+        canvas.title("Game over", f"{len(result['rounds'])} rounds")
+        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
+        best = str(result["totals"][winners[0]])
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, best, scale=3 if len(best) <= 4 else 2,
+                        right=True)
+        names = " & ".join(winners)
+        scale = 2 if len(names) <= 10 else 1
+        canvas.text(1, BODY_TOP + 25, clip(names, 21 // scale), scale=scale)
