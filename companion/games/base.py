@@ -200,3 +200,26 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
             raise BadSetup(f"option {name} must be a {want.__name__}, not {value!r}")
         options[name] = copy.deepcopy(value)
     return options
+
+
+# -- checks shared by the games' event handlers ------------------------------------
+
+
+def check_fields(event: Event, kind: str, names: Sequence[str]) -> None:
+    """Refuse an event that lacks one of ``names`` or carries a field it should not."""
+    for name in names:
+        if name not in event:
+            raise IllegalEvent(f'a {kind} event needs "{name}"')
+    extra = [str(key) for key in event if key != "type" and key not in names]
+    if extra:
+        raise IllegalEvent(
+            f"a {kind} event has no field {', '.join(map(repr, extra))} "
+            f"(fields: {', '.join(names)})"
+        )
+
+
+def die_face(value: object) -> int:
+    """``value`` if it is a face of the die (1-6), else refused."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in range(1, 7):
+        raise IllegalEvent(f"a die shows 1 to 6, not {value!r}")
+    return value

@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match
-from companion.games.final_count import check_fields
+from companion.games.base import Event, Expect, Match, check_fields
 from companion.table import scores
 from companion.table.seats import Seats
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent
-from companion.games.base import Event, Expect, Match
+from companion.games.base import Event, Expect, Match, check_fields, die_face
 from companion.table import scores
 from companion.table.seats import Seats
 
@@ -542,26 +542,6 @@ MATCH = FinalCount
 
 
 # -- checking event fields ----------------------------------------------------------------
-
-
-def check_fields(event: Event, kind: str, names: Sequence[str]) -> None:
-    """Refuse an event that lacks one of ``names`` or carries a field it should not."""
-    for name in names:
-        if name not in event:
-            raise IllegalEvent(f'a {kind} event needs "{name}"')
-    extra = [str(key) for key in event if key != "type" and key not in names]
-    if extra:
-        raise IllegalEvent(
-            f"a {kind} event has no field {', '.join(map(repr, extra))} "
-            f"(fields: {', '.join(names)})"
-        )
-
-
-def die_face(value: object) -> int:
-    """``value`` if it is a face of the die (1-6), else refused."""
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FACES:
-        raise IllegalEvent(f"a die shows 1 to 6, not {value!r}")
-    return value
 
 
 def card_list(cards: object) -> list[str]:

@@ -20,8 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match
-from companion.games.final_count import check_fields
+from companion.games.base import Event, Expect, Match, check_fields
 from companion.table.scores import Scoreboard as Sheet
 
 #: Points in one entry are at most this far from 0 (a typo, not a score, beyond it).
