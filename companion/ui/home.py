@@ -62,8 +62,10 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     if session.match.over:  # the power went between the last event and finishing
         ctx.store.finish(record.id, session.match.result())
         return None
-    where = session.match.state().get("hand")
-    question = f"Resume {session.title}" + (f", hand {where}?" if where else "?")
+    state = session.match.state()
+    where = next((f", {word} {state[word]}?" for word in ("hand", "round", "game_number")
+                  if isinstance(state.get(word), int)), "?")
+    question = f"Resume {session.title}" + where.replace("game_number", "game")
     names = ", ".join(session.match.players)
     return Confirm("Unfinished game", [*wrap(question), *wrap(names)][:4],
                    lambda ctx: table_screen(session, home).route(ctx), home)

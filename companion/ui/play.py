@@ -191,8 +191,11 @@ class Standings(Screen):
                  high_wins: bool = True):
         super().__init__(parent)
         self.title = title
-        totals = match.result()["totals"]
-        self.rows = sorted(totals.items(), key=lambda kv: -kv[1] if high_wins else kv[1])
+        result = match.result()
+        winners = set(result.get("winners") or ())
+        # Winners first: a tie-break can crown a player whose total equals another's.
+        self.rows = sorted(result["totals"].items(),
+                           key=lambda kv: (kv[0] not in winners, -kv[1] if high_wins else kv[1]))
         self.top = 0
 
     def press(self, ctx: Context, press: Press) -> Screen:
