@@ -56,6 +56,8 @@ class Match:
     #: Option name -> default value. Options given at the start must be among these and
     #: of the same type as the default.
     option_defaults: ClassVar[Mapping[str, Any]] = {}
+    #: Whether the highest total leads (False: lowest is best, as in Final Card-Down).
+    high_wins: ClassVar[bool] = True
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         self.players: tuple[str, ...] = check_players(players, self.min_players, self.max_players)

@@ -44,6 +44,7 @@ class Scoreboard(Match):
         if not 0 <= target <= TARGET_LIMIT:
             raise BadSetup(f"target is 0 (none) to {TARGET_LIMIT}, not {target}")
         self.low_wins: bool = self.options["low_wins"]
+        self.high_wins = not self.low_wins
         self.sheet = Sheet(self.players, target=target or None, high_wins=not self.low_wins)
         #: The round being entered: player -> points, in the order entered.
         self.entries: dict[str, int] = {}

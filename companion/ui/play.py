@@ -60,7 +60,8 @@ class GameScreen(Screen):
         if self.match.events:
             items.append(MenuItem("Undo " + describe(self.match.events[-1]),
                                   lambda ctx, menu: self._undo(ctx)))
-        items.append(MenuItem("Standings", lambda ctx, menu: Standings(self.match, menu)))
+        items.append(MenuItem("Standings", lambda ctx, menu: Standings(
+            self.match, menu, high_wins=self.match.high_wins)))
         items.append(MenuItem("Leave (kept)", lambda ctx, menu: self.parent))
         if not self.match.over:
             items.append(MenuItem("End this game", lambda ctx, menu: Confirm(
