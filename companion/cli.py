@@ -2,13 +2,14 @@
 
 ::
 
-    companion sim                         the simulator in this terminal
+    companion sim [--serial URL]          the simulator in this terminal
     companion sim --script FILE --screens text   run a button script, print the screens
     companion run [--sim]                 the device (the simulator with --sim)
     companion config                      print the effective configuration
     companion shuffle --cards 52 --piles 4 [--seed S] [--json]
     companion replay GAME --players A,B --events LOG.jsonl
     companion bench                       measure speed and memory on this machine
+    companion console PORT [--baud N]     the device's serial console from a laptop
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
 2 for bad usage or a bad script, 1 for anything else. Never a traceback.
@@ -61,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", help="with --new: comma-separated names in seat order")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="with --new: a game option, e.g. hit_goal=true")
+    sim.add_argument("--serial", metavar="URL",
+                     help="attach the serial console to this port or pyserial URL")
 
     config = commands.add_parser("config", help="print the effective configuration")
     with_config(config)
@@ -86,6 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--state-dir", required=True, metavar="DIR")
     export.add_argument("--match", default="last", metavar="ID|current|last")
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+
+    console = commands.add_parser("console", help="the device's serial console, from a laptop")
+    console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
+    console.add_argument("--baud", type=int, default=115200)
+    console.add_argument("--raw", action="store_true", help="print replies as received")
+    console.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                         help="how long to wait for each reply")
 
     bench = commands.add_parser("bench", help="measure speed and memory on this machine")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
@@ -153,6 +163,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     config = _config(args)
     root = _new_game(args)
     if args.script:
+        if args.serial:
+            raise CompanionError("--serial goes with the interactive simulator, not --script")
         state_dir = args.state_dir or config.state.dir or None
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
                               png_dir=args.png, root=root,
@@ -162,7 +174,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise ScriptError("--screens goes with --script")
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
     return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
-                               state_dir=state_dir)
+                               state_dir=state_dir, serial_url=args.serial,
+                               serial_baud=config.serial.baud)
 
 
 def _new_game(args: argparse.Namespace):
@@ -243,11 +256,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         from companion import sim
 
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-        return sim.run_interactive(config, state_dir=state_dir)
+        return sim.run_interactive(config, state_dir=state_dir, serial_url=config.serial.url,
+                                   serial_baud=config.serial.baud)
     from companion.clock import monotonic
     from companion.device.board import Board
     from companion.device.display import Panel, open_device
-    from companion.launch import make_app
+    from companion.launch import make_app, serial_console
     from companion.notify import Notifier
 
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
@@ -262,7 +276,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                              "`companion sim` runs the simulator") from None
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
     try:
-        app.run()
+        with serial_console(app, config.serial.url, config.serial.baud):
+            app.run()
     finally:
         app.board.close()
     return 0
@@ -273,6 +288,12 @@ def _real_board(board_class):
         return board_class(*args, **kwargs)
 
     return factory
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    from companion.link import run_console
+
+    return run_console(args.port, args.baud, raw=args.raw, reply_timeout=args.timeout)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -290,4 +311,5 @@ COMMANDS = {
     "bench": cmd_bench,
     "export": cmd_export,
     "selftest": cmd_selftest,
+    "console": cmd_console,
 }

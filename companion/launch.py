@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,26 @@ def open_store(state_dir: Path | None) -> tuple[Any, str]:
     if message:
         log.error("%s", message)
     return store, message or ""
+
+
+@contextmanager
+def serial_console(app: App, url: str | None, baud: int = 115200, **kw: Any) -> Iterator[Any]:
+    """The serial console (:class:`companion.link.Link`) on ``url`` while the block runs;
+    nothing (and no pyserial import, for the cold start) when ``url`` is empty::
+
+        with serial_console(app, config.serial.url, config.serial.baud):
+            app.run()
+    """
+    if not url:
+        yield None
+        return
+    from companion.link import Link
+
+    link = Link(app, url, baud, **kw).start()
+    try:
+        yield link
+    finally:
+        link.stop()
 
 
 def make_context(config: Config, clock: Clock, seed: int | None) -> Context:

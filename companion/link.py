@@ -1,0 +1,1021 @@
+"""The serial console: a line protocol to the same device the buttons drive.
+
+A laptop on the USB cable (the Pi as a USB serial gadget, ``/dev/ttyGS0``), on the UART
+(``/dev/serial0``) or on any pyserial URL (``socket://``, ``loop://`` in tests) types
+one command per line and gets one line back::
+
+    > NEW final-count Ann,Bob,Cy
+    OK {"screen":"FinalCountTable","game":"final-count","match_id":7,...}
+    > EVENT {"type": "roll", "player": "Ann", "value": 3}
+    EV {"game":"final-count","match_id":7,"seq":1,"event":{"type":"roll",...}}
+    OK {"match_id":7,"seq":1,"event":{...},"over":false,"expecting":{...}}
+    > EVENT {"type": "roll", "player": "Ann", "value": 3}
+    ERR ILLEGAL it is Bob's turn, not Ann's
+
+Replies are ``OK <json>`` or ``ERR <CODE> <message>``; every event applied by anyone
+(buttons or console) is also pushed as ``EV <json>``. ``HELP`` lists the commands and
+:data:`ERRORS` the error codes; docs/events.md ("Serial console") has the whole grammar.
+
+Three layers, so each can be tested alone:
+
+- :class:`LineSplitter` (pure): bytes in, complete lines or :class:`BadLine` out.
+  Lines end in ``\\n``, ``\\r\\n`` or ``\\r``; at most :data:`MAX_LINE` bytes, UTF-8, no
+  NUL or control bytes. A bad line becomes one error and nothing else::
+
+      >>> splitter = LineSplitter()
+      >>> splitter.feed(b"STATUS\\r\\nHEL")
+      [Line(text='STATUS')]
+      >>> splitter.feed(b"P\\n\\xff\\xfe\\n")
+      [Line(text='HELP'), BadLine(code='ENCODING', message='the line is not UTF-8 (byte 1)')]
+
+- :class:`Console`: parses each line (on the reader's thread) and runs the command on
+  the app's owner thread through ``app.post("call", fn)``, exactly like a button press
+  reaches the app through the queue. The reader waits for its command to finish before
+  reading on, so the console never has more than one item in the app's queue: a flood
+  of commands can delay a button press by one command, never by a backlog.
+- :class:`Link`: the port. A reader thread (blocking reads), a writer thread (the app's
+  thread only enqueues output, so a terminal that stops reading never stalls the
+  buttons), and reopening a vanished port every :data:`RETRY_SECONDS`.
+
+:func:`run_console` is the other end: ``companion console PORT`` on a laptop.
+:func:`companion.launch.serial_console` runs a :class:`Link` beside ``app.run()``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import queue
+import re
+import sys
+import threading
+import traceback
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+
+import serial
+
+from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
+from companion.store import NAME_MAX
+
+if TYPE_CHECKING:
+    from companion.app import App
+    from companion.session import Session
+
+__all__ = [
+    "ERRORS",
+    "MAX_LINE",
+    "BadLine",
+    "Command",
+    "Console",
+    "ConsoleError",
+    "Line",
+    "LineSplitter",
+    "Link",
+    "execute",
+    "parse_command",
+    "run_console",
+]
+
+log = logging.getLogger("companion")
+
+#: Longest command line in bytes, without its line end.
+MAX_LINE = 1024
+#: Seconds between attempts to open a port that is missing (cable pulled).
+RETRY_SECONDS = 3.0
+#: A write that the other end does not take within this many seconds is dropped.
+WRITE_TIMEOUT = 2.0
+#: Output lines waiting for the port beyond this are dropped (nobody is reading).
+OUT_MAX = 1000
+#: HISTORY without a number, and the most it gives.
+HISTORY_DEFAULT, HISTORY_MAX = 10, 100
+#: Every line the device sends ends so, for plain terminals as much as for programs.
+EOL = "\r\n"
+PROMPT = "> "
+
+#: The error codes, each with what it means (``ERR <CODE> <message>``).
+ERRORS: dict[str, str] = {
+    "TOOLONG": f"the line was longer than {MAX_LINE} bytes (it was dropped whole)",
+    "ENCODING": "the line is not UTF-8",
+    "BADLINE": "the line has a NUL or another control byte (binary noise)",
+    "UNKNOWN": "no such command (HELP lists them)",
+    "BADARG": "the command's arguments are missing or wrong",
+    "BADJSON": "EVENT needs one JSON object",
+    "NOGAME": "no game on the screen",
+    "ILLEGAL": "the game refused it: against the rules or not the moment",
+    "STORE": "the game log cannot do it (no log, a name taken, disk full)",
+    "INTERNAL": "a bug; the device carries on (details in its log)",
+}
+
+#: (usage, what it does): HELP's reply, one line per command.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("HELP", "this list"),
+    ("STATUS", "the game on the screen as JSON: state and what it expects next"),
+    ("PLAYERS", "the roster"),
+    ("ADD PLAYER Name", f"add a name to the roster (at most {NAME_MAX} characters)"),
+    ("NEW game Name,Name[,...] [option=value ...]",
+     "start a game, e.g. NEW final-count Ann,Bob,Cy hit_goal=true"),
+    ("EVENT {json}", 'apply an event, e.g. EVENT {"type": "call", "player": "Ann"}'),
+    ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal)"),
+    ("UNDO", "take back the last event"),
+    ("HISTORY [n]", f"the last n finished matches (default {HISTORY_DEFAULT}, "
+                    f"at most {HISTORY_MAX})"),
+    ("EXPORT [current|last|ID] [jsonl|csv]", "a match as lines, as companion export writes"),
+    ("PROMPT ON|OFF", "for a plain terminal: echo what is typed and show a > prompt"),
+)
+
+_LF, _CR, _BS, _DEL = 0x0A, 0x0D, 0x08, 0x7F
+# What the device itself sends. A host tty left in cooked mode echoes everything it
+# receives back to the device; answering that echo with ERR would be echoed again,
+# forever. So lines that look like our own output are ignored.
+_OWN_OUTPUT = re.compile(r"(OK|ERR|EV)(\s|$)")
+_OPTION = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+# -- lines ------------------------------------------------------------------------------
+
+
+class Line(NamedTuple):
+    """A complete, clean line of text (without its line end)."""
+
+    text: str
+
+
+class BadLine(NamedTuple):
+    """A line that cannot be a command: it gets ``ERR <code> <message>``."""
+
+    code: str
+    message: str
+
+
+class LineSplitter:
+    """Bytes in any chunks -> complete lines and bad lines, in order.
+
+    Memory is bounded: an over-long line is not kept, only remembered as too long until
+    its line end, and then reported once. ``\\r\\n`` is one line end even when the two
+    bytes arrive in different chunks. Blank lines are skipped.
+
+    With ``editing`` (PROMPT ON: a person at a plain terminal) backspace and DEL take
+    the last character back, and :attr:`echo` collects what to send back so the person
+    sees what they type; the caller takes it after each :meth:`feed`.
+    """
+
+    def __init__(self, max_len: int = MAX_LINE, *, editing: bool = False):
+        self.max_len = max_len
+        self.editing = editing
+        self.echo = bytearray()
+        self._buf = bytearray()
+        self._too_long = False
+        self._after_cr = False
+
+    def reset(self) -> None:
+        """Forget a partial line (the port was reopened: its start is gone)."""
+        self._buf.clear()
+        self._too_long = self._after_cr = False
+        self.echo.clear()
+
+    def feed(self, data: bytes) -> list[Line | BadLine]:
+        """The lines completed by ``data``."""
+        items: list[Line | BadLine] = []
+        # Byte by byte: a serial line brings ~11 KB/s at 115200 baud, and the rules
+        # (CR LF split across reads, backspace over UTF-8) stay obvious this way.
+        for byte in data:
+            if byte == _LF and self._after_cr:
+                self._after_cr = False
+                continue
+            self._after_cr = byte == _CR
+            if byte in (_CR, _LF):
+                ended = self._end_line()
+                items.extend(ended)
+                if self.editing:
+                    # A blank line gets no reply, so the prompt comes from here.
+                    self.echo += b"\r\n" if ended else (EOL + PROMPT).encode()
+            elif self.editing and byte in (_BS, _DEL):
+                if self._buf and not self._too_long:
+                    while self._buf and self._buf[-1] & 0xC0 == 0x80:  # UTF-8 continuation
+                        self._buf.pop()
+                    if self._buf:
+                        self._buf.pop()
+                    self.echo += b"\b \b"
+            elif self._too_long:
+                continue
+            elif len(self._buf) >= self.max_len:
+                self._too_long = True
+                self._buf.clear()
+            else:
+                self._buf.append(byte)
+                if self.editing and (byte >= 0x20 and byte != _DEL):
+                    self.echo.append(byte)
+        return items
+
+    def _end_line(self) -> list[Line | BadLine]:
+        if self._too_long:
+            self._too_long = False
+            return [BadLine("TOOLONG", f"a line has at most {self.max_len} bytes; "
+                                       "this one was dropped")]
+        raw = bytes(self._buf)
+        self._buf.clear()
+        if b"\0" in raw:
+            return [BadLine("BADLINE", "the line has a NUL byte")]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            return [BadLine("ENCODING", f"the line is not UTF-8 (byte {err.start + 1})")]
+        for char in text:
+            if char != "\t" and unicodedata.category(char) == "Cc":
+                return [BadLine("BADLINE", f"the line has a control character U+{ord(char):04X}")]
+        if not text.strip():
+            return []  # a blank line (Enter on its own) asks nothing
+        return [Line(text)]
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+class ConsoleError(CompanionError):
+    """A command fails with ``ERR <code> <message>``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+    def reply(self) -> str:
+        return err_line(self.code, str(self))
+
+
+class Command(NamedTuple):
+    """A parsed command line: the command's name (``"ADD PLAYER"``) and its arguments."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+
+
+def ok_line(payload: Any) -> str:
+    """``OK <json>`` on one line (JSON escapes every newline inside strings)."""
+    return "OK " + _dumps(payload)
+
+
+def err_line(code: str, message: str) -> str:
+    """``ERR <CODE> <message>``, the message folded onto one line."""
+    text = " ".join(str(message).split()) or ERRORS.get(code, "error")
+    return f"ERR {code} {text[:300]}"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """JSON for what a game's state may hold besides JSON (tuples are lists already)."""
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)
+
+
+def parse_command(text: str) -> Command:
+    """The command on one line, or :class:`ConsoleError` (UNKNOWN, BADARG, BADJSON).
+
+    Pure: it runs on the reader's thread and knows nothing of the game::
+
+        >>> parse_command("new final-count Ann,Bob hit_goal=true")
+        Command(name='NEW', args=('final-count', ['Ann', 'Bob'], {'hit_goal': True}))
+        >>> parse_command("HISTORY 3")
+        Command(name='HISTORY', args=(3,))
+    """
+    verb, _, rest = text.strip().partition(" ")
+    verb, rest = verb.upper(), rest.strip()
+    if verb in ("HELP", "STATUS", "PLAYERS", "ROLL", "UNDO"):
+        if rest:
+            raise ConsoleError("BADARG", f"{verb} takes no arguments")
+        return Command(verb)
+    if verb == "ADD":
+        word, _, name = rest.partition(" ")
+        if word.upper() != "PLAYER" or not name.strip():
+            raise ConsoleError("BADARG", "usage: ADD PLAYER Name")
+        return Command("ADD PLAYER", (name.strip(),))
+    if verb == "NEW":
+        return Command("NEW", _parse_new(rest))
+    if verb == "EVENT":
+        return Command("EVENT", (_parse_event(rest),))
+    if verb == "HISTORY":
+        if not rest:
+            return Command("HISTORY", (HISTORY_DEFAULT,))
+        if not (rest.isascii() and rest.isdigit()) or not 1 <= int(rest) <= HISTORY_MAX:
+            raise ConsoleError("BADARG", f"HISTORY takes a number from 1 to {HISTORY_MAX}")
+        return Command("HISTORY", (int(rest),))
+    if verb == "EXPORT":
+        words = rest.split()
+        if len(words) > 2:
+            raise ConsoleError("BADARG", "usage: EXPORT [current|last|ID] [jsonl|csv]")
+        ref = words[0].lower() if words else "current"
+        fmt = words[1].lower() if len(words) > 1 else "jsonl"
+        if fmt not in ("jsonl", "csv"):
+            raise ConsoleError("BADARG", f"EXPORT writes jsonl or csv, not {words[1]!r}")
+        if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
+            raise ConsoleError("BADARG", f"a match is current, last or a number, not {words[0]!r}")
+        return Command("EXPORT", (ref, fmt))
+    if verb == "PROMPT":
+        if rest.upper() not in ("ON", "OFF"):
+            raise ConsoleError("BADARG", "usage: PROMPT ON|OFF")
+        return Command("PROMPT", (rest.upper() == "ON",))
+    shown = verb if len(verb) <= 20 else verb[:20] + "..."
+    raise ConsoleError("UNKNOWN", f"no command {shown!r}; HELP lists the commands")
+
+
+def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any]]:
+    from companion.replay import parse_option
+
+    usage = "usage: NEW game Name,Name[,...] [option=value ...]"
+    game, _, rest = rest.partition(" ")
+    words = rest.split()
+    # Options are the trailing NAME=VALUE words; names may hold spaces ("Mary Ann").
+    split = len(words)
+    while split > 0 and _OPTION.match(words[split - 1]):
+        split -= 1
+    if not game or split == 0:
+        raise ConsoleError("BADARG", usage)
+    names = [name.strip() for name in " ".join(words[:split]).split(",")]
+    if not all(names):
+        raise ConsoleError("BADARG", f"an empty player name; {usage}")
+    options: dict[str, Any] = {}
+    for word in words[split:]:
+        try:
+            name, value = parse_option(word)
+        except ValueError as problem:
+            raise ConsoleError("BADARG", str(problem)) from None
+        options[name] = value
+    return game.lower(), names, options
+
+
+def _parse_event(rest: str) -> dict[str, Any]:
+    if not rest:
+        raise ConsoleError("BADJSON", 'usage: EVENT {"type": ...}')
+    try:
+        event = json.loads(rest, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as problem:
+        why = problem.msg if isinstance(problem, json.JSONDecodeError) else "too deeply nested"
+        raise ConsoleError("BADJSON", f"not JSON ({why})") from None
+    if not isinstance(event, dict):
+        raise ConsoleError("BADJSON", 'an event is a JSON object, like {"type": "call", ...}')
+    return event
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+# -- running a command on the owner thread ----------------------------------------------------
+
+
+def execute(app: App, command: Command) -> str:
+    """Run ``command`` against ``app`` and return the reply line. Never raises.
+
+    Call it only on the app's owner thread (from a ``"call"`` item): it touches the
+    screen, the match and the store, which that thread owns.
+    """
+    try:
+        return _RUN[command.name](app, *command.args)
+    except ConsoleError as problem:
+        return problem.reply()
+    except IllegalEvent as problem:
+        return err_line("ILLEGAL", str(problem))
+    except StoreError as problem:
+        return err_line("STORE", str(problem))
+    except (UnknownGame, BadSetup) as problem:
+        return err_line("BADARG", str(problem))
+    except CompanionError as problem:
+        return err_line("ILLEGAL", str(problem))
+    except Exception as problem:  # noqa: BLE001 - a bug must not kill the owner thread
+        log.error("serial console: %s failed:\n%s", command.name, traceback.format_exc())
+        return err_line("INTERNAL", f"{type(problem).__name__}: {problem}")
+
+
+def status(app: App) -> dict[str, Any]:
+    """STATUS: the match on the screen, or only the screen's title outside a game."""
+    screen = app.screen
+    title = screen.title or type(screen).__name__
+    session = app.current_session()
+    if session is None:
+        return {"screen": title, "game": None}
+    match = session.match
+    return {
+        "screen": title,
+        "game": match.game_id,
+        "title": session.title,
+        "match_id": session.match_id,
+        "players": list(match.players),
+        "options": dict(match.options),
+        "seq": len(match.events),
+        "over": match.over,
+        "expecting": _expecting(match),
+        "state": match.state(),
+    }
+
+
+def _expecting(match: Any) -> dict[str, Any]:
+    expect = match.expecting()
+    return {
+        "types": list(expect.types),
+        "player": expect.player,
+        "choices": {name: list(values) for name, values in expect.choices.items()},
+        "prompt": expect.prompt,
+    }
+
+
+def _applied(session: Session, event: dict[str, Any]) -> dict[str, Any]:
+    match = session.match
+    return {"match_id": session.match_id, "seq": len(match.events), "event": event,
+            "over": match.over, "expecting": _expecting(match)}
+
+
+def _game_screen(app: App) -> Any:
+    game = app.game_screen()
+    if game is None:
+        raise ConsoleError("NOGAME", "no game on the screen (NEW starts one)")
+    return game
+
+
+def _store(app: App) -> Any:
+    if app.ctx.store is None:
+        raise ConsoleError("STORE", "this device has no game log now, so nothing is saved")
+    return app.ctx.store
+
+
+def _wake(app: App) -> None:
+    # A change made from the console is news for the people at the table: wake the
+    # panel the way a press does. (App keeps its wake-up private; this is its only
+    # other caller.)
+    app.last_press = app.clock()
+    if app.dimmed or app.blanked:
+        app._wake()
+
+
+def _run_status(app: App) -> str:
+    return ok_line(status(app))
+
+
+def _run_players(app: App) -> str:
+    return ok_line(_store(app).roster())
+
+
+def _run_add_player(app: App, name: str) -> str:
+    store = _store(app)
+    store.add_player(name)
+    return ok_line({"added": name.strip(), "players": store.roster()})
+
+
+def _run_new(app: App, game_id: str, names: list[str], options: dict[str, Any]) -> str:
+    from companion.games import new_match
+    from companion.session import Session
+    from companion.ui.games import table_screen
+    from companion.ui.home import home_menu
+
+    for name in names:
+        if len(name) > NAME_MAX or not name.isprintable():
+            raise ConsoleError("BADARG", f"a player name is 1 to {NAME_MAX} printable "
+                                         f"characters, not {name!r}")
+    new_match(game_id, names, options)  # refused here, before anything is stored
+    ctx = app.ctx
+    session = Session.start(game_id, names, options, store=ctx.store, listeners=ctx.listeners)
+    try:
+        screen = table_screen(session, home_menu(ctx)).route(ctx)
+    except UnknownGame:
+        session.abandon()  # an engine without screens yet: do not leave it to resume
+        raise
+    app.set_screen(screen)
+    _wake(app)
+    return ok_line(status(app))
+
+
+def _run_event(app: App, event: dict[str, Any]) -> str:
+    session = _game_screen(app).session
+    session.apply(event)
+    app.refresh_game()
+    _wake(app)
+    return ok_line(_applied(session, event))
+
+
+def _run_roll(app: App) -> str:
+    from companion.device.buttons import Press
+
+    game = _game_screen(app)
+    expect = game.session.match.expecting()
+    if "roll" not in expect.types and "goal" not in expect.types:
+        raise ConsoleError("ILLEGAL", f"nothing to roll now ({expect.prompt or 'game over'})")
+    before = len(game.session.match.events)
+    # Exactly what the ROLL button does on the game screen. The Hit Goal takes two
+    # presses, one die each; one ROLL from the console rolls the goal, so press again
+    # when the first press only rolled the first die.
+    screen = game
+    for _ in range(2):
+        screen = game.press(app.ctx, Press("roll"))
+        if len(game.session.match.events) > before or "goal" not in expect.types:
+            break
+    session = game.session
+    if len(session.match.events) == before:
+        # The screen would show "Not allowed" over itself; the console gets the reason.
+        why = " ".join(getattr(screen, "lines", ())) or "the roll was refused"
+        raise ConsoleError("ILLEGAL", why)
+    app.set_screen(screen)
+    _wake(app)
+    return ok_line(_applied(session, session.match.events[-1]))
+
+
+def _run_undo(app: App) -> str:
+    game = _game_screen(app)
+    session = game.session
+    undone = session.undo()
+    hook = getattr(game, "undone", None)
+    if callable(hook):
+        hook(app.ctx)  # as the game menu's Undo does: drop screen state the event made
+    app.refresh_game()
+    _wake(app)
+    match = session.match
+    return ok_line({"match_id": session.match_id, "seq": len(match.events), "undone": undone,
+                    "over": match.over, "expecting": _expecting(match)})
+
+
+def _run_history(app: App, limit: int) -> str:
+    return ok_line([record.to_json() for record in _store(app).history(limit)])
+
+
+def _run_export(app: App, ref: str, fmt: str) -> str:
+    from companion.export import jsonl_lines, score_rows
+    from companion.store import MatchRecord
+
+    session = app.current_session() if ref == "current" else None
+    store = app.ctx.store
+    if session is not None and (session.match_id is None or store is None):
+        match = session.match  # a game not saved anywhere: export what is in memory
+        record = MatchRecord(id=0, game_id=match.game_id, players=tuple(match.players),
+                             options=dict(match.options), started=0.0, finished=None,
+                             result=None, abandoned=False, event_count=len(match.events))
+        events = list(match.events)
+    else:
+        store = _store(app)
+        if session is not None:
+            match_id = session.match_id
+        elif ref == "current":
+            record_now = store.unfinished()
+            if record_now is None:
+                raise ConsoleError("NOGAME", "no match in progress")
+            match_id = record_now.id
+        else:
+            match_id = store.resolve(ref)
+        record, events = store.match(match_id), store.events(match_id)
+    if fmt == "jsonl":
+        return ok_line(jsonl_lines(record, events))
+    rows = score_rows(record, events)
+    if rows is None:
+        raise ConsoleError("BADARG", f"match {record.id} has no scores to export")
+    sheet = io.StringIO()
+    csv.writer(sheet, lineterminator="\n").writerows(rows)
+    return ok_line(sheet.getvalue().splitlines())
+
+
+_RUN: dict[str, Callable[..., str]] = {
+    "STATUS": _run_status,
+    "PLAYERS": _run_players,
+    "ADD PLAYER": _run_add_player,
+    "NEW": _run_new,
+    "EVENT": _run_event,
+    "ROLL": _run_roll,
+    "UNDO": _run_undo,
+    "HISTORY": _run_history,
+    "EXPORT": _run_export,
+}
+
+
+# -- the protocol over a byte stream ---------------------------------------------------------
+
+
+class Console:
+    """The command protocol between a byte stream and an app.
+
+    :meth:`feed` takes the bytes read from the port (on the reader's thread) and
+    answers every line through ``send`` (bytes, with line ends). Commands that need the
+    app are posted to its queue and :meth:`feed` waits until the owner thread has run
+    them; nothing here ever waits while holding the owner thread. :meth:`attach` adds
+    the ``EV`` mirror to ``app.ctx.listeners`` (which every session shares).
+    """
+
+    def __init__(self, app: App, send: Callable[[bytes], None], *, max_line: int = MAX_LINE):
+        self.app = app
+        self.send = send
+        self.splitter = LineSplitter(max_line)
+        self.prompt = False
+        #: Lines that looked like the device's own output, echoed back (ignored).
+        self.ignored = 0
+        self._closed = threading.Event()
+        self._pending: threading.Event | None = None
+
+    @property
+    def prompt(self) -> bool:
+        return self._prompt
+
+    @prompt.setter
+    def prompt(self, on: bool) -> None:
+        self._prompt = on
+        self.splitter.editing = on
+
+    def attach(self) -> None:
+        """Start pushing ``EV`` lines for every committed event."""
+        self._closed.clear()
+        self.app.ctx.listeners.append(self.on_event)
+
+    def detach(self) -> None:
+        """Stop the mirror and release a :meth:`feed` waiting for the owner thread."""
+        self._closed.set()
+        if self.on_event in self.app.ctx.listeners:
+            self.app.ctx.listeners.remove(self.on_event)
+        pending = self._pending
+        if pending is not None:
+            pending.set()
+
+    def on_event(self, session: Session, event: dict[str, Any]) -> None:
+        """A session listener (owner thread): push ``EV <json>``."""
+        line = "EV " + _dumps({"game": session.match.game_id, "match_id": session.match_id,
+                               "seq": len(session.match.events), "event": event})
+        if self.prompt:  # write over the waiting prompt, then show it again
+            self.send(("\r" + line + EOL + PROMPT).encode())
+        else:
+            self.send((line + EOL).encode())
+
+    def reply(self, line: str) -> None:
+        self.send((line + EOL + (PROMPT if self.prompt else "")).encode())
+
+    def feed(self, data: bytes) -> None:
+        """Handle the bytes read from the port: every complete line gets its answer."""
+        items = self.splitter.feed(data)
+        if self.splitter.echo:
+            self.send(bytes(self.splitter.echo))
+            self.splitter.echo.clear()
+        for item in items:
+            if self._closed.is_set():
+                return
+            self.handle(item)
+
+    def handle(self, item: Line | BadLine) -> None:
+        if isinstance(item, BadLine):
+            self.reply(err_line(item.code, item.message))
+            return
+        text = item.text.strip()
+        if _OWN_OUTPUT.match(text):
+            self.ignored += 1
+            return
+        try:
+            command = parse_command(text)
+        except ConsoleError as problem:
+            self.reply(problem.reply())
+            return
+        if command.name == "HELP":
+            self.reply(ok_line([f"{usage}  -  {what}" for usage, what in COMMANDS]))
+        elif command.name == "PROMPT":
+            self.prompt = command.args[0]
+            self.reply(ok_line({"prompt": self.prompt}))
+        else:
+            self._on_owner(command)
+
+    def _on_owner(self, command: Command) -> None:
+        done = threading.Event()
+        self._pending = done
+        # Checked after _pending is set and detach() sets _closed before reading it, so
+        # either this returns or detach() releases the wait below.
+        if self._closed.is_set():
+            return
+
+        def call(app: App) -> None:
+            try:
+                self.reply(execute(app, command))
+            finally:
+                done.set()
+
+        self.app.post("call", call)
+        done.wait()
+        self._pending = None
+
+
+# -- the port ------------------------------------------------------------------------------
+
+
+Opener = Callable[[], Any]
+
+
+class Link:
+    """The serial console on ``url`` for ``app``: :meth:`start`, then :meth:`stop`.
+
+    Reading uses blocking reads (``timeout=None``: ``read(1)``, then what is waiting),
+    woken for :meth:`stop` by pyserial's ``cancel_read``. A port without
+    ``cancel_read`` (``socket://``) reads with a 1 s timeout instead, only so that
+    :meth:`stop` is noticed. When the port fails (cable pulled, device gone) it is
+    closed and opened again every ``retry`` seconds, with one log line per outage.
+    """
+
+    def __init__(self, app: App, url: str, baud: int = 115200, *,
+                 retry: float = RETRY_SECONDS, opener: Opener | None = None):
+        self.app = app
+        self.url = url
+        self.baud = baud
+        self.retry = retry
+        self.console = Console(app, self._enqueue)
+        self.port: Any = None
+        #: Set while the port is open (tests wait on it).
+        self.connected = threading.Event()
+        #: Output lines dropped because nobody was there to take them.
+        self.dropped = 0
+        #: How many times an open port failed.
+        self.outages = 0
+        self._open = opener or self._open_serial
+        self._stop = threading.Event()
+        self._out: queue.Queue[bytes | None] = queue.Queue()
+        self._lock = threading.Lock()  # one thread at a time uses or swaps self.port
+        self._threads: list[threading.Thread] = []
+
+    def _open_serial(self) -> Any:
+        port = serial.serial_for_url(self.url, baudrate=self.baud, timeout=None,
+                                     write_timeout=WRITE_TIMEOUT)
+        if not hasattr(port, "cancel_read"):
+            port.timeout = 1.0
+        return port
+
+    def start(self) -> Link:
+        self.console.attach()
+        for name, target in (("serial-reader", self._read_loop),
+                             ("serial-writer", self._write_loop)):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop both threads and close the port (safe to call twice)."""
+        self._stop.set()
+        self.console.detach()
+        port = self.port
+        if port is not None and hasattr(port, "cancel_read"):
+            try:
+                port.cancel_read()
+            except (serial.SerialException, OSError, queue.Full):
+                pass  # closed by the reader already, or (loop://) full: not waiting anyway
+        self._out.put(None)
+        for thread in self._threads:
+            thread.join(timeout)
+        self._close_port()
+
+    def __enter__(self) -> Link:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- threads ----------------------------------------------------------------------
+
+    def _read_loop(self) -> None:
+        trouble = False  # an outage was logged and the port is not back yet
+        while not self._stop.is_set():
+            try:
+                port = self._open()
+            except (serial.SerialException, OSError, ValueError) as problem:
+                if not trouble:
+                    log.warning("serial console %s: cannot open (%s); trying every %g s",
+                                self.url, _reason(problem), self.retry)
+                    trouble = True
+                self._stop.wait(self.retry)
+                continue
+            with self._lock:
+                self.port = port
+            self.console.splitter.reset()
+            log.info("serial console on %s%s", self.url, " again" if trouble else "")
+            trouble = False
+            self.connected.set()
+            try:
+                self._serve(port)
+            except (serial.SerialException, OSError) as problem:
+                if not self._stop.is_set():
+                    self.outages += 1
+                    trouble = True
+                    log.warning("serial console %s: lost (%s); trying every %g s",
+                                self.url, _reason(problem), self.retry)
+            finally:
+                self.connected.clear()
+                self._close_port()
+            # Always pause before reopening: a port that opens but fails every read
+            # (a gadget without its host) would otherwise spin.
+            self._stop.wait(self.retry)
+
+    def _serve(self, port: Any) -> None:
+        while not self._stop.is_set():
+            data = port.read(1)  # blocks until a byte (or cancel_read, or 1 s on sockets)
+            if not data:
+                continue
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(min(waiting, 4096))
+            self.console.feed(data)
+
+    def _write_loop(self) -> None:
+        while True:
+            data = self._out.get()
+            if data is None:
+                return
+            with self._lock:
+                if self.port is None:
+                    self.dropped += 1  # nobody connected; a mirror re-syncs with STATUS
+                    continue
+                try:
+                    self._write(self.port, data)
+                except (serial.SerialException, OSError):
+                    # Timed out (nobody reads) or the port is gone; the reader notices
+                    # a gone port on its side and reopens it.
+                    self.dropped += 1
+
+    def _write(self, port: Any, data: bytes) -> None:
+        # In pieces of about a quarter second of line time, so that a long reply
+        # (STATUS late in a game) is not cut by the write timeout, which is there only
+        # for a peer that stopped reading.
+        piece = max(64, self.baud // 40)
+        for start in range(0, len(data), piece):
+            port.write(data[start : start + piece])
+
+    def _enqueue(self, data: bytes) -> None:
+        """Queue output for the writer thread; never blocks (the app's thread calls it)."""
+        if self._out.qsize() >= OUT_MAX:
+            self.dropped += 1
+            return
+        self._out.put(data)
+
+    def _close_port(self) -> None:
+        with self._lock:
+            port, self.port = self.port, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass  # it is gone already; closing was only tidying up
+
+
+def _reason(problem: BaseException) -> str:
+    return " ".join(str(problem).split()) or type(problem).__name__
+
+
+# -- the laptop's end: companion console PORT -----------------------------------------------
+
+
+class _Client:
+    """Prints what the device sends and counts the replies (OK/ERR lines)."""
+
+    def __init__(self, port: Any, url: str, out: TextIO, err: TextIO, prompt: bool, raw: bool):
+        self.port = port
+        self.url = url
+        self.out = out
+        self.err = err
+        self.prompt = prompt
+        self.raw = raw
+        self.replies = 0
+        self.lost: str | None = None
+        self.at_prompt = False
+        self.stopping = False
+        self.changed = threading.Condition()
+        # Replies can be long (STATUS of a long game): allow far more than commands.
+        self.splitter = LineSplitter(1 << 20)
+
+    def read_loop(self) -> None:
+        try:
+            while not self.stopping:
+                data = self.port.read(1)
+                if not data:
+                    continue
+                waiting = self.port.in_waiting
+                if waiting:
+                    data += self.port.read(waiting)
+                for item in self.splitter.feed(data):
+                    self.show(item)
+        except (serial.SerialException, OSError) as problem:
+            if not self.stopping:  # (closing the port ourselves is no loss)
+                self.report_lost(_reason(problem))
+
+    def report_lost(self, reason: str) -> None:
+        """The port is gone: say so once, at once (a person may sit at the prompt)."""
+        with self.changed:
+            if self.lost is None:
+                self.lost = reason
+                self.err.write(f"\ncompanion console: lost {self.url}: {reason}\n")
+                self.err.flush()
+            self.changed.notify_all()
+
+    def show(self, item: Line | BadLine) -> None:
+        if isinstance(item, BadLine):
+            text = f"(an unreadable line from the device: {item.message})"
+        else:
+            text = self.format(item.text)
+        with self.changed:
+            lead = "\r" if self.at_prompt else ""
+            self.out.write(lead + text + "\n" + (PROMPT if self.at_prompt else ""))
+            self.out.flush()
+            if isinstance(item, Line) and item.text.startswith(("OK", "ERR")):
+                self.replies += 1
+                self.changed.notify_all()
+
+    def format(self, text: str) -> str:
+        """A reply made for people: ``OK ["a", "b"]`` (HELP, EXPORT) one item a line."""
+        if self.raw or not text.startswith("OK ["):
+            return text
+        try:
+            items = json.loads(text[3:])
+        except ValueError:
+            return text
+        if not all(isinstance(item, str) for item in items):
+            return text
+        return "\n".join(["OK", *items])
+
+    def wait_reply(self, count: int, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.replies >= count or self.lost, timeout)
+
+    def show_prompt(self) -> None:
+        if self.prompt:
+            with self.changed:
+                self.out.write(PROMPT)
+                self.out.flush()
+                self.at_prompt = True
+
+
+def run_console(
+    url: str,
+    baud: int = 115200,
+    *,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    prompt: bool | None = None,
+    raw: bool = False,
+    reply_timeout: float = 10.0,
+) -> int:
+    """``companion console PORT``: send each line of ``stdin``, print what comes back.
+
+    Waits for each command's reply (at most ``reply_timeout`` seconds) before sending
+    the next, so piped input works; ``EV`` lines are printed as they arrive. The ``>``
+    prompt is shown when ``stdin`` is a terminal (or with ``prompt=True``). Exit status
+    0, or 1 when a reply did not come or the port went away.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if prompt is None:
+        prompt = stdin.isatty()
+    try:
+        port = serial.serial_for_url(url, baudrate=baud, timeout=None)
+    except (serial.SerialException, OSError, ValueError) as problem:
+        raise CompanionError(f"cannot open {url}: {_reason(problem)}") from None
+    if not hasattr(port, "cancel_read"):
+        port.timeout = 1.0
+    client = _Client(port, url, out, err, prompt, raw)
+    reader = threading.Thread(target=client.read_loop, name="console-reader", daemon=True)
+    reader.start()
+    status = 0
+    try:
+        client.show_prompt()
+        while True:
+            try:
+                line = stdin.readline()
+            except UnicodeDecodeError:
+                print("companion console: the input is not UTF-8 text", file=err)
+                status = 1
+                break
+            if not line:
+                break
+            text = line.strip()
+            client.at_prompt = False
+            if not text:
+                client.show_prompt()
+                continue
+            expected = client.replies + 1
+            try:
+                port.write(text.encode("utf-8") + b"\n")
+            except (serial.SerialException, OSError) as problem:
+                client.report_lost(_reason(problem))
+            if client.lost:
+                break
+            if not client.wait_reply(expected, reply_timeout):
+                print(f"companion console: no reply from {url} within {reply_timeout:g} s",
+                      file=err)
+                status = 1
+            if client.lost:
+                break
+            client.show_prompt()
+        if prompt:
+            out.write("\n")
+            out.flush()
+    finally:
+        client.stopping = True
+        if hasattr(port, "cancel_read"):
+            port.cancel_read()
+        reader.join(2.0)
+        port.close()
+    return 1 if client.lost else status
+
