@@ -207,17 +207,19 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
 # -- checks shared by the games' event handlers ------------------------------------
 
 
-def check_fields(event: Event, kind: str, names: Sequence[str]) -> None:
-    """Refuse an event that lacks one of ``names`` or carries a field it should not."""
-    for name in names:
+def check_fields(event: Event, kind: str, required: Sequence[str],
+                 optional: Sequence[str] = ()) -> None:
+    """Refuse an event that lacks a ``required`` field or carries one it does not have."""
+    article = "an" if kind[0] in "aeiou" else "a"
+    for name in required:
         if name not in event:
-            raise IllegalEvent(f'a {kind} event needs "{name}"')
-    extra = [str(key) for key in event if key != "type" and key not in names]
+            raise IllegalEvent(f'{article} {kind} event needs "{name}"')
+    known = (*required, *optional)
+    extra = [str(key) for key in event if key != "type" and key not in known]
     if extra:
-        raise IllegalEvent(
-            f"a {kind} event has no field {', '.join(map(repr, extra))} "
-            f"(fields: {', '.join(names)})"
-        )
+        fields = ", ".join(known) or "none"
+        raise IllegalEvent(f"{article} {kind} event has no field {', '.join(map(repr, extra))} "
+                           f"(fields: {fields})")
 
 
 def die_face(value: object) -> int:

@@ -1,0 +1,669 @@
+"""Full Counter: get rid of every card; the last player still holding cards loses.
+
+How a game goes at the table, and the event that tells the companion about each step
+(docs/events.md has every field; RULINGS.md FU1-FU8 settle the unclear points):
+
+1. The dealer deals each player 3 cards face down, 3 face up on them and 3 in hand;
+   players may swap hand and face-up cards. The device asks who holds a face-up Gold
+   Bar, then who holds one in hand, then the same for 3s, 4s, ... (``starter``) and
+   finds the first such player clockwise from the dealer: they lead, any value.
+2. On their turn a player lays one value (any number of those cards) or a chain of
+   consecutive values (``play``, ``chain``), or picks up the whole pile (``pickup``).
+   From face-down cards they flip one blind (``blind``): it plays if it is legal,
+   otherwise the pile (with it) goes into their hand.
+3. A card must be the value to beat or higher while ascending, or lower while
+   descending. Power cards (Nuclear Blast, Wildfire, Dirty Mirror) go on anything.
+   Abilities act once per card laid: Black Market reverses the direction, Back
+   Stabber skips the next player, Magnetic Rays flips ascending/descending. Wildfire,
+   and four of one value in a row on the pile, burn the pile: the same player again.
+4. A player with no cards left is out (``out``). The last one still in loses the game
+   and deals the next one. The match record counts losses; the players end the match
+   between games (``end``), or it ends after the number of games agreed.
+
+Quick mode (option ``quick``) keeps turns, direction, ascending/descending and burns
+right without the values: a play is only its effect (plain, an ability, a power).
+
+The module is pure: no I/O, no clock, no random. :class:`Deck` is the deck profile
+(which numbers are which powers and abilities, how many of each): an option whose
+default is FU1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from companion.errors import BadSetup, IllegalEvent
+from companion.games.base import Event, Expect, Match, check_fields
+from companion.table import scores
+from companion.table.seats import LEFT, RIGHT, Seats
+
+# -- the cards ------------------------------------------------------------------------
+
+#: The two powers without a number. Numbered cards are entered as their number.
+WILDFIRE, MIRROR = "wildfire", "mirror"
+#: The numbered cards that do something, by their role in the deck profile.
+NUCLEAR_BLAST, GOLD_BAR = "nuclear_blast", "gold_bar"
+BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS = "black_market", "back_stabber", "magnetic_rays"
+ROLES: tuple[str, ...] = (NUCLEAR_BLAST, GOLD_BAR, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
+#: Abilities act once per card laid (FU6); a chain's last card acts once.
+ABILITIES: tuple[str, ...] = (BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
+
+NAMES: dict[str, str] = {
+    NUCLEAR_BLAST: "Nuclear Blast",
+    GOLD_BAR: "Gold Bar",
+    BLACK_MARKET: "Black Market",
+    BACK_STABBER: "Back Stabber",
+    MAGNETIC_RAYS: "Magnetic Rays",
+    WILDFIRE: "Wildfire",
+    MIRROR: "Dirty Mirror",
+}
+
+#: FU1: numbered cards 1-11, four of each, four Wildfire, four Dirty Mirror = 52 cards.
+DEFAULT_DECK: dict[str, Any] = {
+    "numbers": 11,
+    "copies": 4,
+    WILDFIRE: 4,
+    MIRROR: 4,
+    NUCLEAR_BLAST: 1,
+    GOLD_BAR: 2,
+    BLACK_MARKET: 3,
+    BACK_STABBER: 7,
+    MAGNETIC_RAYS: 8,
+}
+#: What each profile entry may be, for the checks and the setup screen.
+PROFILE_LIMITS: dict[str, tuple[int, int]] = {
+    "numbers": (3, 20), "copies": (1, 8), WILDFIRE: (0, 8), MIRROR: (0, 8)}
+
+#: 3 face down, 3 face up, 3 in hand (FU2).
+DEALT_EACH = 9
+#: Four of one value in a row on the pile burn it (FU5).
+FOUR_OF_A_KIND = 4
+
+#: Quick mode: what a play did, without its values. "four" is a completed four of a kind.
+PLAIN, FOUR = "plain", "four"
+EFFECTS: tuple[str, ...] = (PLAIN, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS, NUCLEAR_BLAST,
+                            WILDFIRE, FOUR)
+
+#: Turn order in words: seat order is clockwise (the next seat is on the left).
+DIRECTIONS = {LEFT: "clockwise", RIGHT: "anticlockwise"}
+
+#: The phases, as state()["phase"] names them: finding the starter, playing, finished.
+DEAL, PLAY, OVER = "deal", "play", "over"
+
+Card = int | str
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck profile: numbered cards 1..``numbers``, ``copies`` of each, the powers
+    without a number, and which number plays which role (None: not in this deck)."""
+
+    numbers: int
+    copies: int
+    wildfire: int
+    mirror: int
+    roles: Mapping[int, str]
+
+    def __deepcopy__(self, memo: dict) -> Deck:
+        return self  # never changes, so a match's safety copy may share it
+
+    @classmethod
+    def from_option(cls, given: Mapping[str, Any]) -> Deck:
+        """The profile named by the ``deck`` option (entries left out keep FU1's);
+        BadSetup says what is wrong with it."""
+        unknown = sorted(set(given) - set(DEFAULT_DECK))
+        if unknown:
+            raise BadSetup(f"the deck profile has no {', '.join(unknown)} "
+                           f"(it has: {', '.join(DEFAULT_DECK)})")
+        profile = {**DEFAULT_DECK, **given}
+        for key, (low, high) in PROFILE_LIMITS.items():
+            if not _whole(profile[key]) or not low <= profile[key] <= high:
+                raise BadSetup(f"deck {key} is a whole number {low}-{high}, not {profile[key]!r}")
+        roles: dict[int, str] = {}
+        for role in ROLES:
+            number = profile[role]
+            if number is None:
+                continue
+            if not _whole(number) or not 1 <= number <= profile["numbers"]:
+                raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
+                               f"not {number!r}")
+            if number in roles:
+                raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
+                               f"and {NAMES[role]}")
+            roles[number] = role
+        return cls(profile["numbers"], profile["copies"], profile[WILDFIRE], profile[MIRROR],
+                   roles)
+
+    @property
+    def size(self) -> int:
+        return self.numbers * self.copies + self.wildfire + self.mirror
+
+    def profile(self) -> dict[str, Any]:
+        """The profile as the ``deck`` option spells it."""
+        by_role = {role: number for number, role in self.roles.items()}
+        return {"numbers": self.numbers, "copies": self.copies, WILDFIRE: self.wildfire,
+                MIRROR: self.mirror, **{role: by_role.get(role) for role in ROLES}}
+
+    def cards(self) -> list[Card]:
+        """Every kind of card in the deck: the numbers, then Wildfire and Dirty Mirror."""
+        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
+        return [*range(1, self.numbers + 1), *powers]
+
+    def number_of(self, role: str) -> int | None:
+        return next((number for number, name in self.roles.items() if name == role), None)
+
+    def role(self, card: Card) -> str | None:
+        """``card``'s role: an ability or power, or None for a plain number."""
+        if card in (WILDFIRE, MIRROR):
+            return str(card)
+        return self.roles.get(card)  # type: ignore[call-overload]
+
+    def is_power(self, card: Card) -> bool:
+        """Power cards go on anything (FU4)."""
+        return self.role(card) in (NUCLEAR_BLAST, WILDFIRE, MIRROR)
+
+    def copies_of(self, card: Card) -> int:
+        return {WILDFIRE: self.wildfire, MIRROR: self.mirror}.get(card, self.copies)  # type: ignore[arg-type]
+
+    def name(self, card: Card) -> str:
+        """How the table calls ``card``: "7 Back Stabber", "Wildfire", "5"."""
+        role = self.role(card)
+        if card in (WILDFIRE, MIRROR):
+            return NAMES[str(card)]
+        return f"{card} {NAMES[role]}" if role else str(card)
+
+    def card(self, value: object) -> Card:
+        """``value`` if it names a card of this deck, else refused."""
+        if _whole(value) and 1 <= value <= self.numbers:  # type: ignore[operator]
+            return value  # type: ignore[return-value]
+        if value in (WILDFIRE, MIRROR) and self.copies_of(value):  # type: ignore[arg-type]
+            return value  # type: ignore[return-value]
+        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
+        also = f' or "{powers[0]}"' if len(powers) == 1 else ""
+        if len(powers) == 2:
+            also = f', "{WILDFIRE}" or "{MIRROR}"'
+        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {value!r}")
+
+    def starter_values(self) -> list[int]:
+        """The values asked about to find the starter: the Gold Bar, then 3, 4, ...
+        (FU2): every other number from low to high, except the Nuclear Blast."""
+        gold = self.number_of(GOLD_BAR)
+        blast = self.number_of(NUCLEAR_BLAST)
+        rest = [n for n in range(1, self.numbers + 1) if n not in (gold, blast)]
+        return ([gold] if gold else []) + rest
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class PileCard(NamedTuple):
+    """One card on the pile: who laid it, what it is (None in quick mode), and the value
+    it counts as (a Dirty Mirror counts as the card under it; None: no value)."""
+
+    player: str
+    card: Card | None
+    value: int | None
+
+    def __deepcopy__(self, memo: dict) -> PileCard:
+        return self
+
+
+class FinishedGame:
+    """The record of a finished game (JSON, the shape result() shows). It never changes,
+    so the safety copy Match.apply makes before every event may share it rather than
+    copy the whole history of the match each time."""
+
+    __slots__ = ("record",)
+
+    def __init__(self, record: dict[str, Any]):
+        self.record = record
+
+    def __deepcopy__(self, memo: dict) -> FinishedGame:
+        return self
+
+
+def top_run(pile: Sequence[PileCard]) -> int:
+    """How many cards of the top card's value lie on top of the pile in a row (mirrors
+    count as the value they took); 0 for an empty pile or a top without a value."""
+    if not pile or pile[-1].value is None:
+        return 0
+    value, run = pile[-1].value, 0
+    for card in reversed(pile):
+        if card.value != value:
+            break
+        run += 1
+    return run
+
+
+# -- the match ------------------------------------------------------------------------
+
+
+class FullCounter(Match):
+    """A match of Full Counter: games until the players end it; fewest losses wins."""
+
+    game_id = "full-counter"
+    title = "Full Counter"
+    min_players = 2
+    max_players = 5
+    option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK)}
+
+    def setup(self) -> None:
+        self.deck = Deck.from_option(self.options["deck"])
+        if self.deck.size < DEALT_EACH * len(self.players):
+            raise BadSetup(f"a {self.deck.size}-card deck cannot deal {DEALT_EACH} cards to "
+                           f"each of {len(self.players)} players")
+        if not _whole(self.options["games"]) or self.options["games"] < 0:
+            raise BadSetup("option games is how many games the match lasts (0: until ended)")
+        self.options["deck"] = self.deck.profile()
+        self.quick: bool = self.options["quick"]
+        self.seats = Seats(self.players)
+        self.losses: dict[str, int] = scores.zero_totals(self.players)
+        self.games: list[FinishedGame] = []
+        self.dealer = self.seats.first_dealer
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        """A fresh game: everyone in, clockwise, ascending, an empty pile; the starter is
+        found first (FU2)."""
+        self.phase = DEAL
+        self.asking = 0  # index into the deck's starter values
+        self.starter: str | None = None
+        self.current: str | None = None
+        self.direction = LEFT
+        self.ascending = True
+        self.free = True  # the next card may be any value
+        self.pile: list[PileCard] = []
+        self.burns = 0
+        self.out: list[str] = []
+        self.last: dict[str, Any] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def game_number(self) -> int:
+        return len(self.games) + (0 if self.over else 1)
+
+    # -- finding the starter (FU2) ----------------------------------------------------
+
+    def on_starter(self, event: Event) -> None:
+        """Who holds the value asked about now, face up and (if nobody) in hand."""
+        check_fields(event, "starter", ("value", "face_up"), ("in_hand",))
+        if self.phase != DEAL:
+            raise IllegalEvent(f"the starter is found before the first play ({self._now()})")
+        asked = self.deck.starter_values()[self.asking]
+        if not _whole(event["value"]) or event["value"] != asked:
+            raise IllegalEvent(f"the question now is who holds a {self._card_words(asked)}, "
+                               f"not {event['value']!r}")
+        face_up = self._names(event["face_up"], "face_up")
+        in_hand = self._names(event["in_hand"], "in_hand") if "in_hand" in event else None
+        if face_up:
+            self._start_game(self._first_from_dealer(face_up))
+        elif in_hand is None:
+            raise IllegalEvent(f"nobody has a face-up {self._card_words(asked)}: say who has "
+                               f"one in hand (in_hand)")
+        elif in_hand:
+            self._start_game(self._first_from_dealer(in_hand))
+        elif self.asking + 1 < len(self.deck.starter_values()):
+            self.asking += 1
+        else:
+            # Nobody holds any number asked about: the dealer's left neighbour leads.
+            self._start_game(self.seats.left_of(self.dealer))
+
+    @property
+    def from_dealers_left(self) -> tuple[str, ...]:
+        """Everyone clockwise from the dealer's left, the dealer last (FU2's order)."""
+        return self.seats.round_from(self.seats.left_of(self.dealer))
+
+    def _first_from_dealer(self, holders: Iterable[str]) -> str:
+        """The first of ``holders`` counting clockwise from the dealer."""
+        found = set(holders)
+        return next(name for name in self.from_dealers_left if name in found)
+
+    def _start_game(self, starter: str) -> None:
+        self.starter = self.current = starter
+        self.phase = PLAY
+        self.last = {"player": starter, "text": "leads"}
+
+    def _names(self, names: object, field: str) -> list[str]:
+        if not isinstance(names, list):
+            raise IllegalEvent(f"{field} is a list of players, like [\"Ann\"]")
+        for name in names:
+            if name not in self.players:
+                raise IllegalEvent(f"{name!r} is not playing (players: {', '.join(self.players)})")
+        return list(names)
+
+    # -- a turn -------------------------------------------------------------------------
+
+    def on_play(self, event: Event) -> None:
+        """One value laid, as many cards of it as the player lays (FU3); in quick mode
+        only what the play did (``effect``)."""
+        if self.quick:
+            check_fields(event, "play", ("player",), ("effect", "count"))
+            player = self._turn(event)
+            self._quick_play(player, event.get("effect", PLAIN), event.get("count"))
+            return
+        check_fields(event, "play", ("player", "value"), ("count",))
+        player = self._turn(event)
+        card = self.deck.card(event["value"])
+        count = event.get("count", 1)
+        if not _whole(count) or not 1 <= count <= self.deck.copies_of(card):
+            raise IllegalEvent(f"a set of {self.deck.name(card)} is 1 to "
+                               f"{self.deck.copies_of(card)} cards, not {count!r}")
+        self._check_legal(card)
+        burned = self._lay(player, [card] * count, times=count)
+        self._said(player, f"{count}x {self.deck.name(card)}" if count > 1
+                   else self.deck.name(card), burned)
+
+    def on_chain(self, event: Event) -> None:
+        """A run of consecutive values, ``first`` to ``last`` (either way up); the first
+        must be legal and only the last card's effect applies (FU3)."""
+        self._full_mode_only("chain")
+        check_fields(event, "chain", ("player", "first", "last"))
+        player = self._turn(event)
+        first, last = event["first"], event["last"]
+        for value in (first, last):
+            if not _whole(value) or not 1 <= value <= self.deck.numbers:
+                raise IllegalEvent(f"a chain runs through numbered cards 1-{self.deck.numbers}, "
+                                   f"not {value!r}")
+        if first == last:
+            raise IllegalEvent(f"a chain has at least two values; {first} alone is a play")
+        step = 1 if last > first else -1
+        self._check_legal(first)
+        burned = self._lay(player, list(range(first, last + step, step)), times=1)
+        self._said(player, f"chain {first}-{last}", burned)
+
+    def on_blind(self, event: Event) -> None:
+        """A face-down card turned over: it plays if legal, else the player picks up the
+        pile with it (FU7)."""
+        self._full_mode_only("blind")
+        check_fields(event, "blind", ("player", "value"))
+        player = self._turn(event)
+        card = self.deck.card(event["value"])
+        if self._legal(card):
+            burned = self._lay(player, [card], times=1)
+            self._said(player, f"blind {self.deck.name(card)}", burned)
+        else:
+            self._pick_up(player)
+            self._said(player, f"blind {self.deck.name(card)}: picked up")
+
+    def on_pickup(self, event: Event) -> None:
+        """The player cannot play: the whole pile goes into their hand; turn over (FU3)."""
+        check_fields(event, "pickup", ("player",))
+        player = self._turn(event)
+        if not self.pile:
+            raise IllegalEvent(f"the pile is empty: {player} may play any card")
+        self._pick_up(player)
+        self._said(player, "picked up")
+
+    def on_out(self, event: Event) -> None:
+        """A player has no cards left (FU8); the last one still in loses."""
+        check_fields(event, "out", ("player",))
+        player = self.player_field(event)
+        if self.phase != PLAY:
+            raise IllegalEvent(f"players go out during a game ({self._now()})")
+        if player in self.out:
+            raise IllegalEvent(f"{player} is already out")
+        self.out.append(player)
+        if len(self.out) == len(self.players) - 1:
+            self._finish_game(next(name for name in self.players if name not in self.out))
+            return
+        if self.current == player:
+            self.current = self._next_after(player)
+        self.last = {"player": player, "text": "is out"}
+
+    def on_end(self, event: Event) -> None:
+        """The players end the match between games; fewest losses wins."""
+        check_fields(event, "end", ())
+        if self.phase != DEAL or not self.games:
+            when = "finish this game first" if self.phase == PLAY else "no game is played yet"
+            raise IllegalEvent(f"the match ends between games ({when})")
+        self.phase = OVER
+
+    # -- the rules of laying cards ------------------------------------------------------
+
+    def _turn(self, event: Event) -> str:
+        player = self.player_field(event)
+        if self.phase != PLAY:
+            raise IllegalEvent(f"nobody is taking turns now ({self._now()})")
+        if player != self.current:
+            raise IllegalEvent(f"it is {self.current}'s turn, not {player}'s")
+        return player
+
+    def _full_mode_only(self, kind: str) -> None:
+        if self.quick:
+            raise IllegalEvent(f"quick mode has no {kind} event: enter a play by its effect")
+
+    @property
+    def to_beat(self) -> int | None:
+        """The value the next card must match or beat; None when any value goes."""
+        if self.free or not self.pile:
+            return None
+        return self.pile[-1].value
+
+    def _legal(self, card: Card) -> bool:
+        """FU4: >= the value to beat ascending, <= descending; powers go on anything."""
+        beat = self.to_beat
+        if beat is None or self.deck.is_power(card):
+            return True
+        return card >= beat if self.ascending else card <= beat  # type: ignore[operator]
+
+    def _check_legal(self, card: Card) -> None:
+        if self._legal(card):
+            return
+        beat = self.to_beat
+        low, high = (beat, self.deck.numbers) if self.ascending else (1, beat)
+        allowed = str(low) if low == high else f"{low}-{high}"
+        raise IllegalEvent(f"{self.deck.name(card)} cannot go on {beat}: "
+                           f"{self.order}, so {allowed} or a power card")
+
+    @property
+    def order(self) -> str:
+        return "ascending" if self.ascending else "descending"
+
+    def _lay(self, player: str, cards: list[Card], times: int) -> bool:
+        """Put ``cards`` on the pile; the last card's effect acts ``times`` times.
+        True if that burned the pile."""
+        for card in cards:
+            self.pile.append(PileCard(player, card, self._value_on_pile(card)))
+        return self._after_play(player, self.deck.role(cards[-1]), times)
+
+    def _value_on_pile(self, card: Card) -> int | None:
+        if card == WILDFIRE:
+            return None
+        if card == MIRROR:
+            # The mirror copies the value under it, never the ability (FU5).
+            return self.pile[-1].value if self.pile else None
+        return card  # type: ignore[return-value]
+
+    def _after_play(self, player: str, role: str | None, times: int,
+                    four: bool = False) -> bool:
+        """FU5, FU6: abilities, powers and burns after a play; then whose turn it is.
+        True if the pile burned."""
+        skip = 0
+        for _ in range(times):
+            if role == BLACK_MARKET:
+                self.direction = -self.direction
+            elif role == MAGNETIC_RAYS:
+                self.ascending = not self.ascending
+            elif role == BACK_STABBER:
+                skip += 1
+        if role == WILDFIRE or four or top_run(self.pile) >= FOUR_OF_A_KIND:
+            # Burned: the same player goes again, any value (skips have nobody to skip).
+            self.pile = []
+            self.burns += 1
+            self.free = True
+            self.current = player
+            return True
+        # After a Nuclear Blast, or a mirror with no value under it, anything goes.
+        no_value = role == MIRROR and self.pile[-1].value is None
+        self.free = role == NUCLEAR_BLAST or no_value
+        self.current = self._next_after(player, skip)
+        return False
+
+    def _quick_play(self, player: str, effect: object, count: object) -> None:
+        if effect not in EFFECTS:
+            raise IllegalEvent(f"a quick play's effect is one of {', '.join(EFFECTS)}, "
+                               f"not {effect!r}")
+        if effect in ROLES and self.deck.number_of(effect) is None:  # type: ignore[arg-type]
+            raise IllegalEvent(f"this deck has no {NAMES[effect]}")  # type: ignore[index]
+        if effect == WILDFIRE and not self.deck.wildfire:
+            raise IllegalEvent("this deck has no Wildfire")
+        if count is not None and effect not in ABILITIES:
+            raise IllegalEvent("count goes with an ability: " + ", ".join(ABILITIES))
+        times = 1 if count is None else count
+        if not _whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
+            raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {count!r}")
+        role = None if effect in (PLAIN, FOUR) else str(effect)
+        self.pile.append(PileCard(player, None, None))
+        burned = self._after_play(player, role, times, four=effect == FOUR)  # type: ignore[arg-type]
+        words = NAMES.get(str(effect), "played" if effect == PLAIN else "four of a kind")
+        self._said(player, f"{times}x {words}" if times > 1 else words, burned)
+
+    def _pick_up(self, player: str) -> None:
+        self.pile = []
+        self.free = True
+        self.current = self._next_after(player)
+
+    def _next_after(self, player: str, skip: int = 0) -> str:
+        return self.seats.next_player(player, self.direction, skip, self.out)
+
+    def _said(self, player: str, what: str, burned: bool = False) -> None:
+        """Remember the last thing that happened, for the screen's "last" line."""
+        self.last = {"player": player, "text": what + (" BURN" if burned else "")}
+
+    # -- the end of a game (FU8) -----------------------------------------------------------
+
+    def _finish_game(self, loser: str) -> None:
+        self.losses = scores.add_points(self.losses, {loser: 1})
+        self.games.append(FinishedGame({
+            "game": len(self.games) + 1,
+            "dealer": self.dealer,
+            "starter": self.starter,
+            "out": list(self.out),
+            "loser": loser,
+            "winners": [name for name in self.players if name != loser],
+            "losses": {name: int(name == loser) for name in self.players},
+        }))
+        self.dealer = loser  # the loser deals the next game
+        self._new_deal()
+        if self.options["games"] and len(self.games) >= self.options["games"]:
+            self.phase = OVER
+
+    def _now(self) -> str:
+        if self.phase == DEAL:
+            return f"find who starts: who holds a {self._card_words(self.asking_value)}?"
+        if self.phase == PLAY:
+            return f"it is {self.current}'s turn"
+        return "the match is over"
+
+    @property
+    def asking_value(self) -> int:
+        return self.deck.starter_values()[self.asking]
+
+    def _card_words(self, value: int) -> str:
+        role = self.deck.role(value)
+        return f"{value} ({NAMES[role]})" if role else str(value)
+
+    # -- what the screens read ---------------------------------------------------------
+
+    def legal_cards(self) -> list[Card]:
+        """Every kind of card that may be laid now (full mode)."""
+        return [card for card in self.deck.cards() if self._legal(card)]
+
+    def expecting(self) -> Expect:
+        """What comes next. Choices are keyed by event field:
+
+        - ``deal``: ``starter`` (and ``end`` after a game) with ``{"value": (asked,),
+          "face_up": players, "in_hand": players}``, player None.
+        - ``play``, full mode: ``play``, ``chain``, ``blind``, ``pickup`` (not on an
+          empty pile), ``out``; ``player`` is whose turn; ``{"value": legal cards,
+          "first": legal chain starts, "count": (1..copies), "out": players still in}``.
+        - ``play``, quick mode: ``play``, ``pickup``, ``out`` with ``{"effect": EFFECTS,
+          "count": (1..copies), "out": players still in}``.
+        - ``over``: nothing.
+        """
+        if self.phase == DEAL:
+            types = ("starter", "end") if self.games else ("starter",)
+            everyone = tuple(self.players)
+            return Expect(types, None, {"value": (self.asking_value,), "face_up": everyone,
+                                        "in_hand": everyone},
+                          f"Who has a {self._card_words(self.asking_value)}?")
+        if self.phase == PLAY:
+            still_in = tuple(self.still_in)
+            counts = tuple(range(1, self.deck.copies + 1))
+            pickup = ("pickup",) if self.pile else ()
+            if self.quick:
+                return Expect(("play", *pickup, "out"), self.current,
+                              {"effect": EFFECTS, "count": counts, "out": still_in},
+                              f"{self.current} to play")
+            cards = self.legal_cards()
+            starts = tuple(card for card in cards if isinstance(card, int))
+            beat = self.to_beat
+            prompt = (f"{self.current}: any card" if beat is None
+                      else f"{self.current}: {beat} or {'higher' if self.ascending else 'lower'}")
+            return Expect(("play", "chain", "blind", *pickup, "out"), self.current,
+                          {"value": tuple(cards), "first": starts, "count": counts,
+                           "out": still_in}, prompt)
+        return Expect((), None, {}, f"Match over: {' & '.join(self.winners)} won")
+
+    @property
+    def still_in(self) -> list[str]:
+        return [name for name in self.players if name not in self.out]
+
+    @property
+    def winners(self) -> list[str]:
+        """Fewest losses, once the match is over (ties share); [] before."""
+        return scores.winners(self.losses, high_wins=False) if self.over else []
+
+    def result(self) -> dict[str, Any]:
+        """The match record: ``totals`` are losses (lowest is best); ``winners`` the
+        fewest losses once the match is over; ``games`` one record per finished game."""
+        return {
+            "game": self.game_id,
+            "players": list(self.players),
+            "over": self.over,
+            "low_wins": True,
+            "totals": dict(self.losses),
+            "winners": self.winners,
+            "games": [_copy_game(game.record) for game in self.games],
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The table now, as JSON (docs/events.md lists every key)."""
+        top = self.pile[-1] if self.pile else None
+        return {
+            **self.result(),
+            "options": {**self.options, "deck": self.deck.profile()},
+            "phase": self.phase,
+            "game_number": self.game_number,
+            "dealer": self.dealer,
+            "asking": None if self.phase != DEAL else {
+                "value": self.asking_value, "name": self._card_words(self.asking_value)},
+            "starter": self.starter,
+            "current": self.current,
+            "direction": DIRECTIONS[self.direction],
+            "order": self.order,
+            "free": self.free,
+            "to_beat": None if self.quick else self.to_beat,
+            "top": None if top is None or self.quick else {
+                "card": top.card, "value": top.value, "run": top_run(self.pile)},
+            "pile": None if self.quick else len(self.pile),
+            "burns": self.burns,
+            "out": list(self.out),
+            "still_in": self.still_in,
+            "last": None if self.last is None else dict(self.last),
+            "leaders": scores.winners(self.losses, high_wins=False),
+        }
+
+
+MATCH = FullCounter
+
+
+def _copy_game(game: Mapping[str, Any]) -> dict[str, Any]:
+    return {**game, "out": list(game["out"]), "winners": list(game["winners"]),
+            "losses": dict(game["losses"])}

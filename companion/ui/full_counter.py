@@ -1,0 +1,578 @@
+"""Full Counter at the table: who starts, whose turn, the direction, ascending or
+descending, the value to beat and how many of it are on top, who is out; plays entered
+in a few presses; the loser of each game and the losses of the match.
+
+The screens follow the engine (:mod:`companion.games.full_counter`): what they offer is
+what ``match.expecting()`` allows, and every outcome goes in as an event. In quick mode
+the values are not entered: ROLL is a plain play, OK picks an ability or power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.games import full_counter as rules
+from companion.session import Session
+from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
+from companion.ui.play import GameScreen, Standings, ValuePicker
+from companion.ui.screen import (
+    MENU_ROWS,
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    is_,
+    wrap,
+)
+from companion.ui.tools import ShuffleSetup
+
+#: Picker labels of the two powers without a number.
+POWER_LABELS = {rules.WILDFIRE: "W", rules.MIRROR: "M"}
+#: One word for what a card does, shown while a play is entered.
+EFFECT_WORDS = {
+    rules.BLACK_MARKET: "reverse",
+    rules.BACK_STABBER: "skip",
+    rules.MAGNETIC_RAYS: "flip",
+    rules.NUCLEAR_BLAST: "blast",
+    rules.WILDFIRE: "burn",
+    rules.MIRROR: "mirror",
+}
+#: How many games a match lasts, as the setup screen offers it (0: until ended).
+GAME_COUNTS = (0, 1, 3, 5, 10)
+#: The right-hand column of the table screen.
+RIGHT_X = 50
+
+
+def label(card: rules.Card) -> str:
+    """A card as the picker shows it: its number, or W / M."""
+    return POWER_LABELS.get(card, str(card))  # type: ignore[arg-type]
+
+
+def card_of(text: str) -> rules.Card:
+    """The card behind a picker label."""
+    for card, shown in POWER_LABELS.items():
+        if text == shown:
+            return card
+    return int(text)
+
+
+def play_event(player: str, cards: list[rules.Card]) -> dict[str, Any]:
+    """The event for cards entered in the picker: a set is a ``play``, consecutive
+    numbers a ``chain``; anything else is refused (CompanionError says why)."""
+    if all(card == cards[0] for card in cards):
+        event: dict[str, Any] = {"type": "play", "player": player, "value": cards[0]}
+        if len(cards) > 1:
+            event["count"] = len(cards)
+        return event
+    numbers = [card for card in cards if isinstance(card, int)]
+    steps = {b - a for a, b in zip(numbers, numbers[1:], strict=False)}
+    if len(numbers) == len(cards) and steps in ({1}, {-1}):
+        return {"type": "chain", "player": player, "first": cards[0], "last": cards[-1]}
+    raise CompanionError("a play is one value (as many cards of it as you lay) or a chain "
+                         "of consecutive values, like 5 6 7")
+
+
+class FullCounterSetup(Menu):
+    """Players, full or quick mode, how many games, the deck profile; ROLL starts."""
+
+    hint = "OK change  ROLL start"
+    roll_ready = True
+
+    def __init__(self, parent: Screen | None, names: list[str] | None = None):
+        super().__init__("Full Counter", [], parent)
+        self.names = names
+        self.quick = False
+        self.games = 0
+        self.deck = dict(rules.DEFAULT_DECK)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        who = ", ".join(self.names) if self.names else "P1, P2, P3"
+        deck = rules.Deck.from_option(self.deck)
+        which = "FU1" if deck.profile() == rules.DEFAULT_DECK else "own"
+        self.items = [
+            MenuItem(f"Players: {who}", self._pick_players),
+            MenuItem(f"Mode: {'quick' if self.quick else 'full (values)'}", self._toggle_quick),
+            MenuItem(f"Games: {self.games or 'until ended'}", self._next_games),
+            MenuItem(f"Deck: {which}, {deck.size} cards", lambda ctx, menu: DeckScreen(self)),
+            MenuItem("Start", lambda ctx, menu: self._start(ctx)),
+        ]
+
+    def returned(self, ctx: Context) -> Screen:
+        self._refresh()
+        return self
+
+    def _pick_players(self, ctx: Context, menu: Screen) -> Screen:
+        from companion.ui.roster import PlayerPicker
+
+        return PlayerPicker(ctx, rules.FullCounter.min_players, rules.FullCounter.max_players,
+                            self._seated, self, chosen=self.names)
+
+    def _seated(self, ctx: Context, names: list[str]) -> Screen:
+        self.names = names
+        self._refresh()
+        return self
+
+    def _toggle_quick(self, ctx: Context, menu: Screen) -> Screen:
+        self.quick = not self.quick
+        self._refresh()
+        return self
+
+    def _next_games(self, ctx: Context, menu: Screen) -> Screen:
+        self.games = GAME_COUNTS[(GAME_COUNTS.index(self.games) + 1) % len(GAME_COUNTS)]
+        self._refresh()
+        return self
+
+    def _start(self, ctx: Context) -> Screen:
+        names = self.names or ["P1", "P2", "P3"]
+        options = {"quick": self.quick, "games": self.games, "deck": dict(self.deck)}
+        try:
+            session = Session.start("full-counter", names, options, store=ctx.store,
+                                    listeners=ctx.listeners)
+        except CompanionError as err:
+            return Message("Cannot start", wrap(str(err))[:4], self)
+        return FullCounterTable(session, self.parent).route(ctx)
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "roll"):
+            return self._start(ctx)
+        return super().press(ctx, press)
+
+
+class DeckScreen(Screen):
+    """The deck profile: UP/DOWN choose a line, OK edits it (UP/DOWN change, OK keeps,
+    BACK cancels). A profile that does not add up is refused with the reason."""
+
+    LINES: tuple[tuple[str, str], ...] = (
+        ("numbers", "Numbers 1-"),
+        ("copies", "Copies of each"),
+        (rules.WILDFIRE, "Wildfire x"),
+        (rules.MIRROR, "Dirty Mirror x"),
+        (rules.NUCLEAR_BLAST, "Nuclear Blast"),
+        (rules.GOLD_BAR, "Gold Bar"),
+        (rules.BLACK_MARKET, "Black Market"),
+        (rules.BACK_STABBER, "Back Stabber"),
+        (rules.MAGNETIC_RAYS, "Magnetic Rays"),
+        ("reset", "Reset to FU1"),
+    )
+
+    def __init__(self, setup: FullCounterSetup):
+        super().__init__(setup)
+        self.setup = setup
+        self.row = 0
+        self.top = 0
+        self.editing: Any = None  # the value before editing began, while editing
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "UP/DN value  OK keep" if self.editing is not None else "OK edit  BACK done"
+
+    @property
+    def key(self) -> str:
+        return self.LINES[self.row][0]
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if self.editing is not None:
+            return self._edit(ctx, press)
+        if press.button in ("up", "down"):
+            self.row = (self.row + (1 if press.button == "down" else -1)) % len(self.LINES)
+            self.top = min(max(self.top, self.row - MENU_ROWS + 1), self.row)
+        elif is_(press, "ok") and self.key == "reset":
+            self.setup.deck = dict(rules.DEFAULT_DECK)
+        elif is_(press, "ok"):
+            self.editing = self.setup.deck[self.key]
+        elif press.button in ("back", "roll"):
+            return self.setup.returned(ctx)
+        return self
+
+    def _edit(self, ctx: Context, press: Press) -> Screen:
+        deck = self.setup.deck
+        if press.button in ("up", "down"):
+            deck[self.key] = self._step(deck[self.key], 1 if press.button == "up" else -1)
+        elif is_(press, "back"):
+            deck[self.key], self.editing = self.editing, None
+        elif press.button in ("ok", "roll"):
+            try:
+                rules.Deck.from_option(deck)
+            except CompanionError as err:
+                deck[self.key], self.editing = self.editing, None
+                return Message("Not allowed", wrap(str(err))[:4], self)
+            self.editing = None
+        return self
+
+    def _step(self, value: int | None, step: int) -> int | None:
+        """The next value of the line being edited; a role runs off (None) and back."""
+        if self.key in rules.PROFILE_LIMITS:
+            low, high = rules.PROFILE_LIMITS[self.key]
+            return max(low, min(high, value + step))  # type: ignore[operator]
+        ring: list[int | None] = [None, *range(1, self.setup.deck["numbers"] + 1)]
+        at = ring.index(value) if value in ring else 0
+        return ring[(at + step) % len(ring)]
+
+    def draw(self, canvas: Canvas) -> None:
+        deck = self.setup.deck
+        try:
+            size = f"{rules.Deck.from_option(deck).size} cards"
+        except CompanionError:
+            size = "?"
+        canvas.title("Deck profile", size)
+        for row in range(MENU_ROWS):
+            index = self.top + row
+            if index >= len(self.LINES):
+                break
+            key, words = self.LINES[index]
+            value = "" if key == "reset" else deck[key]
+            if key in rules.PROFILE_LIMITS:
+                text = f"{words}{value}" if words.endswith(("-", "x")) else f"{words} {value}"
+            elif key == "reset":
+                text = words
+            else:
+                text = f"{words:<14}{'--' if value is None else value:>3}"
+            if index == self.row and self.editing is not None:
+                text = clip(text, 18) + " <>"
+            canvas.line(row, text, invert=index == self.row)
+
+
+class FullCounterTable(GameScreen):
+    """The game in play: whose turn, the direction, ascending or descending, the value to
+    beat and how many of it lie on top, the last play, who is out."""
+
+    def __init__(self, session: Session, home: Screen | None):
+        super().__init__(session, home)
+        self.results_seen = len(self.match.games)
+
+    @property
+    def deck(self) -> rules.Deck:
+        return self.match.deck
+
+    # -- routing ---------------------------------------------------------------------
+
+    def route(self, ctx: Context) -> Screen:
+        match = self.match
+        if len(match.games) > self.results_seen:
+            self.results_seen = len(match.games)
+            return GameResult(self, len(match.games) - 1)
+        if match.over:
+            return MatchOver(self)
+        if match.phase == rules.DEAL:
+            return StarterQuestion(self, face_up=True)
+        return self
+
+    def undone(self, ctx: Context) -> None:
+        self.results_seen = min(self.results_seen, len(self.match.games))
+
+    def menu(self, ctx: Context) -> Screen:
+        """The game menu, with losses for standings, the end of the match between games
+        and the shuffle guide for the next deal."""
+        menu = super().menu(ctx)
+        items = []
+        for item in menu.items:
+            if item.label == "Standings":
+                item = MenuItem("Losses", lambda ctx, m: self.losses(m))
+            if item.label.startswith("Leave"):
+                items.append(MenuItem("Shuffle guide", lambda ctx, m: self._shuffle(m)))
+                if "end" in self.match.expecting().types:
+                    items.append(MenuItem("End the match",
+                                          lambda ctx, m: self._confirm_end(m)))
+            items.append(item)
+        menu.items = items
+        return menu
+
+    def losses(self, parent: Screen) -> Screen:
+        return Standings(self.match, parent, title="Losses", high_wins=False)
+
+    def _shuffle(self, parent: Screen) -> Screen:
+        guide = ShuffleSetup(parent)
+        guide.cards = self.deck.size
+        return guide
+
+    def _confirm_end(self, parent: Screen) -> Screen:
+        return Confirm("End the match?", ["Fewest losses wins.", self._loss_line()],
+                       lambda ctx: self.apply(ctx, {"type": "end"}), parent)
+
+    def _loss_line(self) -> str:
+        return "Lost: " + " ".join(f"{clip(name, 4)} {n}"
+                                   for name, n in self.match.losses.items())
+
+    # -- buttons ---------------------------------------------------------------------
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "ROLL plain  OK power" if self.match.quick else "ROLL play  OK other"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        match = self.match
+        if match.phase != rules.PLAY:
+            return super().press(ctx, press)
+        if is_(press, "roll") and match.quick:
+            return self.apply(ctx, {"type": "play", "player": match.current})
+        if is_(press, "roll"):
+            return self._play_picker()
+        if is_(press, "ok"):
+            return self._others(ctx)
+        return super().press(ctx, press)
+
+    def _play_picker(self) -> Screen:
+        player = self.match.current
+        beat = self.match.to_beat
+        start = str(beat) if beat is not None else str(self._lowest_plain())
+        picker = ValuePicker(self.match.expecting().prompt,
+                             [label(card) for card in self.deck.cards()],
+                             lambda ctx, entered: self._submit(ctx, player, entered, picker),
+                             self, start=start, summary=self._effect_of)
+        return picker
+
+    def _lowest_plain(self) -> int:
+        return next((n for n in range(1, self.deck.numbers + 1) if not self.deck.is_power(n)), 1)
+
+    def _effect_of(self, entered: list[str]) -> str:
+        """What the entry will do, in a word ("skip x2", "chain", "burn")."""
+        cards = [card_of(text) for text in entered]
+        if len(set(cards)) > 1:
+            return "chain"
+        word = EFFECT_WORDS.get(self.deck.role(cards[0]) or "", "")
+        ability = self.deck.role(cards[0]) in rules.ABILITIES
+        return f"{word} x{len(cards)}" if word and ability and len(cards) > 1 else word
+
+    def _submit(self, ctx: Context, player: str, entered: list[str],
+                picker: Screen) -> Screen:
+        if not entered:
+            return self.route(ctx)
+        try:
+            event = play_event(player, [card_of(text) for text in entered])
+        except CompanionError as err:
+            return Message("Not allowed", wrap(str(err))[:4], picker)
+        return self.apply(ctx, event, after=picker)
+
+    def _others(self, ctx: Context) -> Screen:
+        """Everything but a plain play: pick-ups, blind cards, powers, players out."""
+        match = self.match
+        player = match.current
+        items: list[MenuItem] = []
+        if match.quick:
+            items += self._quick_items(player)
+        if "pickup" in match.expecting().types:
+            items.append(MenuItem("Picked up the pile", lambda ctx, menu: self.apply(
+                ctx, {"type": "pickup", "player": player})))
+        if not match.quick:
+            items.append(MenuItem("Blind card flipped", lambda ctx, menu: BlindPicker(
+                self, player, menu)))
+        last = (match.last or {}).get("player")
+        if last in match.still_in:
+            items.append(MenuItem(f"{last} is out", lambda ctx, menu: self._out(ctx, last)))
+        items.append(MenuItem("Someone is out", lambda ctx, menu: Menu("Who is out?", [
+            MenuItem(name, lambda ctx, m, name=name: self._out(ctx, name))
+            for name in match.still_in], menu)))
+        return Menu(f"{player}: other", items, self)
+
+    def _quick_items(self, player: str) -> list[MenuItem]:
+        items = []
+        for role in (rules.BLACK_MARKET, rules.BACK_STABBER, rules.MAGNETIC_RAYS):
+            number = self.deck.number_of(role)
+            if number is not None:
+                items.append(MenuItem(rules.NAMES[role], self._count_menu(player, role),
+                                      note=str(number)))
+        blast = self.deck.number_of(rules.NUCLEAR_BLAST)
+        if blast is not None:
+            items.append(self._quick_item(player, rules.NUCLEAR_BLAST, "Nuclear Blast")
+                         ._replace(note=str(blast)))
+        if self.deck.wildfire:
+            items.append(self._quick_item(player, rules.WILDFIRE, "Wildfire"))
+        items.append(self._quick_item(player, rules.FOUR, "Four: burned"))
+        return items
+
+    def _quick_item(self, player: str, effect: str, words: str, count: int = 1) -> MenuItem:
+        event: dict[str, Any] = {"type": "play", "player": player, "effect": effect}
+        if effect in rules.ABILITIES:
+            event["count"] = count
+        return MenuItem(words, lambda ctx, menu: self.apply(ctx, event))
+
+    def _count_menu(self, player: str, role: str) -> Callable[[Context, Screen], Screen]:
+        def open_menu(ctx: Context, menu: Screen) -> Screen:
+            counts = [self._quick_item(player, role, f"{n} card{'s' if n > 1 else ''}", n)
+                      for n in range(1, self.deck.copies + 1)]
+            return Menu(f"{rules.NAMES[role]}: how many", counts, menu)
+        return open_menu
+
+    def _out(self, ctx: Context, player: str) -> Screen:
+        return self.apply(ctx, {"type": "out", "player": player})
+
+    # -- picture ---------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        state = self.match.state()
+        if state["phase"] != rules.PLAY:
+            canvas.title(self.session.title)
+            canvas.line(0, clip(self.match.expecting().prompt))
+            return
+        quick = state["pile"] is None
+        where = f"G{state['game_number']}" if quick else f"pile {state['pile']}"
+        canvas.title(f"{state['current']}'s turn", where)
+        self._draw_to_beat(canvas, state)
+        canvas.text(RIGHT_X, BODY_TOP, state["direction"].capitalize())
+        canvas.text(RIGHT_X, BODY_TOP + 10, state["order"].capitalize())
+        last = state["last"]
+        if last:
+            canvas.text(RIGHT_X, BODY_TOP + 20, clip(f"{last['player']} {last['text']}", 13))
+        if state["out"]:
+            canvas.text(RIGHT_X, BODY_TOP + 30, clip("Out: " + ",".join(state["out"]), 13))
+
+    def _draw_to_beat(self, canvas: Canvas, state: dict) -> None:
+        """The value to beat big, an arrow for up or down, and the run on top; "ANY"
+        when any card goes. Quick mode knows no values: only the arrow."""
+        if state["free"]:
+            canvas.text(4, BODY_TOP + 8, "ANY", scale=2)
+            return
+        if state["to_beat"] is None:  # quick mode
+            _arrow(canvas, 14, BODY_TOP + 3, 22, up=state["order"] == "ascending")
+            return
+        text = str(state["to_beat"])
+        canvas.big_text(1, BODY_TOP + 2, text)
+        _arrow(canvas, 2 + len(text) * 18, BODY_TOP + 8, 8, up=state["order"] == "ascending")
+        run = state["top"]["run"]
+        canvas.text(1, BODY_TOP + 30, f"x{run} of {rules.FOUR_OF_A_KIND}")
+
+
+def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:
+    """A solid triangle ``size`` wide pointing up (ascending) or down (descending)."""
+    half = size // 2
+    if up:
+        points = [(x, y + size), (x + size, y + size), (x + half, y)]
+    else:
+        points = [(x, y), (x + size, y), (x + half, y + size)]
+    canvas.draw.polygon(points, fill=1)
+
+
+class BlindPicker(ValuePicker):
+    """The face-down card that was turned over: UP/DOWN to it, OK enters it."""
+
+    hint = "OK this card"
+
+    def __init__(self, table: FullCounterTable, player: str, parent: Screen):
+        deck = table.deck
+        super().__init__(f"{player}: blind card", [label(card) for card in deck.cards()],
+                         self._flipped, parent, start=str(table._lowest_plain()))
+        self.table = table
+        self.player = player
+
+    def _flipped(self, ctx: Context, entered: list[str]) -> Screen:
+        event = {"type": "blind", "player": self.player, "value": card_of(entered[-1])}
+        return self.table.apply(ctx, event, after=self)
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "ok"):
+            return self._flipped(ctx, [self.values[self.cursor]])
+        return super().press(ctx, press)
+
+
+class StarterQuestion(Menu):
+    """FU2 as questions: who has a face-up Gold Bar (first from the dealer's left)?
+    Nobody: who has one in hand? Nobody again: the same for the next value."""
+
+    hint = "OK pick  BACK menu"
+
+    def __init__(self, table: FullCounterTable, face_up: bool):
+        match = table.match
+        self.table = table
+        self.face_up = face_up
+        self.value = match.asking_value
+        if match.deck.role(self.value) == rules.GOLD_BAR:
+            title = "Face-up Gold Bar?" if face_up else "Gold Bar in hand?"
+        else:
+            where = f"a face-up {self.value}" if face_up else f"a {self.value} in hand"
+            title = f"Who has {where}?"
+        items = [MenuItem(name, lambda ctx, menu, name=name: self._holder(ctx, name),
+                          note="deals" if name == match.dealer else "")
+                 for name in match.from_dealers_left]
+        items.append(MenuItem("Nobody", lambda ctx, menu: self._nobody(ctx)))
+        super().__init__(title, items, table)
+
+    def _holder(self, ctx: Context, name: str) -> Screen:
+        event: dict[str, Any] = {"type": "starter", "value": self.value,
+                                 "face_up": [name] if self.face_up else []}
+        if not self.face_up:
+            event["in_hand"] = [name]
+        return self.table.apply(ctx, event, after=self)
+
+    def _nobody(self, ctx: Context) -> Screen:
+        if self.face_up:
+            return StarterQuestion(self.table, face_up=False)
+        event = {"type": "starter", "value": self.value, "face_up": [], "in_hand": []}
+        return self.table.apply(ctx, event, after=self)
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "back"):
+            return self.table.menu(ctx) if self.face_up else StarterQuestion(self.table, True)
+        return super().press(ctx, press)
+
+
+class GameResult(Screen):
+    """The loser of the game, big; they deal the next. OK: next game; DOWN: end."""
+
+    def __init__(self, table: FullCounterTable, index: int):
+        super().__init__(table)
+        self.table = table
+        self.record = table.match.result()["games"][index]
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "OK on  UP losses" if self.table.match.over else "OK next  DN end match"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("ok", "roll") and not press.long:
+            return self.table.route(ctx)
+        if is_(press, "up"):
+            return self.table.losses(self)
+        if is_(press, "down") and "end" in self.table.match.expecting().types:
+            return self.table._confirm_end(self)
+        if is_(press, "back"):
+            return self.table.menu(ctx)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        record = self.record
+        canvas.title(f"Game {record['game']} over")
+        canvas.line(0, "Last one left loses:")
+        loser = record["loser"]
+        scale = 2 if len(loser) <= 10 else 1
+        canvas.text(1, BODY_TOP + 12, clip(loser, 21 // scale), scale=scale)
+        canvas.line(3, "and deals the next")
+
+
+class MatchOver(Screen):
+    """The match's winners (fewest losses) big; DOWN every player's losses."""
+
+    hint = "DN losses  OK end"
+
+    def __init__(self, table: FullCounterTable):
+        super().__init__(table.parent)
+        self.table = table
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "down"):
+            return self.table.losses(self)
+        if is_(press, "back"):
+            return self.table.menu(ctx)
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        result = self.table.match.result()
+        winners = result["winners"]
+        games = len(result["games"])
+        canvas.title("Match over", f"{games} game{'s' if games != 1 else ''}")
+        fewest = result["totals"][winners[0]]
+        canvas.text(1, BODY_TOP + 1, "Won with" if len(winners) == 1 else "Shared win,")
+        canvas.text(1, BODY_TOP + 11, f"{'loss' if fewest == 1 else 'losses'}:")
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(fewest), right=True)
+        names = " & ".join(winners)
+        if len(names) <= 10:
+            canvas.text(1, BODY_TOP + 26, names, scale=2)
+        else:
+            canvas.paragraph(wrap(names)[:2], first_row=2)
