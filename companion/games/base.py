@@ -207,7 +207,7 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
 # -- checks shared by the games' event handlers ------------------------------------
 
 
-def check_fields(event: Event, kind: str, required: Sequence[str],
+def check_fields(event: Event, kind: str, required: Sequence[str] = (),
                  optional: Sequence[str] = ()) -> None:
     """Refuse an event that lacks a ``required`` field or carries one it does not have."""
     article = "an" if kind[0] in "aeiou" else "a"
@@ -220,6 +220,11 @@ def check_fields(event: Event, kind: str, required: Sequence[str],
         fields = ", ".join(known) or "none"
         raise IllegalEvent(f"{article} {kind} event has no field {', '.join(map(repr, extra))} "
                            f"(fields: {fields})")
+
+
+def n_cards(cards: int) -> str:
+    """How many cards, in words, for refusals: "1 card", "2 cards"."""
+    return f"{cards} card" if cards == 1 else f"{cards} cards"
 
 
 def die_face(value: object) -> int:

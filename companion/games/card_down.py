@@ -36,11 +36,11 @@ as much as for the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match
+from companion.games.base import Event, Expect, Match, check_fields, n_cards
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
 
@@ -668,24 +668,6 @@ class CardDown(Match):
 MATCH = CardDown
 
 
-# -- checking event fields -------------------------------------------------------------
-
-
-def check_fields(
-    event: Event, kind: str, names: Sequence[str] = (), optional: Sequence[str] = ()
-) -> None:
-    """Refuse an event that lacks one of ``names`` or carries a field it does not have."""
-    for name in names:
-        if name not in event:
-            raise IllegalEvent(f'a {kind} event needs "{name}"')
-    known = (*names, *optional)
-    extra = [str(key) for key in event if key != "type" and key not in known]
-    if extra:
-        fields = ", ".join(known) or "none"
-        raise IllegalEvent(f"a {kind} event has no field {', '.join(map(repr, extra))} "
-                           f"(fields: {fields})")
-
-
 def value_list(values: object) -> list[str]:
     """``values`` if it is a list of card values, else refused."""
     if not isinstance(values, list):
@@ -694,11 +676,6 @@ def value_list(values: object) -> list[str]:
         if value not in VALUES:
             raise IllegalEvent(f"{value!r} is not a card value (values: {' '.join(VALUES)})")
     return list(values)
-
-
-def n_cards(cards: int) -> str:
-    """How many cards, in words: "1 card", "2 cards"."""
-    return f"{cards} card" if cards == 1 else f"{cards} cards"
 
 
 def _copy_game(game: Mapping[str, Any]) -> dict[str, Any]:

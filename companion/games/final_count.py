@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields, die_face
+from companion.games.base import Event, Expect, Match, check_fields, die_face, n_cards
 from companion.table import scores
 from companion.table.seats import Seats
 
@@ -565,11 +565,6 @@ def check_ranks(piles: Iterable[Sequence[str]]) -> None:
                 f"{seen[rank]} cards of rank {rank} entered this hand; "
                 f"a deck has only {COPIES_OF_EACH_RANK}"
             )
-
-
-def n_cards(cards: int) -> str:
-    """How many cards, in words: "1 card", "2 cards"."""
-    return f"{cards} card" if cards == 1 else f"{cards} cards"
 
 
 def _copy_hand(hand: Mapping[str, Any]) -> dict[str, Any]:
