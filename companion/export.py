@@ -106,7 +106,7 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list
     Scores come from replaying the log through the game's engine (the source of truth);
     if that fails (engine not built, a bug) the result saved when the match finished is
     used instead. Per-hand rows need every entry of ``result["hands"]`` (or of
-    ``result["rounds"]``, as the scoreboard keeps them) to give each
+    ``result["rounds"]`` or ``result["games"]``) to give each
     player's points (a ``points`` mapping, or ``players`` -> player -> ``points``);
     otherwise only the totals row is written.
     """
@@ -114,7 +114,10 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list
     result = _replayed_result(record, events)
     if result is None:
         result = record.result or {}
-    hands = _hand_points(result.get("hands")) or _hand_points(result.get("rounds"))
+    # Per hand (Final Count), per round (Block Lottery, the scoreboard), per game
+    # (Final Card-Down): whichever the game's result keeps with points in it.
+    hands = next((rows for key in ("hands", "rounds", "games")
+                  if (rows := _hand_points(result.get(key)))), [])
     totals = result.get("totals")
     if not isinstance(totals, Mapping):
         if not hands:
