@@ -48,3 +48,20 @@ def test_big_text_is_the_small_text_scaled_by_whole_pixels():
 def test_clip_and_width():
     assert clip("Tabletop Companion rules", 10) == "Tabletop ~"
     assert text_width("abc", 2) == 36
+
+
+def test_every_fixed_hint_and_note_fits_one_line():
+    """21 characters fit on a line; a longer hint would be cut with a '~'."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import companion.ui as ui
+
+    for found in pkgutil.iter_modules(ui.__path__):
+        module = importlib.import_module(f"companion.ui.{found.name}")
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            for attribute in ("hint", "note"):
+                text = cls.__dict__.get(attribute)
+                if isinstance(text, str):
+                    assert len(text) <= 21, f"{found.name}.{name}.{attribute}: {text!r}"

@@ -18,7 +18,15 @@ from companion.session import Session
 from companion.table.bag import TokenBag
 from companion.table.dice import roll_dice
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.play import GameScreen, Standings, ValuePicker
+from companion.ui.play import (
+    GameOverScreen,
+    GameScreen,
+    ResultScreen,
+    Row,
+    SetupScreen,
+    Standings,
+    ValuePicker,
+)
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -29,7 +37,6 @@ from companion.ui.screen import (
     Press,
     Screen,
     is_,
-    wrap,
 )
 from companion.ui.tools import Spinner, step_value
 
@@ -92,7 +99,7 @@ def describe_event(event: dict) -> str:
 # -- setup ----------------------------------------------------------------------------------
 
 
-class BlockLotterySetup(Screen):
+class BlockLotterySetup(SetupScreen):
     """Players, the two variants, the prize values per round and the deck; ROLL starts.
 
     The prize values and the deck are what the printed components say; the editors show
@@ -100,25 +107,18 @@ class BlockLotterySetup(Screen):
     """
 
     title = "Block Lottery"
-    hint = "OK change  ROLL start"
-    roll_ready = True
+    game_id = "block-lottery"
+    refusals = (BadSetup,)
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__(parent)
-        self.names = names
+        super().__init__(parent, names)
         defaults = rules.BlockLottery.option_defaults
         self.options = {name: (list(map(list, value)) if name == "prizes" else value)
                         for name, value in defaults.items()}
-        self.selected = 0
-        self.top = 0
 
-    @property
-    def rows(self) -> list[tuple[str, Callable[[Context], Screen]]]:
-        """(label, what OK does) for every line of the setup list."""
+    def option_rows(self) -> list[Row]:
         on = {True: "on", False: "off"}
-        who = ", ".join(self.names) if self.names else "P1, P2, P3"
-        rows = [
-            (f"Players: {who}", self._pick_players),
+        rows: list[Row] = [
             (f"Lucky Card: {on[self.options['lucky_card_bonus']]}",
              lambda ctx: self._toggle("lucky_card_bonus")),
             (f"Long Game: {on[self.options['long_game']]}",
@@ -129,34 +129,10 @@ class BlockLotterySetup(Screen):
                          lambda ctx, index=index: self._edit_prizes(index)))
         deck = f"Deck {self.options['cards_per_number']}x1-7 +{self.options['wilds']} wild"
         rows.append((deck, lambda ctx: self._edit_deck()))
-        rows.append(("Start", self._start))
         return rows
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        count = len(self.rows)
-        if press.button in ("up", "down") and not press.long:
-            self.selected = (self.selected + (1 if press.button == "down" else -1)) % count
-            self.top = min(self.selected, max(self.top, self.selected - MENU_ROWS + 1))
-        elif is_(press, "ok"):
-            return self.rows[self.selected][1](ctx)
-        elif is_(press, "roll"):
-            return self._start(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
 
     def _toggle(self, name: str) -> Screen:
         self.options[name] = not self.options[name]
-        return self
-
-    def _pick_players(self, ctx: Context) -> Screen:
-        from companion.ui.roster import PlayerPicker
-
-        return PlayerPicker(ctx, rules.BlockLottery.min_players, rules.BlockLottery.max_players,
-                            self._seated, self, chosen=self.names)
-
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
         return self
 
     def _edit_prizes(self, index: int) -> Screen:
@@ -179,20 +155,8 @@ class BlockLotterySetup(Screen):
                              [defaults["cards_per_number"], defaults["wilds"]], 0, EDIT_MAX,
                              done, self)
 
-    def _start(self, ctx: Context) -> Screen:
-        names = self.names or ["P1", "P2", "P3"]
-        try:
-            session = Session.start("block-lottery", names, self.options, store=ctx.store,
-                                    listeners=ctx.listeners)
-        except BadSetup as err:
-            return Message("Cannot start", wrap(str(err))[:4], self)
-        return BlockLotteryTable(session, self.parent).route(ctx)
-
-    def draw(self, canvas: Canvas) -> None:
-        rows = self.rows
-        canvas.title(self.title, f"{self.selected + 1}/{len(rows)}")
-        for row, (label, _) in enumerate(rows[self.top : self.top + MENU_ROWS]):
-            canvas.line(row, label, invert=self.top + row == self.selected)
+    def start(self, ctx: Context) -> GameScreen:
+        return BlockLotteryTable(self.new_session(ctx, self.options), self.parent)
 
 
 class NumbersEditor(Screen):
@@ -559,21 +523,10 @@ def draw_token(canvas: Canvas, x: int, token: str, *, invert: bool = False) -> N
 # -- the end of a round ---------------------------------------------------------------------
 
 
-class RoundOver(Screen):
+class RoundOver(ResultScreen):
     """Who ended the round and how, and who deals next; then the re-rolls."""
 
     hint = "OK re-rolls"
-
-    def __init__(self, table: BlockLotteryTable):
-        super().__init__(table)
-        self.table = table
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("ok", "roll") and not press.long:
-            return self.table.route(ctx)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
@@ -783,7 +736,7 @@ class ScoreEntry(Screen):
 # -- results --------------------------------------------------------------------------------
 
 
-class RoundResult(Screen):
+class RoundResult(ResultScreen):
     """The round's scores: a summary page, then one page per player with every part
     (cards, dice, lottery, lucky, minus hand, the floor at 0). OK/DOWN next, UP back."""
 
@@ -791,25 +744,27 @@ class RoundResult(Screen):
 
     def __init__(self, table: BlockLotteryTable, index: int):
         super().__init__(table)
-        self.table = table
         self.record = table.match.result()["rounds"][index]
         self.players = list(self.record["players"])
         self.page = 0
 
+    def next_screen(self, ctx: Context) -> Screen:
+        """The next page; after the last, the game's end or the standings so far."""
+        if self.page < len(self.players):
+            self.page += 1
+            return self
+        if self.table.match.over:
+            return GameOver(self.table)
+        return Standings(self.table.match, self.table,
+                         title=f"After round {self.record['round']}")
+
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "up"):
             self.page = max(0, self.page - 1)
-        elif press.button in ("ok", "roll", "down") and not press.long:
-            if self.page < len(self.players):
-                self.page += 1
-            elif self.table.match.over:
-                return GameOver(self.table)
-            else:
-                return Standings(self.table.match, self.table,
-                                 title=f"After round {self.record['round']}")
-        elif is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
+            return self
+        if is_(press, "down"):
+            return self.next_screen(ctx)
+        return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
         if self.page == 0:
@@ -847,32 +802,16 @@ class RoundResult(Screen):
                         f"({row['raw']})")
 
 
-class GameOver(Screen):
+class GameOver(GameOverScreen):
     """The winner(s) and their total big; DOWN shows every total; round 3 broke a tie?"""
 
     hint = "DN totals  OK end"
 
-    def __init__(self, table: BlockLotteryTable):
-        super().__init__(table.parent)
-        self.table = table
+    def title_right(self, result: dict) -> str:
+        return f"{rules.ROUNDS} rounds"
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "down"):
-            return Standings(self.table.match, self, title="Final standings")
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
+    def names_top(self, scale: int) -> int:
+        return BODY_TOP + 13
 
-    def draw(self, canvas: Canvas) -> None:
-        result = self.table.match.result()
-        winners = result["winners"]
-        canvas.title("Game over", f"{rules.ROUNDS} rounds")
-        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(result["totals"][winners[0]]), right=True)
-        names = " & ".join(winners)
-        scale = 2 if len(names) <= 10 else 1
-        canvas.text(1, BODY_TOP + 13, clip(names, 21 // scale), scale=scale)
-        if result["tie_break"]:
-            canvas.line(3, "Tie: best round 3")
+    def extra_line(self, result: dict) -> str:
+        return "Tie: best round 3" if result["tie_break"] else ""

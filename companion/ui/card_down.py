@@ -21,7 +21,16 @@ from collections.abc import Callable
 from companion.games import card_down as rules
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip
-from companion.ui.play import GameScreen, Standings, ValuePicker
+from companion.ui.play import (
+    GameOverScreen,
+    GameScreen,
+    ResultScreen,
+    Row,
+    SetupScreen,
+    Standings,
+    ValuePicker,
+    next_choice,
+)
 from companion.ui.screen import (
     Confirm,
     Context,
@@ -49,56 +58,30 @@ SPECIAL_KEYS: tuple[tuple[str, bool, str], ...] = (
 )
 
 
-class CardDownSetup(Screen):
+class CardDownSetup(SetupScreen):
     """Players, how many games, quick or exact entry; ROLL (or OK on Start) starts."""
 
     title = "Final Card-Down"
-    hint = "OK change  ROLL start"
-    roll_ready = True
-    ROWS = 4
+    game_id = "card-down"
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__(parent)
-        self.names = names
+        super().__init__(parent, names)
         self.games = 0
         self.exact = False
-        self.row = 0
 
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
-        return self
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down") and not press.long:
-            self.row = (self.row + (1 if press.button == "down" else -1)) % self.ROWS
-        elif is_(press, "ok") and self.row == 0:
-            from companion.ui.roster import PlayerPicker
-
-            return PlayerPicker(ctx, rules.CardDown.min_players, rules.CardDown.max_players,
-                                self._seated, self, chosen=self.names)
-        elif is_(press, "ok") and self.row == 1:
-            self.games = GAME_COUNTS[(GAME_COUNTS.index(self.games) + 1) % len(GAME_COUNTS)]
-        elif is_(press, "ok") and self.row == 2:
-            self.exact = not self.exact
-        elif is_(press, "roll") or (is_(press, "ok") and self.row == 3):
-            names = self.names or ["P1", "P2", "P3"]
-            session = Session.start("card-down", names, {"games": self.games},
-                                    store=ctx.store, listeners=ctx.listeners)
-            table = CardDownTable(session, self.parent)
-            table.exact = self.exact
-            return table.route(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        who = ", ".join(self.names) if self.names else "P1, P2, P3"
+    def option_rows(self) -> list[Row]:
         games = f"{self.games}" if self.games else "until you stop"
-        canvas.line(0, f"Players: {who}", invert=self.row == 0)
-        canvas.line(1, f"Games: {games}", invert=self.row == 1)
-        canvas.line(2, f"Entry: {'exact' if self.exact else 'quick'}", invert=self.row == 2)
-        canvas.line(3, "Start", invert=self.row == 3)
+        return [
+            (f"Games: {games}",
+             lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
+            (f"Entry: {'exact' if self.exact else 'quick'}",
+             lambda ctx: self.change(exact=not self.exact)),
+        ]
+
+    def start(self, ctx: Context) -> GameScreen:
+        table = CardDownTable(self.new_session(ctx, {"games": self.games}), self.parent)
+        table.exact = self.exact
+        return table
 
 
 class CardDownTable(GameScreen):
@@ -147,12 +130,8 @@ class CardDownTable(GameScreen):
         self.results_seen = min(self.results_seen, len(self.match.games))
 
     def menu(self, ctx: Context) -> Screen:
-        """The game menu with card entry (quick/exact) and the hands; standings low first."""
+        """The game menu with card entry (quick/exact) and the hands."""
         menu = super().menu(ctx)
-        for index, item in enumerate(menu.items):
-            if item.label == "Standings":
-                menu.items[index] = MenuItem("Standings", lambda ctx, menu: Standings(
-                    self.match, menu, high_wins=False))
         mode = "exact" if self.exact else "quick"
         menu.items.insert(1, MenuItem("Card entry", lambda ctx, menu: self._switch_entry(),
                                       note=mode))
@@ -559,7 +538,7 @@ class SumPicker(Screen):
         canvas.big_text(WIDTH - 4, BODY_TOP + 4, str(self.total), right=True)
 
 
-class GameResult(Screen):
+class GameResult(ResultScreen):
     """Each player's points for the game just ended, who went out first; UP/DOWN scroll."""
 
     hint = "OK standings"
@@ -567,22 +546,20 @@ class GameResult(Screen):
 
     def __init__(self, table: CardDownTable, index: int):
         super().__init__(table)
-        self.table = table
         self.game = table.match.result()["games"][index]
         self.top = 0
 
+    def next_screen(self, ctx: Context) -> Screen:
+        return Standings(self.table.match, self.table,
+                         title=f"After game {self.game['game']}", high_wins=False)
+
     def press(self, ctx: Context, press: Press) -> Screen:
-        count = len(self.game["players"])
         if press.button in ("up", "down"):
             step = 1 if press.button == "down" else -1
+            count = len(self.game["players"])
             self.top = max(0, min(self.top + step, count - self.ROWS))
             return self
-        if press.button in ("ok", "roll") and not press.long:
-            return Standings(self.table.match, self.table,
-                             title=f"After game {self.game['game']}", high_wins=False)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
+        return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
         rows = sorted(self.game["players"].items(), key=lambda row: row[1]["points"])
@@ -594,32 +571,14 @@ class GameResult(Screen):
                         invert=name == self.game["went_out"])
 
 
-class MatchOver(Screen):
+class MatchOver(GameOverScreen):
     """The lowest total wins the match: winner(s) and their total big; DOWN all totals."""
 
     hint = "DN all  OK end"
+    heading = "Match over"
 
-    def __init__(self, table: CardDownTable):
-        super().__init__(table.parent)
-        self.table = table
+    def title_right(self, result: dict) -> str:
+        return f"{len(result['games'])} games"
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "down"):
-            return Standings(self.table.match, self, title="Final standings", high_wins=False)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        result = self.table.match.result()
-        winners = result["winners"]
-        canvas.title("Match over", f"{len(result['games'])} games")
-        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(result["totals"][winners[0]]), right=True)
-        names = " & ".join(winners)
-        scale = 2 if len(names) <= 10 else 1
-        canvas.text(1, BODY_TOP + (13 if scale == 1 else 12), clip(names, 21 // scale),
-                    scale=scale)
-        canvas.line(3, "lowest total wins")
+    def extra_line(self, result: dict) -> str:
+        return "lowest total wins"

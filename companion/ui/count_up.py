@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from companion.games import count_up as rules
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.play import GameScreen
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 
 #: The picker's word for a pass, beside the numbers.
@@ -28,49 +28,27 @@ BOTTOM_Y = BODY_TOP + 33
 BIG_STEP = 5
 
 
-class CountUpSetup(Screen):
+class CountUpSetup(SetupScreen):
     """Two players and how many games win the match; ROLL (or OK on Start) starts."""
 
     title = "Count Up 21"
-    hint = "OK change  ROLL start"
-    roll_ready = True
+    game_id = "count-up-21"
+    default_names = ("P1", "P2")
+    joiner = " & "
+    note = "First entered leads"
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__(parent)
-        self.names = names
+        super().__init__(parent, names)
         self.games_to_win = rules.GAMES_TO_WIN
-        self.row = 0
 
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
-        return self
+    def option_rows(self) -> list[Row]:
+        # 1 to 5 games: one quick game up to a long evening; the rules say 3.
+        return [(f"Match: first to {self.games_to_win}",
+                 lambda ctx: self.change(games_to_win=self.games_to_win % 5 + 1))]
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down") and not press.long:
-            self.row = (self.row + (1 if press.button == "down" else -1)) % 3
-        elif is_(press, "ok") and self.row == 0:
-            from companion.ui.roster import PlayerPicker
-
-            return PlayerPicker(ctx, 2, 2, self._seated, self, chosen=self.names)
-        elif is_(press, "ok") and self.row == 1:
-            # 1 to 5 games: one quick game up to a long evening; the rules say 3.
-            self.games_to_win = self.games_to_win % 5 + 1
-        elif is_(press, "roll") or (is_(press, "ok") and self.row == 2):
-            names = self.names or ["P1", "P2"]
-            session = Session.start("count-up-21", names, {"games_to_win": self.games_to_win},
-                                    store=ctx.store, listeners=ctx.listeners)
-            return CountUpTable(session, self.parent).route(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        who = " & ".join(self.names) if self.names else "P1 & P2"
-        canvas.line(0, f"Players: {who}", invert=self.row == 0)
-        canvas.line(1, f"Match: first to {self.games_to_win}", invert=self.row == 1)
-        canvas.line(2, "Start", invert=self.row == 2)
-        canvas.line(3, "First entered leads")
+    def start(self, ctx: Context) -> GameScreen:
+        session = self.new_session(ctx, {"games_to_win": self.games_to_win})
+        return CountUpTable(session, self.parent)
 
 
 class CountUpTable(GameScreen):
@@ -241,7 +219,7 @@ def strip_window(labels: Sequence[str], at: int, room: int) -> tuple[int, int]:
             return first, last + 1
 
 
-class TrickWon(Screen):
+class TrickWon(ResultScreen):
     """Who took the trick and the tricks so far; the winner leads next. OK or ROLL goes
     on; UP/DOWN go on and already move the leader's picker."""
 
@@ -249,18 +227,16 @@ class TrickWon(Screen):
 
     def __init__(self, table: CountUpTable):
         super().__init__(table)
-        self.table = table
         self.trick = table.match.history[-1]
         self.number = len(table.match.history)
+
+    def next_screen(self, ctx: Context) -> Screen:
+        return self.table
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
             return self.table.press(ctx, press)
-        if press.button in ("ok", "roll") and not press.long:
-            return self.table
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
+        return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
@@ -283,22 +259,14 @@ def draw_score(canvas: Canvas, players: Sequence[str], counts: dict[str, int]) -
     canvas.text(WIDTH - text_width(clip(second, room)), middle, clip(second, room))
 
 
-class GameResult(Screen):
+class GameResult(ResultScreen):
     """A game's winner, its tricks (and the last-trick tie-break), the match score."""
 
     hint = "OK next"
 
     def __init__(self, table: CountUpTable, index: int):
         super().__init__(table)
-        self.table = table
         self.game = table.match.games[index]
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("ok", "roll") and not press.long:
-            return self.table.route(ctx)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
 
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
@@ -317,31 +285,23 @@ class GameResult(Screen):
             canvas.centered(BOTTOM_Y, f"games won; {match.first_leader} leads")
 
 
-class MatchOver(Screen):
+class MatchOver(GameOverScreen):
     """The match winner and the games score big; DOWN lists the games; OK ends."""
 
     hint = "DN games  OK end"
+    heading = "Match over"
 
-    def __init__(self, table: CountUpTable):
-        super().__init__(table.parent)
-        self.table = table
+    def title_right(self, result: dict) -> str:
+        return f"first to {self.table.match.games_to_win}"
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "down"):
-            return games_list(self.table.match, self)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
+    def down_screen(self) -> Screen:
+        return games_list(self.table.match, self)
 
-    def draw(self, canvas: Canvas) -> None:
+    def draw_result(self, canvas: Canvas, result: dict) -> None:
         match = self.table.match
-        winner = match.result()["winners"][0]
-        canvas.title("Match over", f"first to {match.games_to_win}")
         canvas.line(0, "games won", center=True)
         draw_score(canvas, match.players, match.totals)
-        canvas.centered(BOTTOM_Y, f"Match to {clip(winner, 12)}")
+        canvas.centered(BOTTOM_Y, f"Match to {clip(result['winners'][0], 12)}")
 
 
 def games_list(match: rules.CountUp, parent: Screen) -> Menu:

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from companion.games import final_count as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, HINT_Y, WIDTH, Canvas, clip
-from companion.ui.play import GameScreen, Standings, ValuePicker
+from companion.ui.canvas import BODY_TOP, HINT_Y, Canvas, clip
+from companion.ui.play import (
+    GameOverScreen,
+    GameScreen,
+    ResultScreen,
+    Row,
+    SetupScreen,
+    Standings,
+    ValuePicker,
+)
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 from companion.ui.tools import Spinner
 
@@ -19,50 +27,24 @@ from companion.ui.tools import Spinner
 COMMON_RANK = "10"
 
 
-class FinalCountSetup(Screen):
+class FinalCountSetup(SetupScreen):
     """Players and the Hit Goal option; ROLL (or OK on Start) starts the game."""
 
     title = "Final Count"
-    hint = "OK change  ROLL start"
-    roll_ready = True
+    game_id = "final-count"
+    note = "First entered starts"
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__(parent)
-        self.names = names
-        self.players = len(names) if names else 3
+        super().__init__(parent, names)
         self.hit_goal = False
-        self.row = 0
 
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
-        self.players = len(names)
-        return self
+    def option_rows(self) -> list[Row]:
+        return [(f"Hit Goal: {'on' if self.hit_goal else 'off'}",
+                 lambda ctx: self.change(hit_goal=not self.hit_goal))]
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down") and not press.long:
-            self.row = (self.row + (1 if press.button == "down" else -1)) % 3
-        elif is_(press, "ok") and self.row == 0:
-            from companion.ui.roster import PlayerPicker
-
-            return PlayerPicker(ctx, 2, 4, self._seated, self, chosen=self.names)
-        elif is_(press, "ok") and self.row == 1:
-            self.hit_goal = not self.hit_goal
-        elif is_(press, "roll") or (is_(press, "ok") and self.row == 2):
-            names = self.names or [f"P{n}" for n in range(1, self.players + 1)]
-            session = Session.start("final-count", names, {"hit_goal": self.hit_goal},
-                                    store=ctx.store, listeners=ctx.listeners)
-            return FinalCountTable(session, self.parent).route(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        who = ", ".join(self.names) if self.names else "P1, P2, P3"
-        canvas.line(0, f"Players: {who}", invert=self.row == 0)
-        canvas.line(1, f"Hit Goal: {'on' if self.hit_goal else 'off'}", invert=self.row == 1)
-        canvas.line(2, "Start", invert=self.row == 2)
-        canvas.line(3, "First entered plays 1st")
+    def start(self, ctx: Context) -> GameScreen:
+        session = self.new_session(ctx, {"hit_goal": self.hit_goal})
+        return FinalCountTable(session, self.parent)
 
 
 class FinalCountTable(GameScreen):
@@ -230,24 +212,19 @@ def _hand_line(cards: list[str], board: list[str] | None, goal: int | None) -> s
     return f"={total.total}{mark}"
 
 
-class HandResult(Screen):
+class HandResult(ResultScreen):
     """Every player's best total, BUST/GOAL marks, winners, bonus, split and points."""
 
     hint = "OK totals"
 
     def __init__(self, table: FinalCountTable, index: int):
         super().__init__(table)
-        self.table = table
         self.hand = table.match.result()["hands"][index]
         self.number = index + 1
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("ok", "roll") and not press.long:
-            return Standings(self.table.match, self.table,
-                             title=f"Totals after hand {self.number}")
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
+    def next_screen(self, ctx: Context) -> Screen:
+        return Standings(self.table.match, self.table,
+                         title=f"Totals after hand {self.number}")
 
     def draw(self, canvas: Canvas) -> None:
         hand = self.hand
@@ -271,38 +248,16 @@ class HandResult(Screen):
                         invert=name in hand["winners"])
 
 
-class GameOver(Screen):
+class GameOver(GameOverScreen):
     """The winner(s) big; DOWN shows every total; UP a chart of totals by hand."""
 
-    hint = "UP chart DN all OK end"
+    hint = "UP plot DN all OK end"
 
-    def __init__(self, table: FinalCountTable):
-        super().__init__(table.parent)
-        self.table = table
+    def title_right(self, result: dict) -> str:
+        return f"{len(result['hands'])} hands"
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "down"):
-            return Standings(self.table.match, self, title="Final standings")
-        if is_(press, "up"):
-            return TotalsChart(self.table.match, self)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        result = self.table.match.result()
-        winners = result["winners"]
-        canvas.title("Game over", f"{len(result['hands'])} hands")
-        title = "Winner" if len(winners) == 1 else "Shared win"
-        canvas.text(1, BODY_TOP + 1, title)
-        top = result["totals"][winners[0]]
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(top), right=True)
-        names = " & ".join(winners)
-        scale = 2 if len(names) <= 10 else 1
-        canvas.text(1, BODY_TOP + (13 if scale == 1 else 12), clip(names, 21 // scale),
-                    scale=scale)
+    def up_screen(self) -> Screen:
+        return TotalsChart(self.table.match, self)
 
 
 class TotalsChart(Screen):

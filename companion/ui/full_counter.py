@@ -16,7 +16,16 @@ from companion.errors import CompanionError
 from companion.games import full_counter as rules
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
-from companion.ui.play import GameScreen, Standings, ValuePicker
+from companion.ui.play import (
+    GameOverScreen,
+    GameScreen,
+    ResultScreen,
+    Row,
+    SetupScreen,
+    Standings,
+    ValuePicker,
+    next_choice,
+)
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -77,70 +86,45 @@ def play_event(player: str, cards: list[rules.Card]) -> dict[str, Any]:
                          "of consecutive values, like 5 6 7")
 
 
-class FullCounterSetup(Menu):
+class FullCounterSetup(SetupScreen):
     """Players, full or quick mode, how many games, the deck profile; ROLL starts."""
 
-    hint = "OK change  ROLL start"
-    roll_ready = True
+    title = "Full Counter"
+    game_id = "full-counter"
+    refusals = (CompanionError,)
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__("Full Counter", [], parent)
-        self.names = names
+        super().__init__(parent, names)
         self.quick = False
         self.games = 0
         self.deck = dict(rules.DEFAULT_DECK)
-        self._refresh()
 
-    def _refresh(self) -> None:
-        who = ", ".join(self.names) if self.names else "P1, P2, P3"
+    def option_rows(self) -> list[Row]:
         deck = rules.Deck.from_option(self.deck)
         which = "FU1" if deck.profile() == rules.DEFAULT_DECK else "own"
-        self.items = [
-            MenuItem(f"Players: {who}", self._pick_players),
-            MenuItem(f"Mode: {'quick' if self.quick else 'full (values)'}", self._toggle_quick),
-            MenuItem(f"Games: {self.games or 'until ended'}", self._next_games),
-            MenuItem(f"Deck: {which}, {deck.size} cards", lambda ctx, menu: DeckScreen(self)),
-            MenuItem("Start", lambda ctx, menu: self._start(ctx)),
+        return [
+            (f"Mode: {'quick' if self.quick else 'full (values)'}",
+             lambda ctx: self.change(quick=not self.quick)),
+            (f"Games: {self.games or 'until ended'}",
+             lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
+            (f"Deck: {which}, {deck.size} cards", lambda ctx: DeckScreen(self)),
         ]
 
-    def returned(self, ctx: Context) -> Screen:
-        self._refresh()
-        return self
+    @property
+    def items(self) -> list[MenuItem]:
+        """The rows as menu items, for whoever reads this setup as the menu it once was."""
+        return [MenuItem(label, lambda ctx, menu, action=action: action(ctx))
+                for label, action in self.rows]
 
-    def _pick_players(self, ctx: Context, menu: Screen) -> Screen:
-        from companion.ui.roster import PlayerPicker
-
-        return PlayerPicker(ctx, rules.FullCounter.min_players, rules.FullCounter.max_players,
-                            self._seated, self, chosen=self.names)
-
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
-        self._refresh()
-        return self
-
-    def _toggle_quick(self, ctx: Context, menu: Screen) -> Screen:
-        self.quick = not self.quick
-        self._refresh()
-        return self
-
-    def _next_games(self, ctx: Context, menu: Screen) -> Screen:
-        self.games = GAME_COUNTS[(GAME_COUNTS.index(self.games) + 1) % len(GAME_COUNTS)]
-        self._refresh()
-        return self
-
-    def _start(self, ctx: Context) -> Screen:
-        names = self.names or ["P1", "P2", "P3"]
+    def start(self, ctx: Context) -> GameScreen:
         options = {"quick": self.quick, "games": self.games, "deck": dict(self.deck)}
-        try:
-            session = Session.start("full-counter", names, options, store=ctx.store,
-                                    listeners=ctx.listeners)
-        except CompanionError as err:
-            return Message("Cannot start", wrap(str(err))[:4], self)
-        return FullCounterTable(session, self.parent).route(ctx)
+        return FullCounterTable(self.new_session(ctx, options), self.parent)
 
     def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "roll"):
-            return self._start(ctx)
+        if press.button in ("up", "down") and press.long:
+            # As in a menu, which this setup was: a long press jumps to the first or last row.
+            self.move_to(0 if press.button == "up" else len(self.rows) - 1)
+            return self
         return super().press(ctx, press)
 
 
@@ -511,12 +495,11 @@ class StarterQuestion(Menu):
         return super().press(ctx, press)
 
 
-class GameResult(Screen):
+class GameResult(ResultScreen):
     """The loser of the game, big; they deal the next. OK: next game; DOWN: end."""
 
     def __init__(self, table: FullCounterTable, index: int):
         super().__init__(table)
-        self.table = table
         self.record = table.match.result()["games"][index]
 
     @property
@@ -524,15 +507,11 @@ class GameResult(Screen):
         return "OK on  UP losses" if self.table.match.over else "OK next  DN end match"
 
     def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("ok", "roll") and not press.long:
-            return self.table.route(ctx)
         if is_(press, "up"):
             return self.table.losses(self)
         if is_(press, "down") and "end" in self.table.match.expecting().types:
             return self.table._confirm_end(self)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
+        return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
         record = self.record
@@ -544,29 +523,21 @@ class GameResult(Screen):
         canvas.line(3, "and deals the next")
 
 
-class MatchOver(Screen):
+class MatchOver(GameOverScreen):
     """The match's winners (fewest losses) big; DOWN every player's losses."""
 
     hint = "DN losses  OK end"
+    heading = "Match over"
 
-    def __init__(self, table: FullCounterTable):
-        super().__init__(table.parent)
-        self.table = table
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "down"):
-            return self.table.losses(self)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        result = self.table.match.result()
-        winners = result["winners"]
+    def title_right(self, result: dict) -> str:
         games = len(result["games"])
-        canvas.title("Match over", f"{games} game{'s' if games != 1 else ''}")
+        return f"{games} game{'s' if games != 1 else ''}"
+
+    def down_screen(self) -> Screen:
+        return self.table.losses(self)
+
+    def draw_result(self, canvas: Canvas, result: dict) -> None:
+        winners = result["winners"]
         fewest = result["totals"][winners[0]]
         canvas.text(1, BODY_TOP + 1, "Won with" if len(winners) == 1 else "Shared win,")
         canvas.text(1, BODY_TOP + 11, f"{'loss' if fewest == 1 else 'losses'}:")

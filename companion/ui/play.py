@@ -1,9 +1,11 @@
-"""What every game's screens share: the session, the game menu (undo, standings, leave),
-a value picker for entering cards, and standings drawn big.
+"""What every game's screens share: the setup, the session, the game menu (undo,
+standings, leave), a value picker for entering cards, standings drawn big and the end.
 
-A game's table screen subclasses :class:`GameScreen` and says, in :meth:`route`, which
-screen the match's current phase needs; after every applied event or undo the screens
-ask ``route`` again, so they always follow the match rather than keep their own copy.
+A game's setup subclasses :class:`SetupScreen` and names its option rows and how its
+session starts. Its table screen subclasses :class:`GameScreen` and says, in
+:meth:`route`, which screen the match's current phase needs; after every applied event
+or undo the screens ask ``route`` again, so they always follow the match rather than
+keep their own copy. Its last screen subclasses :class:`GameOverScreen`.
 """
 
 from __future__ import annotations
@@ -12,9 +14,22 @@ import logging
 from collections.abc import Callable, Sequence
 
 from companion.errors import CompanionError, StoreError
+from companion.games import engine
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
+from companion.ui.roster import PlayerPicker
+from companion.ui.screen import (
+    MENU_ROWS,
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    is_,
+    wrap,
+)
 
 log = logging.getLogger("companion")
 
@@ -216,3 +231,214 @@ class Standings(Screen):
             place = self.top + row + 1
             canvas.text(1, y + 7, clip(f"{place}. {name}", 11))
             canvas.big_text(WIDTH - 2, y, str(total), right=True)
+
+
+# -- setting up a game ------------------------------------------------------------------
+
+#: What OK does on a setup row: the screen to show next (the setup itself for a toggle).
+RowAction = Callable[[Context], Screen]
+#: One setup row: its label and what OK does on it.
+Row = tuple[str, RowAction]
+
+
+def next_choice(choices: Sequence[int], current: int) -> int:
+    """The choice after ``current`` in ``choices``, round to the first again."""
+    return choices[(choices.index(current) + 1) % len(choices)]
+
+
+class SetupScreen(Screen):
+    """A game's setup before its first event: the players row, the game's option rows
+    and Start. UP/DOWN move (round the ends), OK does the row's action, ROLL starts from
+    any row; a list longer than the screen scrolls and says where it is in the title.
+
+    A game names its engine in ``game_id`` (which also says how many may play), its
+    options in :meth:`option_rows` and creates its session and table in :meth:`start`.
+    """
+
+    hint = "OK change  ROLL start"
+    roll_ready = True
+    game_id = ""
+    #: The names shown, and played under, while nobody is seated.
+    default_names: tuple[str, ...] = ("P1", "P2", "P3")
+    #: How the players row joins the names.
+    joiner = ", "
+    #: A line under the rows that OK cannot pick, drawn when the rows leave room for it.
+    note = ""
+    #: Errors of :meth:`start` that mean "not with these options": shown, not raised
+    #: (the empty tuple catches nothing).
+    refusals: tuple[type[Exception], ...] = ()
+
+    def __init__(self, parent: Screen | None, names: list[str] | None = None):
+        super().__init__(parent)
+        self.names = names
+        self.row = 0
+        self.top = 0
+
+    @property
+    def rows(self) -> list[Row]:
+        """(label, what OK does) for every row: the players, the options, Start."""
+        who = self.joiner.join(self.names or self.default_names)
+        return [(f"Players: {who}", self.pick_players), *self.option_rows(),
+                ("Start", self.begin)]
+
+    def option_rows(self) -> list[Row]:
+        """The game's own rows, between the players and Start."""
+        return []
+
+    def change(self, **values: object) -> Screen:
+        """Set options (what OK does on a row that toggles or cycles) and stay here."""
+        for name, value in values.items():
+            setattr(self, name, value)
+        return self
+
+    def pick_players(self, ctx: Context) -> Screen:
+        """The roster, to seat as many players as the game takes."""
+        game = engine(self.game_id)
+        return PlayerPicker(ctx, game.min_players, game.max_players, self._seated, self,
+                            chosen=self.names)
+
+    def _seated(self, ctx: Context, names: list[str]) -> Screen:
+        self.names = names
+        return self
+
+    def new_session(self, ctx: Context, options: dict) -> Session:
+        """The game's session with the seated players (or the default names)."""
+        names = self.names or list(self.default_names)
+        return Session.start(self.game_id, names, options, store=ctx.store,
+                             listeners=ctx.listeners)
+
+    def start(self, ctx: Context) -> GameScreen:
+        """The new game's table screen, its session started with the options set here;
+        raises one of :attr:`refusals` when the options cannot start a game."""
+        raise NotImplementedError
+
+    def begin(self, ctx: Context) -> Screen:
+        """Start the game: the table's first screen, or why these options cannot start."""
+        try:
+            table = self.start(ctx)
+        except self.refusals as err:
+            return Message("Cannot start", wrap(str(err))[:4], self)
+        return table.route(ctx)
+
+    def move_to(self, row: int) -> None:
+        """Put the cursor on ``row``, scrolling just enough to keep it in view."""
+        self.row = row
+        self.top = min(row, max(self.top, row - MENU_ROWS + 1))
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down") and not press.long:
+            self.move_to((self.row + (1 if press.button == "down" else -1)) % len(self.rows))
+        elif is_(press, "ok"):
+            return self.rows[self.row][1](ctx)
+        elif is_(press, "roll"):
+            return self.begin(ctx)
+        else:
+            return super().press(ctx, press)
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        rows = self.rows
+        canvas.title(self.title, f"{self.row + 1}/{len(rows)}" if len(rows) > MENU_ROWS else "")
+        for line, (label, _) in enumerate(rows[self.top : self.top + MENU_ROWS]):
+            canvas.line(line, label, invert=self.top + line == self.row)
+        if self.note and len(rows) < MENU_ROWS:
+            canvas.line(len(rows), self.note)
+
+
+# -- results and the end of a game ------------------------------------------------------
+
+
+class ResultScreen(Screen):
+    """What just happened at the table (a trick, a hand, a game, a round): OK or ROLL
+    goes on to :meth:`next_screen`, BACK opens the game menu (the last event can still
+    be undone)."""
+
+    def __init__(self, table: GameScreen):
+        super().__init__(table)
+        self.table = table
+
+    def next_screen(self, ctx: Context) -> Screen:
+        """Where OK or ROLL goes: what the match needs now."""
+        return self.table.route(ctx)
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("ok", "roll") and not press.long:
+            return self.next_screen(ctx)
+        if is_(press, "back"):
+            return self.table.menu(ctx)
+        return self
+
+
+class GameOverScreen(Screen):
+    """The game's end: who won and with what, big. DOWN shows the final standings (in
+    the order that wins), UP a game's extra screen where it has one, BACK the game menu
+    (an undo can still take the last event back), OK or ROLL goes home.
+
+    A game says its title bar in ``heading`` and :meth:`title_right`, may add a last
+    line in :meth:`extra_line`, and draws its own body in :meth:`draw_result` where the
+    winner-and-total picture does not fit it.
+    """
+
+    heading = "Game over"
+    standings_title = "Final standings"
+
+    def __init__(self, table: GameScreen):
+        super().__init__(table.parent)
+        self.table = table
+
+    def title_right(self, result: dict) -> str:
+        """The right of the title bar (how long the game went)."""
+        return ""
+
+    def extra_line(self, result: dict) -> str:
+        """A last line under the result (nothing when empty)."""
+        return ""
+
+    def down_screen(self) -> Screen:
+        """What DOWN shows: the final standings."""
+        match = self.table.match
+        return Standings(match, self, title=self.standings_title, high_wins=match.high_wins)
+
+    def up_screen(self) -> Screen | None:
+        """What UP shows, if anything."""
+        return None
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "down"):
+            return self.down_screen()
+        if is_(press, "up"):
+            shown = self.up_screen()
+            return self if shown is None else shown
+        if is_(press, "back"):
+            return self.table.menu(ctx)
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent
+        return self
+
+    def draw(self, canvas: Canvas) -> None:
+        result = self.table.match.result()
+        canvas.title(self.heading, self.title_right(result))
+        self.draw_result(canvas, result)
+        extra = self.extra_line(result)
+        if extra:
+            canvas.line(3, extra)
+
+    def draw_result(self, canvas: Canvas, result: dict) -> None:
+        """"Winner" (or "Shared win") with the winning total big on the right, the
+        winners' names under it, big while they fit."""
+        winners = result["winners"]
+        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
+        total = str(result["totals"][winners[0]])
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, total, scale=self.total_scale(total),
+                        right=True)
+        names = " & ".join(winners)
+        scale = 2 if len(names) <= 10 else 1
+        canvas.text(1, self.names_top(scale), clip(names, 21 // scale), scale=scale)
+
+    def total_scale(self, total: str) -> int:
+        """How big the winning total is drawn."""
+        return 3
+
+    def names_top(self, scale: int) -> int:
+        """The y of the winners' names drawn at ``scale``."""
+        return BODY_TOP + (13 if scale == 1 else 12)

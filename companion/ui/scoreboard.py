@@ -14,7 +14,7 @@ from companion.errors import CompanionError
 from companion.games import scoreboard as rules
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.play import GameScreen, Standings
+from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -97,60 +97,38 @@ class NumberPicker(Screen):
             canvas.text(1, BODY_TOP + 31, clip(self.below(self.value)))
 
 
-class ScoreboardSetup(Screen):
+class ScoreboardSetup(SetupScreen):
     """Players (2-10), a target (or none), high or low wins; ROLL (or OK on Start) starts."""
 
     title = "Scoreboard"
-    hint = "OK change  ROLL start"
-    roll_ready = True
+    game_id = "scoreboard"
+    default_names = ("P1", "P2")
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
-        super().__init__(parent)
-        self.names = names
+        super().__init__(parent, names)
         self.target = 0
         self.low_wins = False
-        self.row = 0
 
-    def _seated(self, ctx: Context, names: list[str]) -> Screen:
-        self.names = names
-        return self
+    def option_rows(self) -> list[Row]:
+        return [
+            (f"Target: {target_text(self.target)}", self._pick_target),
+            (f"Wins: {'lowest' if self.low_wins else 'highest'} total",
+             lambda ctx: self.change(low_wins=not self.low_wins)),
+        ]
+
+    def _pick_target(self, ctx: Context) -> Screen:
+        return NumberPicker("Target (0: none)", self._target_set, self,
+                            value=self.target or FIRST_TARGET, low=0,
+                            high=rules.TARGET_LIMIT, steps=TARGET_STEPS, signed=False,
+                            below=lambda value: f"ends at {target_text(value)}")
 
     def _target_set(self, ctx: Context, value: int) -> Screen:
         self.target = value
         return self
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down") and not press.long:
-            self.row = (self.row + (1 if press.button == "down" else -1)) % 4
-        elif is_(press, "ok") and self.row == 0:
-            from companion.ui.roster import PlayerPicker
-
-            return PlayerPicker(ctx, 2, 10, self._seated, self, chosen=self.names)
-        elif is_(press, "ok") and self.row == 1:
-            return NumberPicker("Target (0: none)", self._target_set, self,
-                                value=self.target or FIRST_TARGET, low=0,
-                                high=rules.TARGET_LIMIT, steps=TARGET_STEPS, signed=False,
-                                below=lambda value: f"ends at {target_text(value)}")
-        elif is_(press, "ok") and self.row == 2:
-            self.low_wins = not self.low_wins
-        elif is_(press, "roll") or (is_(press, "ok") and self.row == 3):
-            names = self.names or ["P1", "P2"]
-            options = {"target": self.target, "low_wins": self.low_wins}
-            session = Session.start("scoreboard", names, options, store=ctx.store,
-                                    listeners=ctx.listeners)
-            return ScoreboardTable(session, self.parent).route(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        who = ", ".join(self.names) if self.names else "P1, P2"
-        canvas.line(0, f"Players: {who}", invert=self.row == 0)
-        canvas.line(1, f"Target: {target_text(self.target)}", invert=self.row == 1)
-        canvas.line(2, f"Wins: {'lowest' if self.low_wins else 'highest'} total",
-                    invert=self.row == 2)
-        canvas.line(3, "Start", invert=self.row == 3)
+    def start(self, ctx: Context) -> GameScreen:
+        options = {"target": self.target, "low_wins": self.low_wins}
+        return ScoreboardTable(self.new_session(ctx, options), self.parent)
 
 
 def target_text(target: int | None) -> str:
@@ -231,12 +209,9 @@ class ScoreboardTable(GameScreen):
         return super().press(ctx, press)
 
     def menu(self, ctx: Context) -> Screen:
-        """The game menu, with "Final scores now" (the ``end`` event) added and the
-        standings in the order that wins."""
+        """The game menu, with "Final scores now" (the ``end`` event) added."""
         menu = super().menu(ctx)
         at = next(i for i, item in enumerate(menu.items) if item.label == "Standings")
-        menu.items[at] = MenuItem("Standings", lambda ctx, menu: Standings(
-            self.match, menu, high_wins=not self.match.low_wins))
         if not self.match.over:
             menu.items.insert(at, MenuItem("Final scores now", lambda ctx, menu: Confirm(
                 "Final scores now?", ["The totals now are", "final: the game ends."],
@@ -260,33 +235,17 @@ class ScoreboardTable(GameScreen):
             canvas.line(row, line, invert=self.top + row == self.selected)
 
 
-class GameOver(Screen):
+class GameOver(GameOverScreen):
     """The winner(s) and the best total big; DOWN shows every total; OK ends."""
 
     hint = "DN totals  OK end"
+    standings_title = "Final totals"
 
-    def __init__(self, table: ScoreboardTable):
-        super().__init__(table.parent)
-        self.table = table
+    def title_right(self, result: dict) -> str:
+        return f"{len(result['rounds'])} rounds"
 
-    def press(self, ctx: Context, press: Press) -> Screen:
-        match = self.table.match
-        if is_(press, "down"):
-            return Standings(match, self, title="Final totals", high_wins=not match.low_wins)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        if press.button in ("ok", "roll") and self.parent is not None:
-            return self.parent
-        return self
+    def total_scale(self, total: str) -> int:
+        return 3 if len(total) <= 4 else 2  # points are any number: a long total shrinks
 
-    def draw(self, canvas: Canvas) -> None:
-        result = self.table.match.result()
-        winners = result["winners"]
-        canvas.title("Game over", f"{len(result['rounds'])} rounds")
-        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
-        best = str(result["totals"][winners[0]])
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, best, scale=3 if len(best) <= 4 else 2,
-                        right=True)
-        names = " & ".join(winners)
-        scale = 2 if len(names) <= 10 else 1
-        canvas.text(1, BODY_TOP + 25, clip(names, 21 // scale), scale=scale)
+    def names_top(self, scale: int) -> int:
+        return BODY_TOP + 25
