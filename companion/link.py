@@ -637,10 +637,12 @@ class Console:
         if pending is not None:
             pending.set()
 
-    def on_event(self, session: Session, event: dict[str, Any]) -> None:
-        """A session listener (owner thread): push ``EV <json>``."""
+    def on_event(self, session: Session, event: dict[str, Any], undone: bool = False) -> None:
+        """A session listener (owner thread): push ``EV <json>``; an undo is pushed as
+        ``EV {..., "seq": n, "undone": event}`` (n is the count of events left)."""
         line = "EV " + _dumps({"game": session.match.game_id, "match_id": session.match_id,
-                               "seq": len(session.match.events), "event": event})
+                               "seq": len(session.match.events),
+                               "undone" if undone else "event": event})
         if self.prompt:  # write over the waiting prompt, then show it again
             self.send(("\r" + line + EOL + PROMPT).encode())
         else:

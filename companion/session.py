@@ -28,8 +28,9 @@ log = logging.getLogger("companion")
 
 class Session:
     """One match plus where its events go. ``listeners`` are called with (session,
-    event) after every event is committed and applied (the serial mirror, the event
-    printout of the simulator)."""
+    event) after every event is committed and applied, and with (session, event,
+    undone=True) after an event is taken back (the serial mirror, the event printout of
+    the simulator)."""
 
     def __init__(
         self,
@@ -79,9 +80,12 @@ class Session:
         self.match.apply(event)
         if self.match.over and self.store is not None:
             self.store.finish(self.match_id, self.match.result())
+        self._tell(event)
+
+    def _tell(self, event: Event, **undone: bool) -> None:
         for listener in self.listeners:
             try:
-                listener(self, event)
+                listener(self, event, **undone)
             except Exception:  # noqa: BLE001 - a mirror going away must not stop the game
                 log.exception("event listener failed")
 
@@ -94,6 +98,7 @@ class Session:
             self.store.pop(self.match_id)  # an undone last event reopens a finished match
         undone = self.match.events[-1]
         self.match = previous
+        self._tell(undone, undone=True)
         return undone
 
     def abandon(self) -> None:

@@ -188,7 +188,8 @@ def run_script(
 
         writer = PngWriter(png_dir)
     if log_events:
-        app.ctx.listeners.append(lambda session, event: _print_event(event, out))
+        app.ctx.listeners.append(
+            lambda session, event, undone=False: undone or _print_event(event, out))
     runner = ScriptRunner(app, clock, config.buttons.hold_time)
     try:
         app.start()

@@ -513,6 +513,10 @@ def test_ev_mirror_pushes_events_from_buttons_and_console(device) -> None:
     assert evs[0]["event"]["player"] == "Ann" and evs[0]["game"] == "final-count"
     # The mirror line comes before the reply of the command that caused it.
     assert lines[-2].startswith("EV ") and lines[-1].startswith("OK ")
+    console.feed(b"UNDO\n")
+    undo = json.loads(sent.lines()[-2][3:])
+    assert undo["seq"] == 1 and undo["undone"] == {"type": "call", "player": "Bob"}
+    assert "event" not in undo
     console.detach()
     assert console.on_event not in device.ctx.listeners
 
