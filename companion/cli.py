@@ -260,12 +260,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                                    serial_baud=config.serial.baud)
     from companion.clock import monotonic
     from companion.device.board import Board
-    from companion.device.display import Panel, open_device
     from companion.launch import make_app, serial_console
     from companion.notify import Notifier
 
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-    panel = Panel(open_device(config.display), reopen=lambda: open_device(config.display))
+    panel = _open_panel(config)
     try:
         app = make_app(config, board_factory=_real_board(Board), panel=panel, clock=monotonic,
                        notifier=Notifier(), state_dir=state_dir)
@@ -281,6 +280,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         app.board.close()
     return 0
+
+
+def _open_panel(config: Config):
+    """The display; one that does not answer yet (a loose cable) is retried while the
+    device runs, so the buttons, the console and the game log work meanwhile."""
+    import logging
+
+    from companion.device.display import DisplayError, Panel, open_device
+
+    def reopen():
+        return open_device(config.display)
+
+    try:
+        return Panel(reopen(), reopen=reopen)
+    except DisplayError as err:
+        logging.getLogger("companion").error("%s; starting without it, retrying", err)
+        return Panel.absent(reopen)
 
 
 def _real_board(board_class):

@@ -84,3 +84,25 @@ def test_the_app_goes_on_and_retries_every_few_seconds():
         assert app.retry_at is None
     finally:
         app.board.close()
+
+
+def test_a_display_absent_at_start_is_reached_later():
+    bus = FlakyBus()
+    bus.unplugged = True
+    panel = Panel.absent(lambda: open_device(Display(), serial=bus))
+    clock = ManualClock()
+    app = make_app(Config(), board_factory=sim_board_factory, panel=panel, clock=clock)
+    runner = ScriptRunner(app, clock, 0.8)
+    try:
+        app.start()
+        runner.run(Step(0, "down", "down"))      # the device works without its screen
+        runner.advance(600)                      # dims and blanks: nothing to talk to
+        assert panel.lost and app.screen.selected == 1
+        bus.unplugged = False
+        runner.run(Step(0, "up", "up"))          # wakes; the retry reaches the display
+        runner.advance(Panel.RETRY_EVERY)
+        assert not panel.lost
+        assert panel.last_image.tobytes() == app.screen.render().tobytes()
+        assert bus.bytes_sent >= 1024
+    finally:
+        app.board.close()

@@ -539,9 +539,19 @@ class Panel:
             self.dim(True)
         self._send()
 
+    @classmethod
+    def absent(cls, reopen: Callable[[], Any]) -> Panel:
+        """A panel whose display did not answer at start: it takes frames like any
+        other, and :meth:`retry` reaches for the display every few seconds."""
+        panel = cls(None, reopen)
+        panel.lost = True
+        return panel
+
     @property
     def size(self) -> tuple[int, int]:
         """The frame size ``show`` takes (128x64, or 64x128 when rotated a quarter)."""
+        if self.device is None:
+            return (128, 64)
         return tuple(self.device.size)  # type: ignore[return-value]
 
     @property
@@ -609,10 +619,12 @@ class Panel:
         if on == self.blanked:
             return
         self.blanked = on
-        self._talk(self.device.hide if on else self.device.show)
+        self._talk(lambda: self.device.hide() if on else self.device.show())
 
     def close(self) -> None:
         """Release the bus; the picture stays on the panel (``persist``)."""
+        if self.device is None:
+            return
         try:
             self.device.cleanup()
         except (OSError, luma.core.error.Error):
