@@ -236,6 +236,13 @@ class App:
     def _asleep(self) -> bool:
         return self.dimmed or self.blanked
 
+    def wake(self) -> None:
+        """Restart the idle timers, and light a dimmed or blank panel (a press, or news
+        from the serial console, for the people at the table)."""
+        self.last_press = self.clock()
+        if self._asleep():
+            self._wake()
+
     def _wake(self) -> None:
         self.last_press = self.clock()
         if self.blanked:

@@ -446,15 +446,6 @@ def _store(app: App) -> Any:
     return app.ctx.store
 
 
-def _wake(app: App) -> None:
-    # A change made from the console is news for the people at the table: wake the
-    # panel the way a press does. (App keeps its wake-up private; this is its only
-    # other caller.)
-    app.last_press = app.clock()
-    if app.dimmed or app.blanked:
-        app._wake()
-
-
 def _run_status(app: App) -> str:
     return ok_line(status(app))
 
@@ -488,7 +479,7 @@ def _run_new(app: App, game_id: str, names: list[str], options: dict[str, Any]) 
         session.abandon()  # an engine without screens yet: do not leave it to resume
         raise
     app.set_screen(screen)
-    _wake(app)
+    app.wake()  # a change from the console is news for the people at the table
     return ok_line(status(app))
 
 
@@ -496,7 +487,7 @@ def _run_event(app: App, event: dict[str, Any]) -> str:
     session = _game_screen(app).session
     session.apply(event)
     app.refresh_game()
-    _wake(app)
+    app.wake()
     return ok_line(_applied(session, event))
 
 
@@ -522,7 +513,7 @@ def _run_roll(app: App) -> str:
         why = " ".join(getattr(screen, "lines", ())) or "the roll was refused"
         raise ConsoleError("ILLEGAL", why)
     app.set_screen(screen)
-    _wake(app)
+    app.wake()
     return ok_line(_applied(session, session.match.events[-1]))
 
 
@@ -534,7 +525,7 @@ def _run_undo(app: App) -> str:
     if callable(hook):
         hook(app.ctx)  # as the game menu's Undo does: drop screen state the event made
     app.refresh_game()
-    _wake(app)
+    app.wake()
     match = session.match
     return ok_line({"match_id": session.match_id, "seq": len(match.events), "undone": undone,
                     "over": match.over, "expecting": _expecting(match)})
