@@ -2,8 +2,8 @@
 subprocess, then ``companion export`` and ``companion replay`` of what was stored."""
 
 import json
-import subprocess
-import sys
+
+from companion_cli import play_export_replay
 
 #: Ann, Bob and Cy; each round ends a different way. Every press is what a person at the
 #: table would do; the dice and tokens come from ``--seed 1``. Two long presses of the
@@ -172,19 +172,10 @@ OK
 """
 
 
-def companion(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120)
-
-
 def test_a_whole_block_lottery_game_through_the_pins(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(GAME)
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "block-lottery", "--players", "Ann,Bob,Cy", "--script",
-                     str(script), "--state-dir", str(state), "--seed", "1", "--log-events")
-    assert done.returncode == 0, done.stderr
-    printed = [json.loads(line[len("event "):]) for line in done.stdout.splitlines()]
+    played = play_export_replay(tmp_path, "block-lottery", ["Ann", "Bob", "Cy"], GAME,
+                                "--seed", "1", "--log-events")
+    printed = [json.loads(line[len("event "):]) for line in played.sim.stdout.splitlines()]
     kinds = [event["type"] for event in printed]
     assert kinds.count("pool") == 3 and kinds.count("token") == 9 and kinds.count("score") == 9
     assert [e["cause"] for e in printed if e["type"] == "end"] == ["empty_hand", "deck_out"]
@@ -192,17 +183,10 @@ def test_a_whole_block_lottery_game_through_the_pins(tmp_path):
     assert [e["player"] for e in rerolls] == ["Ann", "Ann"]
     assert rerolls[1]["to"] == [6]                       # entered by hand, not rolled
 
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    log = tmp_path / "game.jsonl"
-    log.write_text(exported.stdout)
-    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    lines = played.log
     assert lines[0]["type"] == "start" and lines[1:] == printed
 
-    replayed = companion("replay", "block-lottery", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
+    result = played.result
     assert result["over"] is True
     rounds = result["rounds"]
     assert [(r["dealer"], r["ended_by"], r["end"]) for r in rounds] == [

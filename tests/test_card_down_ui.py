@@ -3,11 +3,10 @@ and undo, and a whole game pressed on the mock pins then exported and replayed."
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from types import SimpleNamespace
+
+from companion_cli import play_export_replay
 
 from companion.session import Session
 from companion.store import Store
@@ -246,11 +245,6 @@ def test_every_table_picture_draws() -> None:
         assert screen.render().size == (128, 64)
 
 
-def companion(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120)
-
-
 #: A whole quick game for Ann, Bob and Cy as pressed at the table (see the comments).
 WHOLE_GAME = """\
 ROLL          # the first card is turned up
@@ -308,21 +302,8 @@ OK            # the match is over (games=1)
 
 
 def test_a_whole_game_through_the_pins_exported_and_replayed(tmp_path) -> None:
-    script = tmp_path / "card-down.txt"
-    script.write_text(WHOLE_GAME)
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "card-down", "--players", "Ann,Bob,Cy", "--option",
-                     "games=1", "--script", str(script), "--state-dir", str(state),
-                     "--seed", "1")
-    assert done.returncode == 0, done.stderr
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    log = tmp_path / "game.jsonl"
-    log.write_text(exported.stdout)
-    replayed = companion("replay", "card-down", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
+    result = play_export_replay(tmp_path, "card-down", ["Ann", "Bob", "Cy"], WHOLE_GAME,
+                                "--option", "games=1", "--seed", "1").result
     assert result["over"] is True
     assert result["totals"] == {"Ann": 23, "Bob": 0, "Cy": 7}
     assert result["winners"] == ["Bob"]

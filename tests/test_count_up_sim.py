@@ -3,19 +3,13 @@ exported from the state directory and replayed: the same match, event for event.
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
+
+from companion_cli import play_export_replay
 
 from companion.games.count_up import CountUp
 
 PLAYERS = ["Ann", "Bob"]
-
-
-def companion(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120)
 
 
 def random_match(seed: int) -> list[dict]:
@@ -57,23 +51,11 @@ def test_a_whole_match_through_the_pins_then_export_and_replay(tmp_path):
     events = random_match(seed=5)
     expected = CountUp.replay(PLAYERS, None, events).result()
     assert expected["over"] and len(expected["games"]) >= 3
-    script = tmp_path / "match.txt"
-    script.write_text("# Count Up 21, Ann and Bob, a match to 3\n"
-                      + "\n".join(presses_for(events)) + "\n")
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "count-up-21", "--players", "Ann,Bob", "--script",
-                     str(script), "--state-dir", str(state), "--seed", "1")
-    assert done.returncode == 0, done.stderr
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    lines = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    script = ("# Count Up 21, Ann and Bob, a match to 3\n"
+              + "\n".join(presses_for(events)) + "\n")
+    played = play_export_replay(tmp_path, "count-up-21", PLAYERS, script, "--seed", "1")
+    lines, result = played.log, played.result
     assert lines[0]["players"] == PLAYERS and lines[1:] == events
-    log = tmp_path / "match.jsonl"
-    log.write_text(exported.stdout)
-    replayed = companion("replay", "count-up-21", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
     assert result == expected
     assert result["over"] is True and max(result["totals"].values()) == 3
     for record in result["games"]:

@@ -3,11 +3,10 @@ pressed on the mock pins by ``companion sim --script``, exported and replayed.""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from types import SimpleNamespace
+
+from companion_cli import play_export_replay
 
 from companion.session import Session
 from companion.ui.full_counter import (
@@ -280,34 +279,18 @@ def test_the_whole_match_pressed_in_process():
 # -- through the mock pins ------------------------------------------------------------------------
 
 
-def companion(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120)
-
-
 def test_a_whole_match_through_the_pins_then_export_and_replay(tmp_path):
-    script = tmp_path / "match.txt"
     lines = ["# Full Counter, Ann Bob Cy: two games, Cy loses both"]
     for buttons, said in MATCH_PRESSES:
         lines += [f"# {said}"] + buttons.split()
-    script.write_text("\n".join(lines) + "\n")
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "full-counter", "--players", "Ann,Bob,Cy", "--script",
-                     str(script), "--state-dir", str(state), "--seed", "1", "--screens", "text")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.count("--- step ") == len(presses_of(MATCH_PRESSES))
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    log = tmp_path / "match.jsonl"
-    log.write_text(exported.stdout)
-    events = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    played = play_export_replay(tmp_path, "full-counter", ["Ann", "Bob", "Cy"],
+                                "\n".join(lines) + "\n", "--seed", "1", "--screens", "text")
+    assert played.sim.stdout.count("--- step ") == len(presses_of(MATCH_PRESSES))
+    events = played.log
     assert events[0]["type"] == "start" and events[0]["game"] == "full-counter"
     assert [event["type"] for event in events].count("out") == 4
     assert events[-1] == {"type": "end"}
-    replayed = companion("replay", "full-counter", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
+    result = played.result
     assert result["over"] is True
     assert result["totals"] == {"Ann": 0, "Bob": 0, "Cy": 2}
     assert result["winners"] == ["Ann", "Bob"]

@@ -3,20 +3,14 @@ from the game menu, then exported from the state directory and replayed."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
+
+from companion_cli import play_export_replay
 
 from companion.games.scoreboard import Scoreboard
 from companion.ui.scoreboard import POINT_STEPS
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-def companion(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120)
 
 
 def step_to(current: int, wanted: int) -> list[str]:
@@ -53,22 +47,10 @@ def test_a_whole_sheet_through_the_pins_then_export_and_replay(tmp_path):
               for points in rounds for player, value in zip(PLAYERS, points, strict=True)]
     events.append({"type": "end"})
     expected = Scoreboard.replay(PLAYERS, {"low_wins": True}, events).result()
-    script = tmp_path / "sheet.txt"
-    script.write_text("\n".join(presses_for(rounds)) + "\n")
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "scoreboard", "--players", ",".join(PLAYERS),
-                     "--option", "low_wins=true", "--script", str(script),
-                     "--state-dir", str(state), "--seed", "1")
-    assert done.returncode == 0, done.stderr
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    lines = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    played = play_export_replay(tmp_path, "scoreboard", PLAYERS,
+                                "\n".join(presses_for(rounds)) + "\n",
+                                "--option", "low_wins=true", "--seed", "1")
+    lines, result = played.log, played.result
     assert lines[0]["options"] == {"target": 0, "low_wins": True} and lines[1:] == events
-    log = tmp_path / "sheet.jsonl"
-    log.write_text(exported.stdout)
-    replayed = companion("replay", "scoreboard", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
     assert result == expected
     assert result["over"] and result["ended_by"] == "end" and len(result["rounds"]) == 5

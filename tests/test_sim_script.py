@@ -1,20 +1,13 @@
 """``companion sim --script`` end to end, as a subprocess: the exact output format, the
 exit statuses, and a whole Final Count game pressed on the mock pins."""
 
-import json
-import subprocess
-import sys
 
 import pytest
+from companion_cli import companion, play_export_replay
 
 from companion.bench import FINAL_COUNT_GAME, final_count_script
 from companion.errors import ScriptError
 from companion.sim import parse_script
-
-
-def companion(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
 
 
 def screens(stdout):
@@ -105,22 +98,10 @@ def test_waiting_dims_then_blanks_the_screen(tmp_path):
 
 
 def test_a_whole_final_count_game_through_the_pins(tmp_path):
-    script = tmp_path / "game.txt"
-    script.write_text(final_count_script())
-    state = tmp_path / "state"
-    done = companion("sim", "--new", "final-count", "--players", "Ann,Bob,Cy", "--script",
-                     str(script), "--state-dir", str(state), "--seed", "3",
-                     "--screens", "text")
-    assert done.returncode == 0, done.stderr
-    assert len(screens(done.stdout)) == len(FINAL_COUNT_GAME)
-    exported = companion("export", "--state-dir", str(state), "--match", "last",
-                         "--format", "jsonl")
-    assert exported.returncode == 0, exported.stderr
-    log = tmp_path / "game.jsonl"
-    log.write_text(exported.stdout)
-    replayed = companion("replay", "final-count", "--events", str(log))
-    assert replayed.returncode == 0, replayed.stderr
-    result = json.loads(replayed.stdout)
+    played = play_export_replay(tmp_path, "final-count", ["Ann", "Bob", "Cy"],
+                                final_count_script(), "--seed", "3", "--screens", "text")
+    assert len(screens(played.sim.stdout)) == len(FINAL_COUNT_GAME)
+    result = played.result
     assert result["over"] is True
     assert result["winners"] == ["Ann"]
     assert result["totals"] == {"Ann": 340, "Bob": 0, "Cy": 0}
