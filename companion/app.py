@@ -261,9 +261,8 @@ class App:
 
     def _show(self) -> None:
         image = self.screen.render()
-        if self.image is None or image.tobytes() != self.image.tobytes():
+        if self.panel.show(image):  # False: the same frame as last time, nothing sent
             self.image = image
-            self.panel.show(image)
             self._frame()
         if self.board is not None:
             self.board.set_led(self.screen.roll_ready and not self.blanked)

@@ -32,18 +32,13 @@ def first_frame() -> None:
     bus) and show the first frame; prints peak RSS in KiB."""
     from companion.clock import monotonic
     from companion.config import Config
+    from companion.device.board import SimBoard
     from companion.launch import make_app
 
-    app = make_app(Config(), board_factory=_sim_board, panel=recording_panel(), clock=monotonic)
+    app = make_app(Config(), board_factory=SimBoard, panel=recording_panel(), clock=monotonic)
     app.start()
     app.board.close()
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-
-
-def _sim_board(*args: Any, **kwargs: Any) -> Any:
-    from companion.device.board import SimBoard
-
-    return SimBoard(*args, **kwargs)
 
 
 def recording_panel() -> Any:
@@ -107,6 +102,7 @@ def _bench_app(root: Any = None) -> tuple[Any, Any, list[float]]:
     perf_counter time of each frame handed to the driver."""
     from companion.clock import ManualClock
     from companion.config import Config
+    from companion.device.board import SimBoard
     from companion.launch import make_app
 
     clock = ManualClock()
@@ -119,7 +115,7 @@ def _bench_app(root: Any = None) -> tuple[Any, Any, list[float]]:
         handed.append(time.perf_counter())
 
     panel.device.display = timed_display
-    app = make_app(Config(), board_factory=_sim_board, panel=panel, clock=clock, seed=1,
+    app = make_app(Config(), board_factory=SimBoard, panel=panel, clock=clock, seed=1,
                    root=root)
     app.start()
     return app, clock, handed
@@ -202,9 +198,10 @@ def idle_cpu(seconds: float) -> dict[str, float]:
 
     from companion.clock import monotonic
     from companion.config import Config
+    from companion.device.board import SimBoard
     from companion.launch import make_app
 
-    app = make_app(Config(), board_factory=_sim_board, panel=recording_panel(), clock=monotonic)
+    app = make_app(Config(), board_factory=SimBoard, panel=recording_panel(), clock=monotonic)
     thread = threading.Thread(target=app.run, daemon=True)
     thread.start()
     time.sleep(0.2)

@@ -266,7 +266,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
     panel = _open_panel(config)
     try:
-        app = make_app(config, board_factory=_real_board(Board), panel=panel, clock=monotonic,
+        app = make_app(config, board_factory=Board, panel=panel, clock=monotonic,
                        notifier=Notifier(), state_dir=state_dir)
     except CompanionError:
         raise
@@ -297,13 +297,6 @@ def _open_panel(config: Config):
     except DisplayError as err:
         logging.getLogger("companion").error("%s; starting without it, retrying", err)
         return Panel.absent(reopen)
-
-
-def _real_board(board_class):
-    def factory(*args, **kwargs):
-        return board_class(*args, **kwargs)
-
-    return factory
 
 
 def cmd_console(args: argparse.Namespace) -> int:
