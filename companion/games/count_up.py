@@ -105,7 +105,7 @@ class CountUp(Match):
 
     @property
     def over(self) -> bool:
-        return max(self.totals.values()) >= self.games_to_win
+        return scores.target_reached(self.totals, self.games_to_win)
 
     @property
     def highest(self) -> int | None:
