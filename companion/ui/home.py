@@ -63,9 +63,11 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
         ctx.store.finish(record.id, session.match.result())
         return None
     state = session.match.state()
-    where = next((f", {word} {state[word]}?" for word in ("hand", "round", "game_number")
-                  if isinstance(state.get(word), int)), "?")
-    question = f"Resume {session.title}" + where.replace("game_number", "game")
+    # Where the game stands, in the game's own word: hand, round or game number.
+    where = next((f", {word} {state[key]}?" for key, word in
+                  (("hand", "hand"), ("round", "round"), ("game_number", "game"))
+                  if isinstance(state.get(key), int)), "?")
+    question = f"Resume {session.title}" + where
     names = ", ".join(session.match.players)
     return Confirm("Unfinished game", [*wrap(question), *wrap(names)][:4],
                    lambda ctx: table_screen(session, home).route(ctx), home)

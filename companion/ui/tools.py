@@ -257,8 +257,7 @@ class BagScreen(Screen):
             self.bag.draw(ctx.rng)
             ctx.beep()
             self.spinner.start()
-            self.tick(ctx)
-            self.spinner.frames_left += 1
+            self.spin_token = "?"  # the hand goes into the bag at once
             return self
         if is_(press, "ok") and self.bag.drawn:
             return Confirm("Refill the bag?", ["Every token goes", "back in the bag."],
@@ -436,8 +435,7 @@ class FirstPlayer(Screen):
             self.seat = ctx.rng.randrange(self.players) + 1
             ctx.beep()
             self.spinner.start()
-            self.tick(ctx)
-            self.spinner.frames_left += 1
+            self.spin_seat = ctx.anim_rng.randrange(self.players) + 1
             return self
         return super().press(ctx, press)
 
