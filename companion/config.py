@@ -42,6 +42,17 @@ config.toml``). No file at all means the defaults. Every key is optional::
     url = ""             # "" = no serial console
     baud = 115200
 
+    [web]
+    listen = ""          # "HOST:PORT" for the table page, e.g. "0.0.0.0:8080"; "" = off
+    open_reads = true    # anyone on the network may read; writes always need pairing
+
+    [club]
+    broker = ""          # "mqtt://host:1883" or "mqtts://host:8883"; "" = no club mode
+    table = ""           # this table's name in the club, e.g. "table-7"
+    username = ""
+    password = ""
+    ca_file = ""         # a CA certificate file for mqtts:// ("" = the system's)
+
 >>> load_config(None, env={}).buttons.roll
 26
 """
@@ -106,6 +117,19 @@ class Serial(NamedTuple):
     baud: int = 115200
 
 
+class Web(NamedTuple):
+    listen: str = ""
+    open_reads: bool = True
+
+
+class Club(NamedTuple):
+    broker: str = ""
+    table: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+
+
 class Config(NamedTuple):
     buttons: Buttons = Buttons()
     buzzer: Output = Output(12)
@@ -114,6 +138,8 @@ class Config(NamedTuple):
     idle: Idle = Idle()
     state: State = State()
     serial: Serial = Serial()
+    web: Web = Web()
+    club: Club = Club()
     #: The file this was read from (None: defaults only).
     source: str | None = None
 
@@ -205,9 +231,11 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         return float(value)
     if want is int and isinstance(value, int) and not isinstance(value, bool):
         return value
+    if want is bool and isinstance(value, bool):
+        return value
     if want is str and isinstance(value, str):
         return value
-    words = {float: "a number", int: "a whole number", str: "a string"}
+    words = {float: "a number", int: "a whole number", str: "a string", bool: "true or false"}
     raise ConfigError(f"{source}: {key} must be {words[want]}, not {value!r}")
 
 
@@ -255,6 +283,54 @@ def _check_values(source: str, config: Config) -> None:
             fail(f"idle.{key}", "must be 0 (never) or more seconds")
     if not 0 < config.serial.baud <= 4_000_000:
         fail("serial.baud", f"must be a positive baud rate, not {config.serial.baud}")
+    if config.web.listen:
+        try:
+            parse_listen(config.web.listen)
+        except ValueError as err:
+            fail("web.listen", str(err))
+    _check_club(config.club, fail)
+
+
+#: A club table's name: it is a topic level, so no '/', '+', '#' or spaces.
+TABLE_NAME = "1 to 32 letters, digits, '-' or '_'"
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``"HOST:PORT"`` as (host, port); ValueError says what is wrong::
+
+        >>> parse_listen("0.0.0.0:8080")
+        ('0.0.0.0', 8080)
+        >>> parse_listen("[::1]:8080")
+        ('::1', 8080)
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit():
+        raise ValueError(f"must be HOST:PORT, e.g. 0.0.0.0:8080, not {text!r}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    number = int(port)
+    if not 1 <= number <= 65535:
+        raise ValueError(f"port must be from 1 to 65535, not {number}")
+    if any(c.isspace() for c in host):
+        raise ValueError(f"must be HOST:PORT, not {text!r}")
+    return host, number
+
+
+def valid_table_name(name: str) -> bool:
+    """True for a club table name (see :data:`TABLE_NAME`)."""
+    return 1 <= len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
+
+
+def _check_club(club: Club, fail: Any) -> None:
+    if not club.broker:
+        return
+    scheme, sep, rest = club.broker.partition("://")
+    if scheme not in ("mqtt", "mqtts") or not sep or not rest:
+        fail("club.broker", f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], "
+                            f"not {club.broker!r}")
+    if not valid_table_name(club.table):
+        fail("club.table", f"must be {TABLE_NAME} when club.broker is set, "
+                           f"not {club.table!r}")
 
 
 def dump_toml(config: Config) -> str:
@@ -263,7 +339,11 @@ def dump_toml(config: Config) -> str:
     for section, values in config.as_dict().items():
         lines.append(f"[{section}]")
         for key, value in values.items():
-            if isinstance(value, str):
+            if key == "password" and value:
+                shown = '"********"'  # printed configs end up in bug reports
+            elif isinstance(value, bool):
+                shown = "true" if value else "false"
+            elif isinstance(value, str):
                 shown = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
             elif key == "i2c_address":
                 shown = f"0x{value:02X}"

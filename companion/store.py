@@ -59,6 +59,7 @@ __all__ = [
     "Store",
     "StoreCorrupt",
     "StoreTooNew",
+    "DuplicateMatch",
 ]
 
 Clock = Callable[[], float]
@@ -105,6 +106,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID""",
         "CREATE INDEX matches_by_finish ON matches (finished)",
     ),
+    # 2: a match keeps one identity wherever it goes (export/import, club dashboards):
+    # ``uid``; ``origin`` is where it was played ("" = this device, else a club table);
+    # ``published`` is how many of its events the club broker has acknowledged (the
+    # outbox mark); ``meta`` holds this device's own id.
+    (
+        "ALTER TABLE matches ADD COLUMN uid TEXT",
+        "UPDATE matches SET uid = lower(hex(randomblob(16)))",
+        "CREATE UNIQUE INDEX matches_by_uid ON matches (uid)",
+        "ALTER TABLE matches ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE matches ADD COLUMN published INTEGER NOT NULL DEFAULT 0",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
 )
 
 #: The schema version this program writes.
@@ -123,6 +136,15 @@ class StoreTooNew(StoreError):
     """A newer companion wrote the file; it is left exactly as it is."""
 
 
+class DuplicateMatch(StoreError):
+    """A match with this uid is stored already (an import or a delivery seen twice)."""
+
+    def __init__(self, uid: str, match_id: int):
+        super().__init__(f"match {uid} is stored already (as match {match_id})")
+        self.uid = uid
+        self.match_id = match_id
+
+
 @dataclass(frozen=True)
 class MatchRecord:
     """One row of the matches table, with the number of events in its log."""
@@ -136,6 +158,10 @@ class MatchRecord:
     result: dict[str, Any] | None
     abandoned: bool
     event_count: int
+    #: The match's identity on every device (kept by export/import and the club).
+    uid: str = ""
+    #: Where it was played: "" on this device, else the club table's name.
+    origin: str = ""
 
     @property
     def in_progress(self) -> bool:
@@ -274,28 +300,103 @@ class Store:
     # -- matches and the event log -----------------------------------------------------
 
     def new_match(
-        self, game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None
+        self,
+        game_id: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        uid: str | None = None,
+        origin: str = "",
     ) -> int:
-        """Record a new match and return its id; its players become "recently used"."""
-        if not isinstance(game_id, str) or not game_id:
-            raise StoreError("a match needs a game id")
-        if isinstance(players, str) or not isinstance(players, Sequence):
-            raise StoreError("players are a list of names")
-        names = list(players)
-        if not names or not all(isinstance(name, str) and name.strip() for name in names):
-            raise StoreError("players are a list of names")
-        players_json = _dump(names, "the players")
-        options_json = _dump(dict(options or {}), "the options")
+        """Record a new match and return its id; its players become "recently used".
+
+        ``uid`` (default: a new random one) is the match's identity on every device;
+        ``origin`` names the club table it is played at ("" here). A uid stored already
+        raises :class:`DuplicateMatch`.
+        """
+        players_json, options_json = _match_json(game_id, players, options)
+        uid = _new_uid() if uid is None else _checked_uid(uid)
         now = self._now()
         with self._transaction() as conn:
+            self._refuse_duplicate(conn, uid)
             cursor = conn.execute(
-                "INSERT INTO matches (game_id, players, options, started) VALUES (?, ?, ?, ?)",
-                (game_id, players_json, options_json, now),
+                "INSERT INTO matches (game_id, players, options, started, uid, origin)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, players_json, options_json, now, uid, str(origin)),
             )
             match_id = cursor.lastrowid
-            self._mark_used(conn, names, now)
+            self._mark_used(conn, list(players), now)
         assert match_id is not None
         return match_id
+
+    def import_match(
+        self,
+        game_id: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        events: Sequence[tuple[Mapping[str, Any], float]],
+        *,
+        started: float,
+        finished: float | None,
+        result: Mapping[str, Any] | None,
+        uid: str,
+        origin: str = "",
+    ) -> int:
+        """Store a whole match played elsewhere, with its own times, in one transaction.
+
+        ``events`` are (event, time) pairs in order; ``finished``/``result`` are None for
+        a match still being played. The caller has replayed the events through the
+        engine: the store only keeps them. A uid stored already raises
+        :class:`DuplicateMatch` and nothing is written.
+        """
+        players_json, options_json = _match_json(game_id, players, options)
+        uid = _checked_uid(uid)
+        rows = [(_dump(dict(event), "the event"), float(at)) for event, at in events]
+        result_json = None if result is None else _dump(dict(result), "the result")
+        with self._transaction() as conn:
+            self._refuse_duplicate(conn, uid)
+            cursor = conn.execute(
+                "INSERT INTO matches (game_id, players, options, started, finished, result,"
+                " uid, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, players_json, options_json, float(started), finished, result_json,
+                 uid, str(origin)),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            conn.executemany(
+                "INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
+                [(match_id, seq, text, at) for seq, (text, at) in enumerate(rows, 1)],
+            )
+            self._mark_used(conn, list(players), float(started))
+        return match_id
+
+    def find_uid(self, uid: str) -> int | None:
+        """The local id of the match with this uid, or None."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT id FROM matches WHERE uid = ?", (str(uid),)).fetchone()
+        return None if row is None else int(row["id"])
+
+    def event_times(self, match_id: int) -> list[float]:
+        """When each event of the match was stored, in order (what an export carries)."""
+        with self._reading() as conn:
+            self._match_row(conn, match_id)
+            rows = conn.execute(
+                "SELECT at FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
+        return [float(row["at"]) for row in rows]
+
+    def device_id(self) -> str:
+        """This device's own random id, made once and kept in the file."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
+        if row is not None:
+            return str(row["value"])
+        made = _new_uid()
+        with self._transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('device_id', ?)",
+                         (made,))
+            (value,) = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
+        return str(value)
 
     def append(self, match_id: int, event: Mapping[str, Any]) -> int:
         """Add ``event`` to the match's log and return its seq (1, 2, ...).
@@ -606,6 +707,11 @@ class Store:
             raise StoreError(f"no match {match_id}")
         return row
 
+    def _refuse_duplicate(self, conn: sqlite3.Connection, uid: str) -> None:
+        row = conn.execute("SELECT id FROM matches WHERE uid = ?", (uid,)).fetchone()
+        if row is not None:
+            raise DuplicateMatch(uid, int(row["id"]))
+
     def _open_match(self, conn: sqlite3.Connection, match_id: int) -> None:
         row = self._match_row(conn, match_id)
         if row["abandoned"]:
@@ -742,7 +848,7 @@ class Store:
 
 
 _SELECT_MATCH = (
-    "SELECT id, game_id, players, options, started, finished, result, abandoned,"
+    "SELECT id, game_id, players, options, started, finished, result, abandoned, uid, origin,"
     " (SELECT COUNT(*) FROM events WHERE events.match_id = matches.id) AS event_count"
     " FROM matches"
 )
@@ -762,7 +868,33 @@ def _record(row: sqlite3.Row) -> MatchRecord:
         result=result,
         abandoned=bool(row["abandoned"]),
         event_count=int(row["event_count"]),
+        uid=row["uid"] or "",
+        origin=row["origin"] or "",
     )
+
+
+def _match_json(
+    game_id: str, players: Sequence[str], options: Mapping[str, Any] | None
+) -> tuple[str, str]:
+    """The players and options of a new match as stored text, checked."""
+    if not isinstance(game_id, str) or not game_id:
+        raise StoreError("a match needs a game id")
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise StoreError("players are a list of names")
+    names = list(players)
+    if not names or not all(isinstance(name, str) and name.strip() for name in names):
+        raise StoreError("players are a list of names")
+    return _dump(names, "the players"), _dump(dict(options or {}), "the options")
+
+
+def _new_uid() -> str:
+    return os.urandom(16).hex()
+
+
+def _checked_uid(uid: str) -> str:
+    if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not uid.isprintable():
+        raise StoreError(f"a match uid is 1 to 64 printable characters, not {uid!r}")
+    return uid
 
 
 def _find_player(conn: sqlite3.Connection, name: str) -> str | None:

@@ -76,7 +76,7 @@ def test_creates_a_durable_wal_database(tmp_path: Path, store: Store) -> None:
     assert conn is not None
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     assert conn.execute("PRAGMA application_id").fetchone()[0] == store_module.APPLICATION_ID
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"players", "matches", "events"} <= tables
@@ -141,6 +141,7 @@ def test_match_life_cycle(store: Store) -> None:
         result=None,
         abandoned=False,
         event_count=2,
+        uid=record.uid,
     )
     assert record.in_progress
     result = {"over": True, "totals": {"Ann": 10, "Bob": 300}, "winners": ["Bob"]}
@@ -392,13 +393,14 @@ def test_an_empty_file_is_migrated_from_version_0(tmp_path: Path) -> None:
 
 def test_forward_migration_keeps_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = make_db(tmp_path, events=2)
-    step2 = ("ALTER TABLE players ADD COLUMN colour TEXT",)
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step2))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    step = ("ALTER TABLE players ADD COLUMN colour TEXT",)
+    later = SCHEMA_VERSION + 1
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", later)
     with Store(path) as s:
         conn = s._conn
         assert conn is not None
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == later
         assert "colour" in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
         assert len(s.events(1)) == 2
 
@@ -407,16 +409,16 @@ def test_a_failing_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = make_db(tmp_path, events=2)
-    step2 = ("ALTER TABLE players ADD COLUMN colour TEXT", "THIS IS NOT SQL")
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step2))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    step = ("ALTER TABLE players ADD COLUMN colour TEXT", "THIS IS NOT SQL")
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StoreError):
         Store(path)
     monkeypatch.undo()
     with Store(path) as s:
         conn = s._conn
         assert conn is not None
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert "colour" not in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
 
 
