@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -46,6 +47,7 @@ class App:
         *,
         board: Any = None,
         notifier: Notifier | None = None,
+        game_log: Any = None,
         on_frame: Callable[[Image.Image], None] | None = None,
     ):
         self.ctx = ctx
@@ -56,9 +58,14 @@ class App:
         self.idle = idle
         self.board = board
         self.notifier = notifier or Notifier(env={})
+        #: The game log and whether it can be written (:class:`companion.gamelog.GameLog`;
+        #: None: no log was asked for, nothing is marked).
+        self.game_log = game_log
         self.on_frame = on_frame
         self.queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
         self.running = True
+        #: The thread that owns the screen, the state and the panel (set by start()).
+        self.owner: threading.Thread | None = None
         self.dimmed = self.blanked = False
         self.image: Image.Image | None = None
         self._swallow: set[str] = set()
@@ -69,6 +76,10 @@ class App:
         self.watchdog_at: float | None = None
         #: When to try a display that stopped answering again (None: it answers).
         self.retry_at: float | None = None
+        #: Called on the owner thread with the game session on the screen whenever it
+        #: changes (a new game, a resume, leaving one): the web page's news.
+        self.session_watchers: list[Callable[[Any], None]] = []
+        self._watched: Any = None
 
     # -- what other threads may call ----------------------------------------------
 
@@ -86,7 +97,9 @@ class App:
     # -- the owner thread ---------------------------------------------------------
 
     def start(self) -> None:
-        """Show the first frame and tell systemd we are up."""
+        """Show the first frame and tell systemd we are up. The thread that calls this
+        is the owner from now on."""
+        self.owner = threading.current_thread()
         self._schedule_tick()
         self._show()
         self.notifier.send("READY=1")
@@ -98,6 +111,8 @@ class App:
         self.start()
         while self.running:
             self._run_due()
+            if not self.running:  # a quit taken off the queue by _run_due
+                break
             deadline = self.next_deadline()
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
             try:
@@ -108,18 +123,20 @@ class App:
 
     def pump(self) -> None:
         """Handle everything queued and everything due now, without waiting."""
+        self._run_due()
+
+    def _take_queued(self) -> None:
         while True:
             try:
                 item = self.queue.get_nowait()
             except queue.Empty:
-                break
+                return
             self._handle(item)
-        self._run_due()
 
     def next_deadline(self) -> float | None:
         """When the loop must next wake up by itself (None: only for the queue)."""
         times = [self.decoder.next_deadline(), self.tick_at, self.shift_at, self.watchdog_at,
-                 self.retry_at]
+                 self.retry_at, getattr(self.game_log, "retry_at", None)]
         if self.idle.dim_after and not self.dimmed and not self.blanked:
             times.append(self.last_press + self.idle.dim_after)
         if self.idle.blank_after and not self.blanked:
@@ -149,9 +166,12 @@ class App:
             self.set_screen(self._guard(lambda: game.route(self.ctx)))
 
     def visible(self) -> Image.Image:
-        """What a person sees on the panel now (dark when blanked)."""
+        """What a person sees on the panel now (dark when blanked, half lit when dimmed:
+        the simulator shows the dimming, so the press that wakes the panel shows too)."""
         if self.blanked or self.image is None:
             return Image.new("1", (WIDTH, HEIGHT))
+        if self.dimmed:
+            return _half_lit(self.image)
         return self.image
 
     # -- inside ---------------------------------------------------------------------
@@ -192,6 +212,12 @@ class App:
     def _after_change(self) -> None:
         self._schedule_tick()
         self._show()
+        if self.session_watchers:
+            session = self.current_session()
+            if session is not self._watched:
+                self._watched = session
+                for watcher in self.session_watchers:
+                    watcher(session)
 
     def _guard(self, step: Callable[[], Screen]) -> Screen:
         """Run a screen step; an error becomes a message, never a dead device."""
@@ -205,6 +231,10 @@ class App:
 
     def _run_due(self) -> None:
         now = self.clock()
+        # The board stamps an edge, then queues it: every edge queued by now happened
+        # before `now`. Feed them to the decoder before its timers run, or a release still
+        # waiting in the queue (this thread ran late) would make its short press long.
+        self._take_queued()
         presses = self.decoder.due(now)
         if presses:
             self._presses(presses)
@@ -218,6 +248,8 @@ class App:
         if self.watchdog_at is not None and now >= self.watchdog_at:
             self.notifier.send("WATCHDOG=1")
             self.watchdog_at = now + (self.notifier.watchdog_every or 0)
+        if self.game_log is not None and self.game_log.due(now):
+            self._retry_saving(now)
         if self.retry_at is not None and now >= self.retry_at:
             self.retry_at = None
             self.panel.retry()
@@ -232,9 +264,32 @@ class App:
                 and idle_for >= self.idle.dim_after:
             self.dimmed = True
             self.panel.dim(True)
+            self._frame()
 
     def _asleep(self) -> bool:
         return self.dimmed or self.blanked
+
+    def unsaved(self) -> bool:
+        """True while what is played is not written to the game log: the storage
+        refuses, or the game on the screen has not been written yet."""
+        if self.game_log is None or self.game_log.state_dir is None:
+            return False
+        session = self.current_session()
+        return bool(self.game_log.problem) or (session is not None and not session.saved)
+
+    def _retry_saving(self, now: float) -> None:
+        """Try the game log again (on its deadline); say so when saving works again."""
+        session = self.current_session()
+        if not self.game_log.retry(now, session):
+            self.ctx.unsaved = self.game_log.problem
+            return
+        self.ctx.store = self.game_log.store
+        self.ctx.unsaved = ""
+        self.wake()
+        lines = ["Games are saved", "again."]
+        if session is not None:
+            lines += ["This game is saved", "too."]
+        self.set_screen(Message("Saved again", lines, self.screen))
 
     def wake(self) -> None:
         """Restart the idle timers, and light a dimmed or blank panel (a press, or news
@@ -260,7 +315,7 @@ class App:
                 self.tick_at = self.clock() + wait
 
     def _show(self) -> None:
-        image = self.screen.render()
+        image = self.screen.render(unsaved=self.unsaved(), club=self.ctx.club_up)
         if self.panel.show(image):  # False: the same frame as last time, nothing sent
             self.image = image
             self._frame()
@@ -270,3 +325,11 @@ class App:
     def _frame(self) -> None:
         if self.on_frame is not None:
             self.on_frame(self.visible())
+
+
+def _half_lit(image: Image.Image) -> Image.Image:
+    """``image`` with every other pixel off, in a checkerboard: a dimmed panel as a
+    one-bit picture (the real panel dims by contrast)."""
+    mask = Image.new("1", image.size)
+    mask.putdata([255 * ((x + y) % 2) for y in range(image.height) for x in range(image.width)])
+    return Image.composite(image, Image.new("1", image.size), mask)

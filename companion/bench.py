@@ -5,7 +5,12 @@
   driver on a recording bus (median and p95 of 200 presses);
 - bytes sent to the panel per update over a scripted session, against full frames;
 - idle CPU while nobody presses anything; peak resident memory;
-- replaying a 10,000-event log, and committing one event to the store.
+- replaying a 10,000-event log, and committing one event to the store;
+- ``companion stats`` over 10,000 stored matches (about 500,000 events), and opening the
+  device's History on that store: the first time, after one more game finished (the
+  kept figures fold it in), and again unchanged;
+- the table page (:mod:`companion.remote.web.bench`): press to the browser's DOM, idle
+  CPU with a page open, memory the page adds, page weight.
 
 Timings are wall-clock on whatever machine runs this; they are reported, not asserted
 (tests never depend on the machine's speed).
@@ -248,6 +253,95 @@ def store_commit(events: int) -> dict[str, float]:
     return {"events": events, "commit_ms": per_event * 1000}
 
 
+#: The players the stats benchmark's matches are drawn from.
+STATS_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")
+
+
+def _scoreboard_templates(count: int, rounds: int) -> list[tuple[list[str], list[dict], dict]]:
+    """``count`` scoreboard games of ``rounds`` rounds, replayed through the engine:
+    (players, events, result)."""
+    import random
+
+    from companion.games import replay
+
+    rng = random.Random(14)
+    made = []
+    for _ in range(count):
+        players = rng.sample(STATS_NAMES, rng.randint(2, 4))
+        events = [{"type": "points", "player": name, "points": rng.randint(-5, 30)}
+                  for _ in range(rounds) for name in players]
+        events.append({"type": "end"})
+        made.append((players, events, replay("scoreboard", players, {}, events).result()))
+    return made
+
+
+def stats_store(folder: str, matches: int, events_per_match: int = 50) -> Any:
+    """A store in ``folder`` with ``matches`` finished scoreboard games of about
+    ``events_per_match`` events each, written in one transaction (it is a fixture, not
+    a measurement)."""
+    import json
+    import sqlite3
+    from pathlib import Path
+
+    from companion.store import Store
+
+    Store.in_dir(folder).close()  # the schema
+    templates = _scoreboard_templates(40, max(1, (events_per_match - 1) // 3))
+    rows, events = [], []
+    at = 1_600_000_000.0
+    for match_id in range(1, matches + 1):
+        players, log, result = templates[match_id % len(templates)]
+        started = at
+        for seq, event in enumerate(log, 1):
+            at += 20.0
+            events.append((match_id, seq, json.dumps(event), at))
+        rows.append((match_id, "scoreboard", json.dumps(players), "{}", started, at + 1,
+                     json.dumps(result), f"bench-{match_id}"))
+        at += 600.0
+    conn = sqlite3.connect(Path(folder) / Store.DEFAULT_NAME, isolation_level=None)
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO matches (id, game_id, players, options, started, finished,"
+                     " result, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.executemany("INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
+                     events)
+    conn.execute("COMMIT")
+    conn.close()
+    return Store.in_dir(folder)
+
+
+def stats_speed(matches: int) -> dict[str, float]:
+    import random
+    import tempfile
+
+    from companion.stats import figures
+    from companion.ui.history import history_menu
+    from companion.ui.screen import Context, Menu
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = stats_store(folder, matches)
+        events = sum(record.event_count for record in store.history(limit=matches))
+        start = time.perf_counter()
+        figures(store)
+        stats_s = time.perf_counter() - start
+        ctx = Context(rng=random.Random(1), store=store)
+
+        def open_history() -> float:
+            begun = time.perf_counter()
+            history_menu(ctx, Menu("Home", [])).render()
+            return (time.perf_counter() - begun) * 1000
+
+        first = open_history()
+        players, log, result = _scoreboard_templates(1, 16)[0]
+        store.import_match("scoreboard", players, {}, [(event, 2e9) for event in log],
+                           started=2e9, finished=2e9 + 1, result=result, uid="bench-next")
+        after_finish = open_history()
+        again = open_history()
+        store.close()
+    return {"matches": matches, "events": events, "stats_s": stats_s,
+            "history_first_ms": first, "history_after_finish_ms": after_finish,
+            "history_again_ms": again}
+
+
 def bench_main(as_json: bool = False, quick: bool = False) -> int:
     import json
 
@@ -259,11 +353,18 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
         "idle": idle_cpu(1.0 if quick else 10.0),
     }
     for name, step, size in (("replay", replay_speed, 10_000),
+                             ("stats", stats_speed, 500 if quick else 10_000),
                              ("store", store_commit, 20 if quick else 200)):
         try:
             results[name] = step(size)
         except ImportError:
             results[name] = {"skipped": "not built yet"}
+    try:
+        from companion.remote.web.bench import web_bench
+
+        results["web"] = web_bench(quick)
+    except ImportError as missing:  # the web stack is not installed here
+        results["web"] = {"skipped": f"no web stack ({missing.name})"}
     results["peak_rss_mb"] = results["cold_start"]["peak_rss_mb"]
     if as_json:
         print(json.dumps(results, indent=2))
@@ -274,6 +375,13 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
         ("panel_bytes", "share_of_full_frames"): "<= 0.25",
         ("idle", "cpu_percent"): "< 0.5",
         ("replay", "replay_ms"): "<= 100",
+        ("stats", "stats_s"): "<= 1",
+        ("stats", "history_after_finish_ms"): "<= 100",
+        ("stats", "history_again_ms"): "<= 100",
+        ("web", "press_to_dom_median_ms"): "<= 50",
+        ("web", "idle_cpu_percent"): "< 0.5",
+        ("web", "rss_added_mb"): "<= 25",
+        ("web", "page_kb"): "<= 150",
     }
     for section, values in results.items():
         if not isinstance(values, dict):

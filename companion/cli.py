@@ -2,14 +2,17 @@
 
 ::
 
-    companion sim [--serial URL]          the simulator in this terminal
+    companion sim [--serial URL] [--web HOST:PORT]   the simulator in this terminal
     companion sim --script FILE --screens text   run a button script, print the screens
-    companion run [--sim]                 the device (the simulator with --sim)
+    companion run [--sim] [--web HOST:PORT]   the device; --web serves the table page
     companion config                      print the effective configuration
     companion shuffle --cards 52 --piles 4 [--seed S] [--json]
     companion replay GAME --players A,B --events LOG.jsonl
+    companion export --all / import FILE  carry every finished match to another device
+    companion stats [--game G] [--player NAME] [--since DATE] [--json]
     companion bench                       measure speed and memory on this machine
     companion console PORT [--baud N]     the device's serial console from a laptop
+    companion club --broker URL [--web HOST:PORT] [--state-dir DIR]   the club dashboard
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
 2 for bad usage or a bad script, 1 for anything else. Never a traceback.
@@ -25,14 +28,30 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from companion import __version__
 from companion.config import Config, dump_toml, load_config
 from companion.errors import CompanionError, ConfigError, ScriptError
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (which command, what is wrong, where the
+    help is) and exit status 2, like every other error a person can fix."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """A message as one printable line: control characters (a newline typed into an
+    argument) shown escaped, and a pasted monster cut at ``limit`` characters."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="Tabletop Companion: dice, shuffles, tokens and scorekeeping for card games.",
     )
@@ -46,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     with_config(run)
     run.add_argument("--sim", action="store_true", help="force the simulator")
     run.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    run.add_argument("--web", metavar="HOST:PORT",
+                     help="serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)")
 
     sim = commands.add_parser("sim", help="the simulator: terminal screen, keys as buttons")
     with_config(sim)
@@ -64,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --new: a game option, e.g. hit_goal=true")
     sim.add_argument("--serial", metavar="URL",
                      help="attach the serial console to this port or pyserial URL")
+    sim.add_argument("--web", metavar="HOST:PORT",
+                     help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
 
     config = commands.add_parser("config", help="print the effective configuration")
     with_config(config)
@@ -84,11 +107,30 @@ def build_parser() -> argparse.ArgumentParser:
     with_config(selftest)
     selftest.add_argument("--wait", type=float, default=10.0, metavar="SECS",
                           help="how long to wait for each button (default 10)")
+    selftest.add_argument("--stop-service", action="store_true",
+                          help="stop companion.service for the test, start it again after")
 
     export = commands.add_parser("export", help="export a stored game")
-    export.add_argument("--state-dir", required=True, metavar="DIR")
+    export.add_argument("--state-dir", metavar="DIR",
+                        help="where the game log is kept (default: the configured one)")
     export.add_argument("--match", default="last", metavar="ID|current|last")
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export.add_argument("--all", action="store_true", dest="every",
+                        help="every finished match, as jsonl (for companion import)")
+
+    stats = commands.add_parser("stats", help="figures and ratings from the stored games")
+    with_config(stats)
+    stats.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    stats.add_argument("--game", metavar="GAME", help="one game, e.g. final-count")
+    stats.add_argument("--player", action="append", metavar="NAME",
+                       help="one player's figures (twice: and their head-to-head)")
+    stats.add_argument("--since", metavar="YYYY-MM-DD", help="matches finished on or after")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+
+    import_ = commands.add_parser("import", help="store matches from a companion export file")
+    with_config(import_)
+    import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
+    import_.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
 
     console = commands.add_parser("console", help="the device's serial console, from a laptop")
     console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
@@ -100,6 +142,27 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure speed and memory on this machine")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
+    bench.add_argument("--club", action="store_true",
+                       help="club mode instead: simulated tables through a broker to a "
+                            "dashboard (starts its own mosquitto unless --broker)")
+    bench.add_argument("--tables", type=int, default=50, help="with --club: tables (50)")
+    bench.add_argument("--seconds", type=float, default=20.0,
+                       help="with --club: how long to measure (20)")
+    bench.add_argument("--broker", metavar="URL", help="with --club: an existing broker")
+
+    club = commands.add_parser("club", help="the club dashboard: every table's matches "
+                                            "from an MQTT broker, and the club page")
+    with_config(club)
+    club.add_argument("--broker", metavar="URL",
+                      help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
+    club.add_argument("--web", metavar="HOST:PORT", help="serve the club page here")
+    club.add_argument("--state-dir", metavar="DIR",
+                      help="the dashboard's own game log (default: the state dir's club/)")
+    for sub in commands.choices.values():  # every command takes --config (README says so)
+        try:
+            with_config(sub)
+        except argparse.ArgumentError:
+            pass  # it has one already
     return parser
 
 
@@ -110,16 +173,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if getattr(args, "config", None):
+            _config(args)  # a --config given is checked, even where a command needs none
         return COMMANDS[args.command](args)
     except ConfigError as err:
-        print(f"companion: config error: {err}", file=sys.stderr)
+        print(f"companion: config error: {one_line(err)}", file=sys.stderr)
         return ConfigError.exit_status
     except ScriptError as err:
-        print(f"companion: script error: {err}", file=sys.stderr)
+        print(f"companion: script error: {one_line(err)}", file=sys.stderr)
         return 2
     except CompanionError as err:
-        print(f"companion: {err}", file=sys.stderr)
-        return 1
+        print(f"companion: {one_line(err)}", file=sys.stderr)
+        return getattr(err, "exit_status", 1)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -129,7 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    return load_config(getattr(args, "config", None))
+    """The configuration, read once per command."""
+    if getattr(args, "loaded_config", None) is None:
+        args.loaded_config = load_config(getattr(args, "config", None))
+    return args.loaded_config
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -165,6 +233,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.script:
         if args.serial:
             raise CompanionError("--serial goes with the interactive simulator, not --script")
+        if args.web:
+            raise CompanionError("--web goes with the interactive simulator, not --script")
         state_dir = args.state_dir or config.state.dir or None
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
                               png_dir=args.png, root=root,
@@ -175,7 +245,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
     return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
                                state_dir=state_dir, serial_url=args.serial,
-                               serial_baud=config.serial.baud)
+                               serial_baud=config.serial.baud, web_listen=_web(args, config),
+                               web_open_reads=config.web.open_reads)
+
+
+def _web(args: argparse.Namespace, config: Config) -> str:
+    """Where the table page listens: ``--web``, else ``[web] listen`` ("" = off)."""
+    from companion.config import parse_listen
+
+    listen = args.web if args.web is not None else config.web.listen
+    if listen:
+        try:
+            parse_listen(listen)
+        except ValueError as problem:
+            raise CompanionError(f"--web {problem}") from None
+    return listen
 
 
 def _new_game(args: argparse.Namespace):
@@ -185,17 +269,28 @@ def _new_game(args: argparse.Namespace):
             raise CompanionError("--players and --option go with --new GAME")
         return None
     from companion.games import engine
+    from companion.names import split_players
     from companion.replay import parse_option
 
     engine(args.new)  # an unknown game is refused before anything starts
-    players = [name.strip() for name in (args.players or "").split(",") if name.strip()]
-    options = dict(parse_option(text) for text in args.option)
+    players = split_players(args.players) if args.players else []  # the one name rule
+    try:
+        options = dict(parse_option(text) for text in args.option)
+    except ValueError as err:
+        from companion.replay import UsageError
+
+        raise UsageError(f"--option: {err}") from None
 
     def root(ctx):
         from companion.session import Session
         from companion.ui.games import table_screen
         from companion.ui.home import home_menu
 
+        waiting = None if ctx.store is None else ctx.store.unfinished()
+        if waiting is not None:
+            # --new asks for a new game: the unfinished one is kept as abandoned, never
+            # pushed out of view behind the new one.
+            ctx.store.abandon(waiting.id)
         session = Session.start(args.new, players, options, store=ctx.store,
                                 listeners=ctx.listeners)
         return table_screen(session, home_menu(ctx)).route(ctx)
@@ -207,33 +302,37 @@ def _new_game(args: argparse.Namespace):
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
-    import queue
+    from companion.selftest import selftest_main
 
-    from companion.clock import monotonic
-    from companion.device.board import Board
-    from companion.device.display import Panel, open_device
-    from companion.selftest import run_selftest
-
-    config = _config(args)
-    panel = Panel(open_device(config.display))
-    edges: queue.Queue = queue.Queue()
-    try:
-        board = Board(config.buttons, config.buzzer.pin, config.led.pin,
-                      sink=lambda *edge: edges.put(edge), clock=monotonic)
-    except CompanionError:
-        raise
-    except Exception as err:  # gpiozero's own errors: no GPIO on this machine
-        raise CompanionError(f"cannot use the GPIO pins here ({err})") from None
-    try:
-        return run_selftest(config, board, panel, edges, monotonic, sys.stdout, wait=args.wait)
-    finally:
-        board.close()
+    return selftest_main(_config(args), sys.stdout, wait=args.wait,
+                         stop_service=args.stop_service)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.export import export_main
 
-    return export_main(args.state_dir, args.match, args.format)
+    if args.every and args.match != "last":
+        print("companion export: --all and --match go separately", file=sys.stderr)
+        return 2
+    return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every)
+
+
+def _stored_dir(args: argparse.Namespace) -> Path:
+    """--state-dir, else the configured one (where the device keeps its game log)."""
+    return Path(args.state_dir) if args.state_dir else _config(args).state_dir()
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from companion.stats import stats_main
+
+    return stats_main(_stored_dir(args), game=args.game, players=args.player,
+                      since=args.since, as_json=args.json)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.export import import_main
+
+    return import_main(str(_stored_dir(args)), args.file)
 
 
 def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:
@@ -243,6 +342,24 @@ def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:
             return b"Raspberry Pi" in model.read()
     except OSError:
         return False
+
+
+#: Where the installed service keeps its game log (StateDirectory= in the unit).
+SERVICE_STATE_DIR = Path("/var/lib/companion")
+
+
+def state_dir_note(state_dir: Path, env: dict[str, str] | None = None,
+                   service_dir: Path = SERVICE_STATE_DIR) -> str | None:
+    """The line a manual ``companion run`` prints about its game log (None under
+    systemd): a run by hand does not see the service's games unless told to."""
+    env = os.environ if env is None else env
+    if env.get("INVOCATION_ID"):
+        return None
+    note = f"companion: keeping the game log in {state_dir}"
+    if state_dir != service_dir and service_dir.is_dir():
+        note += (f" (the service keeps its own in {service_dir}; "
+                 "--state-dir chooses another)")
+    return note
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -256,17 +373,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         from companion import sim
 
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
+        _note_state_dir(state_dir)
         return sim.run_interactive(config, state_dir=state_dir, serial_url=config.serial.url,
-                                   serial_baud=config.serial.baud)
+                                   serial_baud=config.serial.baud, web_listen=_web(args, config),
+                                   web_open_reads=config.web.open_reads)
+    from functools import partial
+
     from companion.clock import monotonic
     from companion.device.board import Board
-    from companion.launch import make_app, serial_console
+    from companion.device.pins import open_pin_factory, pin_factory_name
+    from companion.launch import club_link, make_app, serial_console, warm_history, web_page
     from companion.notify import Notifier
 
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-    panel = _open_panel(config)
+    _note_state_dir(state_dir)
+    factory = open_pin_factory(pin_factory_name(config.gpio.pin_factory))
+    panel = _open_panel(config, factory)
     try:
-        app = make_app(config, board_factory=Board, panel=panel, clock=monotonic,
+        app = make_app(config, board_factory=partial(Board, pin_factory=factory),
+                       panel=panel, clock=monotonic,
                        notifier=Notifier(), state_dir=state_dir)
     except CompanionError:
         raise
@@ -274,23 +399,33 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise CompanionError(f"cannot use the GPIO pins here ({err}); "
                              "`companion sim` runs the simulator") from None
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    warm_history(app)
     try:
-        with serial_console(app, config.serial.url, config.serial.baud):
+        with serial_console(app, config.serial.url, config.serial.baud), \
+                web_page(app, _web(args, config), open_reads=config.web.open_reads), \
+                club_link(app, config.club):
             app.run()
     finally:
         app.board.close()
     return 0
 
 
-def _open_panel(config: Config):
+def _note_state_dir(state_dir: Path) -> None:
+    note = state_dir_note(state_dir)
+    if note:
+        print(note, file=sys.stderr)
+
+
+def _open_panel(config: Config, pin_factory=None):
     """The display; one that does not answer yet (a loose cable) is retried while the
-    device runs, so the buttons, the console and the game log work meanwhile."""
+    device runs, so the buttons, the console and the game log work meanwhile.
+    ``pin_factory`` drives an SPI display's DC and RST pins."""
     import logging
 
     from companion.device.display import DisplayError, Panel, open_device
 
     def reopen():
-        return open_device(config.display)
+        return open_device(config.display, pin_factory=pin_factory)
 
     try:
         return Panel(reopen(), reopen=reopen)
@@ -300,18 +435,37 @@ def _open_panel(config: Config):
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from companion.link import run_console
+    from companion.remote.serial import run_console
 
     return run_console(args.port, args.baud, raw=args.raw, reply_timeout=args.timeout)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.club:
+        from companion.club.bench import bench_club_main
+
+        return bench_club_main(tables=args.tables, seconds=args.seconds, broker=args.broker,
+                               as_json=args.json)
     from companion.bench import bench_main
 
     return bench_main(as_json=args.json, quick=args.quick)
 
 
+def cmd_club(args: argparse.Namespace) -> int:
+    from companion.club.dashboard import club_main
+
+    config = _config(args)
+    broker = args.broker or config.club.broker
+    if not broker:
+        raise CompanionError("club needs a broker: --broker mqtt://HOST[:PORT] "
+                             "(or [club] broker in the config)")
+    web = _web(args, config) if args.web is not None else ""
+    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    return club_main(broker, state_dir, web=web, club=config.club)
+
+
 COMMANDS = {
+    "club": cmd_club,
     "run": cmd_run,
     "sim": cmd_sim,
     "config": cmd_config,
@@ -319,6 +473,8 @@ COMMANDS = {
     "replay": cmd_replay,
     "bench": cmd_bench,
     "export": cmd_export,
+    "stats": cmd_stats,
+    "import": cmd_import,
     "selftest": cmd_selftest,
     "console": cmd_console,
 }

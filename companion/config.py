@@ -53,13 +53,19 @@ config.toml``). No file at all means the defaults. Every key is optional::
     password = ""
     ca_file = ""         # a CA certificate file for mqtts:// ("" = the system's)
 
+    [gpio]
+    pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
+                           # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
+
 >>> load_config(None, env={}).buttons.roll
 26
 """
 
 from __future__ import annotations
 
+import math
 import os
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -68,7 +74,13 @@ from companion.errors import ConfigError
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
 INTERFACES = ("i2c", "spi")
+#: gpiozero pin factories [gpio] pin_factory may name ("" = gpiozero's own choice).
+PIN_FACTORIES = ("", "lgpio", "rpigpio", "native", "mock")
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+#: The longest idle time (seconds): the timers sleep that long, so it must stay a number
+#: the clock and the queue can wait for.
+IDLE_MAX = 86_400.0
+_FLOAT_MAX = sys.float_info.max
 
 
 class Buttons(NamedTuple):
@@ -122,6 +134,10 @@ class Web(NamedTuple):
     open_reads: bool = True
 
 
+class Gpio(NamedTuple):
+    pin_factory: str = "lgpio"
+
+
 class Club(NamedTuple):
     broker: str = ""
     table: str = ""
@@ -140,6 +156,7 @@ class Config(NamedTuple):
     serial: Serial = Serial()
     web: Web = Web()
     club: Club = Club()
+    gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
 
@@ -196,6 +213,11 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{source}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deeply") \
+            from None
+    except ValueError:  # Python refuses to read an integer of thousands of digits
+        raise ConfigError(f"{source}: not valid TOML: a number with too many digits") from None
     config = Config(source=source)
     sections = [name for name in Config._fields if name != "source"]
     for name, table in data.items():
@@ -228,6 +250,11 @@ def _section(source: str, name: str, current: Any, table: dict[str, Any]) -> Any
 
 def _typed(source: str, key: str, want: type, value: Any) -> Any:
     if want is float and isinstance(value, int | float) and not isinstance(value, bool):
+        # nan and inf pass every range check by comparison (nan < 0 is False): refuse
+        # them here, for every number. A huge integer would not even become a float.
+        if not (abs(value) <= _FLOAT_MAX and math.isfinite(value)):
+            shown = repr(value) if isinstance(value, float) else "a number that large"
+            raise ConfigError(f"{source}: {key} must be a finite number, not {shown}")
         return float(value)
     if want is int and isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -279,8 +306,14 @@ def _check_values(source: str, config: Config) -> None:
             if pin in used:
                 fail(f"display.{key}", f"uses pin {pin}, which {used[pin]} uses already")
     for key in ("dim_after", "blank_after", "shift_every"):
-        if getattr(config.idle, key) < 0:
-            fail(f"idle.{key}", "must be 0 (never) or more seconds")
+        if not 0 <= getattr(config.idle, key) <= IDLE_MAX:
+            fail(f"idle.{key}", f"must be 0 (never) or up to {IDLE_MAX:.0f} seconds (a day)")
+    if config.buttons.bounce_time >= config.buttons.hold_time:
+        fail("buttons.bounce_time", "must be shorter than buttons.hold_time")
+    for key, low, high in (("i2c_port", 0, 255), ("spi_port", 0, 255), ("spi_device", 0, 255),
+                           ("gpio_dc", 0, 27), ("gpio_reset", 0, 27)):
+        if not low <= getattr(d, key) <= high:
+            fail(f"display.{key}", f"must be from {low} to {high}, not {getattr(d, key)}")
     if not 0 < config.serial.baud <= 4_000_000:
         fail("serial.baud", f"must be a positive baud rate, not {config.serial.baud}")
     if config.web.listen:
@@ -289,6 +322,9 @@ def _check_values(source: str, config: Config) -> None:
         except ValueError as err:
             fail("web.listen", str(err))
     _check_club(config.club, fail)
+    if config.gpio.pin_factory not in PIN_FACTORIES:
+        names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
+        fail("gpio.pin_factory", f"must be one of {names}, not {config.gpio.pin_factory!r}")
 
 
 #: A club table's name: it is a topic level, so no '/', '+', '#' or spaces.

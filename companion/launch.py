@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,32 +28,11 @@ BoardFactory = Callable[..., Any]
 log = logging.getLogger("companion")
 
 
-def open_store(state_dir: Path | None) -> tuple[Any, str]:
-    """The event store in ``state_dir`` and a notice for the screen ("" if all is well).
-
-    A damaged file is set aside (kept, renamed) and a fresh store started; a file from a
-    newer version, or a directory we cannot write, leaves the device without a store:
-    the Tools still work, games are not saved, and the notice says so.
-    """
-    if state_dir is None:
-        return None, ""
-    from companion.errors import StoreError
-    from companion.store import Store
-
-    try:
-        store, message = Store.open_or_set_aside(state_dir)
-    except StoreError as err:
-        log.error("no game log: %s", err)
-        return None, f"Games are not saved: {err}"
-    if message:
-        log.error("%s", message)
-    return store, message or ""
-
-
 @contextmanager
 def serial_console(app: App, url: str | None, baud: int = 115200, **kw: Any) -> Iterator[Any]:
-    """The serial console (:class:`companion.link.Link`) on ``url`` while the block runs;
-    nothing (and no pyserial import, for the cold start) when ``url`` is empty::
+    """The serial console (:class:`companion.remote.serial.Link`) on ``url`` while the
+    block runs; nothing (and no pyserial import, for the cold start) when ``url`` is
+    empty::
 
         with serial_console(app, config.serial.url, config.serial.baud):
             app.run()
@@ -60,13 +40,98 @@ def serial_console(app: App, url: str | None, baud: int = 115200, **kw: Any) -> 
     if not url:
         yield None
         return
-    from companion.link import Link
+    from companion.remote.serial import Link
 
     link = Link(app, url, baud, **kw).start()
     try:
         yield link
     finally:
         link.stop()
+
+
+class WebSlot:
+    """What :func:`web_page` yields: ``server`` once the page is up (a
+    :class:`companion.remote.web.server.WebServer`), ``error`` if it could not start."""
+
+    server: Any = None
+    error: str = ""
+
+
+@contextmanager
+def web_page(app: App, listen: str | None, *, open_reads: bool = True) -> Iterator[Any]:
+    """The table page (:mod:`companion.remote.web`) on ``listen`` (``"HOST:PORT"``) while
+    the block runs; nothing (and no web import) when ``listen`` is empty::
+
+        with web_page(app, config.web.listen, open_reads=config.web.open_reads):
+            app.run()
+
+    It starts on the owner thread once the first frame is shown (a queued call), and the
+    web stack is imported in the server's own thread, so the page never delays the start.
+    An address that cannot be used is logged; the device carries on without the page.
+    """
+    if not listen:
+        yield None
+        return
+    slot = WebSlot()
+
+    def start(app: App) -> None:
+        from companion.errors import CompanionError
+        from companion.remote.web.server import start as start_page
+
+        try:
+            slot.server = start_page(app, listen, open_reads=open_reads)
+        except CompanionError as err:
+            slot.error = str(err)
+            log.error("%s", err)
+
+    app.post("call", start)
+    try:
+        yield slot
+    finally:
+        if slot.server is not None:
+            slot.server.stop()
+
+
+@contextmanager
+def club_link(app: App, club: Any) -> Iterator[Any]:
+    """Club mode (:mod:`companion.club`) while the block runs when ``[club] broker`` is
+    set; nothing (and no MQTT import) otherwise::
+
+        with club_link(app, config.club):
+            app.run()
+
+    The publisher starts once the first frame is shown (a queued call) on its own thread
+    with its own connection to the game log's file; the app only signals it after each
+    event or undo, so the table never waits for the network. The header shows the club
+    mark while the broker is connected.
+    """
+    if not club.broker:
+        yield None
+        return
+    slot: list[Any] = []
+
+    def show(up: bool) -> None:  # from the publisher's thread: post, never touch
+        def mark(app: App) -> None:
+            app.ctx.club_up = up
+        app.post("call", mark)
+
+    def start(app: App) -> None:
+        from companion.club.publisher import Publisher
+
+        store = app.ctx.store
+        if store is None or str(store.path) == ":memory:":
+            log.error("club mode off: games are not saved, so there is nothing to publish")
+            return
+        publisher = Publisher(club, store.path, on_link=show)
+        app.ctx.listeners.append(publisher.listener)
+        slot.append(publisher.start())
+
+    app.post("call", start)
+    try:
+        yield slot
+    finally:
+        for publisher in slot:
+            publisher.stop()
 
 
 def make_context(config: Config, clock: Clock, seed: int | None) -> Context:
@@ -77,6 +142,38 @@ def make_context(config: Config, clock: Clock, seed: int | None) -> Context:
     else:
         rng, anim = random.Random(seed), random.Random(seed + 1)
     return Context(rng=rng, anim_rng=anim, clock=clock, config=config)
+
+
+def warm_history(app: App) -> None:
+    """After the first frame, build the History figures in a thread of their own (over
+    a read-only connection to the game log) and hand them to the owner thread, so the
+    first History screen opens at once even on a long record. Best effort: if anything
+    fails, History builds them itself when opened."""
+
+    def start(app: App) -> None:
+        store = app.ctx.store
+        if store is None or str(store.path) == ":memory:":
+            return
+        path = store.path
+
+        def build() -> None:
+            try:
+                from companion import stats
+
+                tally = stats.warm(path)
+            except Exception:  # noqa: BLE001 - an optimisation must never cost the table
+                log.exception("History figures not prepared ahead")
+                return
+
+            def hand_over(app: App) -> None:
+                if app.ctx.store is not None and app.ctx.store.path == path:
+                    stats.keep(app.ctx.store, tally)
+
+            app.post("call", hand_over)
+
+        threading.Thread(target=build, name="history-warmup", daemon=True).start()
+
+    app.post("call", start)
 
 
 def make_app(
@@ -90,17 +187,24 @@ def make_app(
     on_frame: Callable[[Image.Image], None] | None = None,
     notifier: Notifier | None = None,
     state_dir: Path | None = None,
+    game_log: Any = None,
 ) -> App:
     """An :class:`App` with its board attached; ``root`` builds the first screen
-    (default: the main menu, after any notice and the offer to resume)."""
+    (default: the main menu, after any notice and the offer to resume). The game log is
+    opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
+    instead: tests with storage that refuses)."""
+    from companion.gamelog import GameLog
     from companion.ui.home import start_screen
 
     ctx = make_context(config, clock, seed)
-    ctx.store, ctx.notice = open_store(state_dir)
+    if game_log is None:
+        game_log = GameLog.open(state_dir, clock())
+    ctx.store, ctx.notice, ctx.unsaved = game_log.store, game_log.notice, game_log.problem
     buttons = config.buttons
     decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)
     screen = (root or start_screen)(ctx)
-    app = App(ctx, panel, screen, decoder, config.idle, notifier=notifier, on_frame=on_frame)
+    app = App(ctx, panel, screen, decoder, config.idle, notifier=notifier, on_frame=on_frame,
+              game_log=game_log)
     board = board_factory(
         buttons, config.buzzer.pin, config.led.pin, sink=app.pin_edge, clock=clock
     )

@@ -23,15 +23,22 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from companion.cli import one_line
 from companion.errors import BadSetup, CompanionError, IllegalEvent
+from companion.export import START_EXTRAS, without_time
 from companion.games import Event, engine
+from companion.names import BadName, split_players
 
 START = "start"
-START_FIELDS = ("type", "game", "players", "options")
+# An export's start line also says which match it was and when (companion.export);
+# its event lines carry their time as "at", which is not part of the event.
+START_FIELDS = ("type", "game", "players", "options", *START_EXTRAS)
 
 
 class UsageError(CompanionError):
     """The command line (or the log's start line) cannot work: exit status 2."""
+
+    exit_status = 2
 
 
 class LineError(CompanionError):
@@ -57,7 +64,7 @@ def parse_option(text: str) -> tuple[str, object]:
     name, equals, raw = text.partition("=")
     name = name.strip()
     if not equals or not name:
-        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
+        raise ValueError(f"an option is NAME=VALUE, not {_short(text)!r}")
     raw = raw.strip()
     if raw.lower() in ("true", "false"):
         return name, raw.lower() == "true"
@@ -67,10 +74,34 @@ def parse_option(text: str) -> tuple[str, object]:
         pass
     if raw[:1] in ("[", "{", '"'):
         try:
-            return name, json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"option {name}: {raw!r} is not valid JSON ({err.msg})") from None
+            return name, load_json(raw)
+        except ValueError as err:
+            raise ValueError(f"option {_short(name)}: {_short(raw)!r} is not valid JSON ({err})") \
+                from None
     return name, raw
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message (a pasted monster stays one line)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` whose every failure is a ValueError with a short reason: also a
+    nesting too deep for Python and a number of thousands of digits.
+
+    >>> load_json("[" * 100_000)
+    Traceback (most recent call last):
+    ValueError: nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(err.msg) from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError:  # int() refuses thousands of digits
+        raise ValueError("a number with too many digits") from None
 
 
 def replay_main(
@@ -92,10 +123,10 @@ def replay_main(
     try:
         result = _replay(game, players, options or (), events_path)
     except LineError as problem:
-        print(problem, file=err)
+        print(one_line(problem), file=err)
         return 1
     except CompanionError as problem:
-        print(problem, file=err)
+        print(one_line(problem), file=err)
         return 2
     print(json.dumps(result, ensure_ascii=False), file=out)
     return 0
@@ -121,7 +152,7 @@ def _replay(game: str, players: str | None, options: Sequence[str], events_path:
     final_players = _agree_players(given_players, start, start_line)
     final_options = _agree_options(given_options, start, start_line)
 
-    events = [event for _, event in numbered]
+    events = [without_time(event) for _, event in numbered]
     try:
         match = match_class.replay(final_players, final_options, events)
     except BadSetup as problem:
@@ -137,7 +168,10 @@ def _replay(game: str, players: str | None, options: Sequence[str], events_path:
 
 
 def _split_players(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",")]
+    try:
+        return split_players(text)  # the one name rule (companion.names)
+    except BadName as problem:
+        raise UsageError(f"--players: {problem}") from None
 
 
 def _read_events(path: str) -> list[tuple[int, Any]]:
@@ -157,9 +191,9 @@ def _read_events(path: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as problem:
-            raise LineError(number, f"not JSON ({problem.msg})") from None
+            value = load_json(line)
+        except ValueError as problem:
+            raise LineError(number, f"not JSON ({problem})") from None
         if not isinstance(value, dict):
             raise LineError(number, "an event is a JSON object")
         numbered.append((number, value))

@@ -2,27 +2,71 @@
 
 The display shows a test pattern (every pixel at the edges, a checkerboard, big text);
 the buzzer beeps; then the screen names each button in turn and waits for it. A person
-checking their wiring sees at once which button is dead, or which two are swapped::
+checking their wiring sees at once which button is dead, or which two are swapped.
+Every part gets its line, even when another is missing, and the verdict comes last::
 
-    display   ok   ssd1306, I2C bus 1 at 0x3C
+    display   NOT FOUND: no display answers at 0x3C on I2C bus 1: ...
     buzzer    beeped on GPIO12: did you hear it?
     up        ok   GPIO5
     down      NOT PRESSED in 10 s   GPIO6
     ok        WRONG: got BACK (GPIO19), check GPIO13
+    ...
+    3 part(s) to check: display, down, ok
+
+The installed service holds the same pins and panel, so :func:`selftest_main` first
+asks systemd whether it runs: it says so in one line with the command, or, with
+``--stop-service``, stops it for the test and starts it again after.
 """
 
 from __future__ import annotations
 
 import queue
+import shutil
+import subprocess
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.clock import Clock
+from companion.clock import Clock, monotonic
 from companion.config import BUTTON_NAMES, Config
 from companion.device.buttons import ButtonDecoder
+from companion.errors import CompanionError
 from companion.ui.canvas import HEIGHT, WIDTH, Canvas
+
+SERVICE = "companion.service"
+
+
+class Service:
+    """The installed companion service, as ``systemctl`` sees it.
+
+    ``run`` is :func:`subprocess.run` (tests pass a recorder); ``systemctl`` its path
+    (default: found on PATH; "" = none). Without systemctl there is no service.
+    """
+
+    def __init__(self, run: Callable[..., Any] = subprocess.run,
+                 systemctl: str | None = None):
+        self._run = run
+        self._systemctl = shutil.which("systemctl") if systemctl is None else systemctl
+
+    def _call(self, *args: str) -> Any:
+        return self._run([self._systemctl, *args, SERVICE], capture_output=True, text=True)
+
+    def is_active(self) -> bool:
+        return bool(self._systemctl) and self._call("is-active", "--quiet").returncode == 0
+
+    def stop(self) -> None:
+        self._change("stop")
+
+    def start(self) -> None:
+        self._change("start")
+
+    def _change(self, verb: str) -> None:
+        result = self._call(verb)
+        if result.returncode != 0:
+            why = " ".join((result.stderr or "").split()) or f"exit {result.returncode}"
+            raise CompanionError(f"cannot {verb} {SERVICE} ({why}): "
+                                 f"run `sudo systemctl {verb} companion` yourself")
 
 
 def pattern_picture() -> Image.Image:
@@ -48,6 +92,72 @@ def prompt_picture(button: str, number: int, seconds: float) -> Image.Image:
     return canvas.image
 
 
+def selftest_main(
+    config: Config,
+    out: TextIO,
+    *,
+    wait: float = 10.0,
+    stop_service: bool = False,
+    service: Service | None = None,
+    clock: Clock = monotonic,
+) -> int:
+    """``companion selftest``: mind the running service, open the parts, check them."""
+    service = Service() if service is None else service
+    if not service.is_active():
+        return selftest_on_device(config, out, wait=wait, clock=clock)
+    if not stop_service:
+        raise CompanionError(
+            f"{SERVICE} is running and holds the pins and the display: stop it with "
+            "`sudo systemctl stop companion` (and start it after), or run "
+            "`sudo companion selftest --stop-service`"
+        )
+    out.write(f"stopping {SERVICE} for the selftest; it starts again afterwards\n")
+    out.flush()
+    service.stop()
+    try:
+        return selftest_on_device(config, out, wait=wait, clock=clock)
+    finally:
+        service.start()
+        out.write(f"started {SERVICE} again\n")
+
+
+def selftest_on_device(config: Config, out: TextIO, *, wait: float = 10.0,
+                       clock: Clock = monotonic) -> int:
+    """Open the real display and pins (each may fail alone) and run :func:`run_selftest`."""
+    from companion.device.board import Board
+    from companion.device.display import DisplayError, Panel, open_device
+    from companion.device.pins import GPIOError, open_pin_factory, pin_factory_name
+
+    factory = board = panel = None
+    board_error = display_error = None
+    try:
+        factory = open_pin_factory(pin_factory_name(config.gpio.pin_factory))
+    except GPIOError as err:
+        board_error = str(err)
+    if board_error and config.display.interface == "spi":
+        display_error = f"its DC and RST pins need GPIO: {board_error}"
+    else:
+        try:
+            panel = Panel(open_device(config.display, pin_factory=factory))
+        except DisplayError as err:
+            display_error = str(err)
+    edges: queue.Queue = queue.Queue()
+    if board_error is None:
+        try:
+            board = Board(config.buttons, config.buzzer.pin, config.led.pin,
+                          sink=lambda *edge: edges.put(edge), clock=clock, pin_factory=factory)
+        except GPIOError as err:
+            board_error = str(err)
+    try:
+        return run_selftest(config, board, panel, edges, clock, out, wait=wait,
+                            display_error=display_error, board_error=board_error)
+    finally:
+        if board is not None:
+            board.close()
+        if factory is not None:
+            factory.close()
+
+
 def run_selftest(
     config: Config,
     board: Any,
@@ -58,49 +168,85 @@ def run_selftest(
     *,
     wait: float = 10.0,
     prompted: Callable[[str], None] | None = None,
+    display_error: str | None = None,
+    board_error: str | None = None,
 ) -> int:
-    """Run the checks; 0 when every button answered, 1 otherwise.
+    """Check every part and print a line for each, then the verdict; 0 when all answered.
 
-    ``edges`` is the queue the board's sink fills with (button, pressed, time);
-    ``prompted`` is called after each prompt is on the screen (tests press the pin).
+    ``panel`` None: the display could not be opened (``display_error`` says why), the
+    rest is checked all the same. ``board`` None: the pins could not be opened
+    (``board_error``). ``edges`` is the queue the board's sink fills with (button,
+    pressed, time); ``prompted`` is called after each prompt is on the screen (tests
+    press the pin).
     """
+    failed: list[str] = []
+
+    def show(picture: Image.Image) -> None:
+        if panel is not None:
+            panel.show(picture)
+
+    def report(part: str, text: str) -> None:
+        out.write(f"{part:<9} {text}\n")
+        out.flush()
+
     d = config.display
     where = f"I2C bus {d.i2c_port} at 0x{d.i2c_address:02X}" if d.interface == "i2c" else "SPI"
-    panel.show(pattern_picture())
-    shown = "ok" if not getattr(panel, "lost", False) else "NOT ANSWERING"
-    out.write(f"display   {shown}   {d.driver}, {where}\n")
+    show(pattern_picture())
+    if panel is None:
+        failed.append("display")
+        report("display", f"NOT FOUND: {display_error}")
+    elif getattr(panel, "lost", False):
+        failed.append("display")
+        report("display", f"NOT ANSWERING   {d.driver}, {where}")
+    else:
+        report("display", f"ok   {d.driver}, {where}")
+    if board is None:
+        failed.append("pins")
+        report("pins", f"CANNOT OPEN: {board_error}")
+        for part in ("buzzer", *BUTTON_NAMES):
+            report(part, "not checked (no pins)")
+    else:
+        failed += _check_board(config, board, show, edges, clock, report, wait, prompted)
+    verdict = ("all parts answered" if not failed
+               else f"{len(failed)} part(s) to check: {', '.join(failed)}")
+    canvas = Canvas()
+    canvas.title("Selftest done")
+    canvas.line(1, "all parts answered" if not failed else f"{len(failed)} to check",
+                center=True)
+    show(canvas.image)
+    out.write(verdict + "\n")
+    return 0 if not failed else 1
+
+
+def _check_board(config: Config, board: Any, show: Callable[[Image.Image], None],
+                 edges: queue.Queue, clock: Clock, report: Callable[[str, str], None],
+                 wait: float, prompted: Callable[[str], None] | None) -> list[str]:
+    """The buzzer, then each button in turn; the names of the buttons that failed."""
     board.beep(0.3)
     if config.buzzer.pin:
-        out.write(f"buzzer    beeped on GPIO{config.buzzer.pin}: did you hear it?\n")
+        report("buzzer", f"beeped on GPIO{config.buzzer.pin}: did you hear it?")
     else:
-        out.write("buzzer    none configured\n")
+        report("buzzer", "none configured")
     decoder = ButtonDecoder(config.buttons.hold_time, config.buttons.bounce_time)
     pins = config.buttons.pins()
-    failures = 0
+    failed = []
     for number, button in enumerate(BUTTON_NAMES, start=1):
         board.set_led(button == "roll")
-        panel.show(prompt_picture(button, number, wait))
+        show(prompt_picture(button, number, wait))
         if prompted is not None:
             prompted(button)
         got = _first_press(decoder, edges, clock, wait)
         if got == button:
-            out.write(f"{button:<9} ok   GPIO{pins[button]}\n")
-        elif got is None:
-            failures += 1
-            out.write(f"{button:<9} NOT PRESSED in {wait:g} s   GPIO{pins[button]}\n")
+            report(button, f"ok   GPIO{pins[button]}")
+            continue
+        failed.append(button)
+        if got is None:
+            report(button, f"NOT PRESSED in {wait:g} s   GPIO{pins[button]}")
         else:
-            failures += 1
-            out.write(f"{button:<9} WRONG: got {got.upper()} (GPIO{pins[got]}), "
-                      f"check GPIO{pins[button]}\n")
-        out.flush()
+            report(button, f"WRONG: got {got.upper()} (GPIO{pins[got]}), "
+                           f"check GPIO{pins[button]}")
     board.set_led(False)
-    verdict = "all buttons answered" if not failures else f"{failures} button(s) to check"
-    canvas = Canvas()
-    canvas.title("Selftest done")
-    canvas.line(1, verdict, center=True)
-    panel.show(canvas.image)
-    out.write(verdict + "\n")
-    return 0 if not failures else 1
+    return failed
 
 
 def _first_press(decoder: ButtonDecoder, edges: queue.Queue, clock: Clock,

@@ -10,7 +10,10 @@ commits it, and only then does the match (and so the screen) move on::
     >>> session.undo()["value"]
     6
 
-Without a store (it could not be opened) a session keeps its log in memory only.
+Without a store a session keeps its log in memory only. A store that can only be
+read (the storage is read-only or full) is not written either: the game plays on
+unsaved, and :meth:`Session.save_to` writes what only memory holds once saving works
+again (:class:`companion.gamelog.GameLog` calls it).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from companion.errors import IllegalEvent
 from companion.games import GAMES, Event, Match, engine, new_match
+from companion.names import check_players
 
 Listener = Callable[["Session", Event], None]
 log = logging.getLogger("companion")
@@ -40,9 +44,13 @@ class Session:
         listeners: Sequence[Listener] = (),
     ):
         self.match = match
-        self.store = store
+        #: The game log as given (it may be read-only); ``store`` is it when writable.
+        self.log = store
+        self.store = _writable(store)
         self.match_id = match_id
         self.listeners = listeners
+        #: How many of the match's first events are in the log as they are in memory.
+        self.synced = len(match.events) if match_id is not None else 0
 
     @classmethod
     def start(
@@ -53,20 +61,47 @@ class Session:
         store: Any = None,
         listeners: Sequence[Listener] = (),
     ) -> Session:
-        """A new match, registered in the store when there is one."""
-        match = new_match(game_id, players, options)
+        """A new match, registered in the store when there is one. The players' names
+        are checked and cleaned by the one name rule (BadName if one is refused)."""
+        match = new_match(game_id, check_players(players), options)
         match_id = None
-        if store is not None:
+        if _writable(store) is not None:
             match_id = store.new_match(game_id, list(match.players), match.options)
         return cls(match, store, match_id, listeners)
 
     @classmethod
     def resume(cls, store: Any, match_id: int, listeners: Sequence[Listener] = ()) -> Session:
-        """The stored match rebuilt from its log."""
+        """The stored match rebuilt from its log (played on unsaved when the log can
+        only be read)."""
         record = store.match(match_id)
         match = engine(record.game_id).replay(record.players, record.options,
                                               store.events(match_id))
         return cls(match, store, match_id, listeners)
+
+    @property
+    def saved(self) -> bool:
+        """True while each event is written to the game log as it is applied."""
+        return self.store is not None
+
+    def save_to(self, store: Any) -> None:
+        """Saving works again: write into ``store`` what only memory holds (the match
+        itself when it was started unsaved, the events applied or undone since), then
+        save each event as usual. StoreError leaves the session unsaved, to try again."""
+        if self.match_id is None:
+            self.match_id = store.new_match(self.match.game_id, list(self.match.players),
+                                            self.match.options)
+            self.synced = 0
+        in_log = store.match(self.match_id).event_count
+        while in_log > self.synced:  # taken back while unsaved
+            store.pop(self.match_id)
+            in_log -= 1
+        for event in self.match.events[in_log:]:
+            store.append(self.match_id, event)
+            self.synced += 1
+        self.synced = len(self.match.events)
+        if self.match.over:
+            store.finish(self.match_id, self.match.result())
+        self.store = self.log = store
 
     @property
     def title(self) -> str:
@@ -78,6 +113,8 @@ class Session:
         if self.store is not None:
             self.store.append(self.match_id, event)
         self.match.apply(event)
+        if self.store is not None:
+            self.synced = len(self.match.events)
         if self.match.over and self.store is not None:
             self.store.finish(self.match_id, self.match.result())
         self._tell(event)
@@ -98,10 +135,17 @@ class Session:
             self.store.pop(self.match_id)  # an undone last event reopens a finished match
         undone = self.match.events[-1]
         self.match = previous
+        self.synced = min(self.synced, len(previous.events))
         self._tell(undone, undone=True)
         return undone
 
     def abandon(self) -> None:
-        """Stop this match for good (it is no longer offered for resume)."""
-        if self.store is not None and not self.match.over:
-            self.store.abandon(self.match_id)
+        """Stop this match for good (it is no longer offered for resume). A log that is
+        read-only now (:class:`companion.gamelog.ReadOnlyLog`) notes it for later."""
+        if self.log is not None and self.match_id is not None and not self.match.over:
+            self.log.abandon(self.match_id)
+
+
+def _writable(store: Any) -> Any:
+    """``store`` when events can be written to it; None for a log opened read-only."""
+    return None if store is None or getattr(store, "readonly", False) else store

@@ -1,7 +1,9 @@
 """The simulator: the same app on gpiozero mock pins, drawn in the terminal or as PNGs.
 
 Interactive (``companion sim``): the 128x64 screen is drawn with braille characters
-(2x4 pixels each, 64x16 characters) and keys act as the five buttons.
+(2x4 pixels each, 64x16 characters) and keys act as the five buttons: each key is one
+whole press through the mock pins, played in the order typed however fast the keys
+come (:class:`KeyPlayer`, :class:`PressPlayer`).
 
 Scripted (``companion sim --script FILE``): each line of FILE is a step — ``UP``,
 ``DOWN``, ``OK``, ``BACK``, ``ROLL``, ``HOLD <BUTTON>`` (long press) or ``WAIT <secs>`` —
@@ -24,20 +26,22 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import select
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from companion.app import App
-from companion.clock import ManualClock, monotonic
+from companion.clock import Clock, ManualClock, monotonic
 from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
-from companion.launch import make_app, serial_console
+from companion.launch import club_link, make_app, serial_console, warm_history, web_page
 from companion.ui.screen import Context, Screen
 
 #: How long a scripted short press holds the button down (longer than any bounce).
@@ -45,6 +49,8 @@ PRESS_SECONDS = 0.1
 #: How long a finger is off the button between scripted presses: past the release's
 #: debounce window, so the next press (a HOLD of the same button) starts at once.
 GAP_SECONDS = 0.05
+#: How long a key typed in the terminal holds its button down, and rests after it.
+KEY_PRESS_SECONDS = 0.05
 #: Animations longer than this are not waited for after a step.
 SETTLE_LIMIT = 5.0
 
@@ -104,25 +110,63 @@ def sim_board_factory(*args, **kwargs):
     return SimBoard(*args, **kwargs)
 
 
+class PressPlayer:
+    """Plays whole presses through the board's mock pins, one after another.
+
+    A key is an instant, a press is not: the pin goes down, stays down as long as a
+    finger would (longer than ``hold_time`` for a long press), comes up, and stays up for
+    ``gap_seconds`` before the next press starts. One player plays every press in the
+    order given, so presses never overlap: ten DOWNs typed at once are ten presses, and
+    a long OK followed at once by a short OK is exactly that. ``wait(seconds)`` lets the
+    time pass on the app's clock: a real sleep on the monotonic clock, or moving a
+    manual clock. Every edge travels board -> gpiozero -> decoder, as on the device.
+
+    The time up is at least twice ``bounce_time`` and a short press at least twice
+    ``bounce_time`` too, but never as long as ``hold_time`` (a config keeps bounce_time
+    under hold_time), so the decoder never takes a press or a gap for contact bounce and
+    never takes a short press for a long one. A long press is held ``hold_time`` plus
+    ``long_extra``.
+    """
+
+    def __init__(self, board: Any, wait: Callable[[float], None], *, hold_time: float,
+                 bounce_time: float = 0.0, press_seconds: float = PRESS_SECONDS,
+                 gap_seconds: float = GAP_SECONDS, long_extra: float = 0.0):
+        self.board = board
+        self.wait = wait
+        self.press_seconds = min(max(press_seconds, 2 * bounce_time),
+                                 (bounce_time + hold_time) / 2)
+        self.gap_seconds = max(gap_seconds, 2 * bounce_time)
+        self.hold_seconds = hold_time + long_extra
+
+    def play(self, press: Press) -> None:
+        """Press, hold, release and rest: the whole press, before anything else."""
+        self.board.press(press.button)
+        self.wait(self.hold_seconds if press.long else self.press_seconds)
+        self.board.release(press.button)
+        self.wait(self.gap_seconds)
+
+
 class ScriptRunner:
     """Runs script steps against an app on mock pins and a manual clock."""
 
-    def __init__(self, app: App, clock: ManualClock, hold_time: float):
+    def __init__(self, app: App, clock: ManualClock, hold_time: float, bounce_time: float = 0.0):
         self.app = app
         self.clock = clock
-        self.hold_time = hold_time
+        # A HOLD lasts exactly hold_time: the long press is reported at that moment.
+        self.player = PressPlayer(app.board, self._pump_and_advance, hold_time=hold_time,
+                                  bounce_time=bounce_time)
 
     def run(self, step: Step) -> None:
         if step.button:
-            self.app.board.press(step.button)
-            self.app.pump()
-            self.advance(self.hold_time if step.long else PRESS_SECONDS)
-            self.app.board.release(step.button)
-            self.app.pump()
-            self.advance(GAP_SECONDS)
+            self.player.play(Press(step.button, step.long))
             self.settle()
         else:
             self.advance(step.seconds)
+
+    def _pump_and_advance(self, seconds: float) -> None:
+        # The edge just made is handled at the moment it happened, then time moves on.
+        self.app.pump()
+        self.advance(seconds)
 
     def advance(self, seconds: float) -> None:
         """Move the manual clock, stopping at every deadline on the way."""
@@ -143,6 +187,75 @@ class ScriptRunner:
             step = max(0.0, self.app.tick_at - self.clock())
             self.advance(step)
             waited += step
+
+
+class KeyPlayer:
+    """Keys typed in the terminal, played as whole presses in the order they were typed.
+
+    A reader thread only reads bytes, decodes them (:class:`KeyReader`) and queues what
+    they mean; one player thread takes them off the queue and plays each press through
+    the pins (:class:`PressPlayer`) before the next. Typing faster than presses can be
+    played makes a queue, never a lost or merged press. ``q`` (and Ctrl-D, or the end of
+    the input) takes its turn too: what was typed before it happens first, then
+    ``on_quit`` is called. Ctrl-C, a signal in cbreak mode, stops at once.
+    """
+
+    def __init__(self, fd: int, player: PressPlayer, on_quit: Callable[[], None]):
+        from companion.device.terminal import KeyReader
+
+        self.fd = fd
+        self.player = player
+        self.on_quit = on_quit
+        self.decoder = KeyReader()
+        self.typed: queue.SimpleQueue[Press | str] = queue.SimpleQueue()
+        self._stopping = threading.Event()
+        self._threads = [threading.Thread(target=self._read, daemon=True),
+                         threading.Thread(target=self._play, daemon=True)]
+
+    def start(self) -> None:
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self) -> None:
+        """Stop playing (the press being played is finished first)."""
+        self._stopping.set()
+        self.typed.put("quit")  # wakes the player if it waits for keys
+        self._threads[1].join()
+
+    def _read(self) -> None:
+        while not self._stopping.is_set():
+            data = self._read_chunk()
+            keys = self.decoder.feed(data) if data else ["quit"]
+            for key in keys:
+                self.typed.put(key)
+                if key == "quit":
+                    return
+
+    def _read_chunk(self) -> bytes:
+        """The bytes typed so far (b"" at the end of input). A chunk that ends in ESC is
+        read on while more is already there: a lone ESC at the end is taken as the Esc
+        key, so an arrow key must not be cut after its ESC when keys come fast."""
+        data = b""
+        try:
+            data = os.read(self.fd, 4096)
+            while data.endswith(b"\x1b") and select.select([self.fd], [], [], 0)[0]:
+                more = os.read(self.fd, 4096)
+                if not more:
+                    break
+                data += more
+        except OSError:
+            pass  # the terminal went away: what was read is still played, then quit
+        return data
+
+    def _play(self) -> None:
+        while True:
+            key = self.typed.get()
+            if self._stopping.is_set():
+                return
+            if key == "quit":
+                self.on_quit()
+                return
+            self.player.play(key)
 
 
 def _print_event(event: dict, out: TextIO) -> None:
@@ -190,7 +303,8 @@ def run_script(
     if log_events:
         app.ctx.listeners.append(
             lambda session, event, undone=False: undone or _print_event(event, out))
-    runner = ScriptRunner(app, clock, config.buttons.hold_time)
+    runner = ScriptRunner(app, clock, config.buttons.hold_time,
+                          config.buttons.bounce_time)
     try:
         app.start()
         runner.settle()
@@ -218,11 +332,19 @@ def run_interactive(
     out: TextIO | None = None,
     serial_url: str | None = None,
     serial_baud: int = 115200,
+    clock: Clock = monotonic,
+    wait: Callable[[float], None] = time.sleep,
+    web_listen: str | None = None,
+    web_open_reads: bool = True,
 ) -> int:
     """The terminal simulator: braille screen, keys as buttons, until ``q``; with
-    ``serial_url`` the serial console (:mod:`companion.link`) drives it too."""
+    ``serial_url`` the serial console (:mod:`companion.remote.serial`) drives it too, and
+    with ``web_listen`` (``"HOST:PORT"``) the table page (:mod:`companion.remote.web`).
+
+    ``clock`` and ``wait`` are the time the presses are played in (tests pass a manual
+    clock and its ``advance``; see :class:`KeyPlayer`)."""
     stdin, out = stdin or sys.stdin, out or sys.stdout
-    from companion.device.terminal import KeyReader, PngWriter, TerminalScreen, raw_terminal
+    from companion.device.terminal import PngWriter, TerminalScreen, raw_terminal
 
     if not stdin.isatty():
         raise CompanionError("companion sim needs a terminal to draw in; "
@@ -235,39 +357,23 @@ def run_interactive(
         if writer is not None:
             writer.write(image)
 
-    app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=monotonic,
+    app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
                    seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
-    fd = stdin.fileno()
-    keys = KeyReader()
-    hold = config.buttons.hold_time
-
-    def press_pins(press: Press) -> None:
-        # A key is an instant: hold the mock pin down as long as a finger would.
-        app.board.press(press.button)
-        time.sleep(hold + 0.1 if press.long else max(0.05, config.buttons.bounce_time * 2))
-        app.board.release(press.button)
-
-    def read_keys() -> None:
-        while app.running:
-            try:
-                data = os.read(fd, 64)
-            except OSError:
-                data = b""
-            if not data:
-                app.quit()
-                return
-            for item in keys.feed(data):
-                if item == "quit":
-                    app.quit()
-                    return
-                threading.Thread(target=press_pins, args=(item,), daemon=True).start()
-
-    with raw_terminal(fd):
-        threading.Thread(target=read_keys, daemon=True).start()
+    warm_history(app)
+    buttons = config.buttons
+    player = PressPlayer(app.board, wait, hold_time=buttons.hold_time,
+                         bounce_time=buttons.bounce_time, press_seconds=KEY_PRESS_SECONDS,
+                         gap_seconds=KEY_PRESS_SECONDS, long_extra=KEY_PRESS_SECONDS)
+    keys = KeyPlayer(stdin.fileno(), player, app.quit)
+    with raw_terminal(stdin.fileno()):
+        keys.start()
         try:
-            with serial_console(app, serial_url, serial_baud):
+            with serial_console(app, serial_url, serial_baud), \
+                    web_page(app, web_listen, open_reads=web_open_reads), \
+                    club_link(app, config.club):
                 app.run()
         finally:
+            keys.stop()  # before the pins close: no press is left half played
             app.board.close()
             terminal.close()
     return 0

@@ -44,28 +44,34 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import StoreError
+from companion.names import NAME_MAX, BadName, check_name, check_players
 
 __all__ = [
     "MIGRATIONS",
     "NAME_MAX",
     "SCHEMA_VERSION",
     "MatchRecord",
-    "PlayerStats",
+    "MatchSummary",
     "Store",
     "StoreCorrupt",
     "StoreTooNew",
     "DuplicateMatch",
+    "ROSTER_MAX",
+    "RosterFull",
 ]
 
 Clock = Callable[[], float]
+#: The largest id SQLite can store (a signed 64-bit integer).
+_MAX_ID = 2**63 - 1
 
-#: Longest roster name: the 128x64 screen shows a name beside a score.
-NAME_MAX = 12
+#: Most names on the roster: a list longer than this is no longer pickable with five
+#: buttons, and a second way in (serial, web) must not be able to grow it without end.
+ROSTER_MAX = 200
 
 #: Marks the file as ours (``PRAGMA application_id``), so a stray SQLite file at the
 #: same path is refused instead of being "migrated" into.
@@ -136,6 +142,12 @@ class StoreTooNew(StoreError):
     """A newer companion wrote the file; it is left exactly as it is."""
 
 
+class RosterFull(StoreError):
+    """The roster holds :data:`ROSTER_MAX` names already."""
+
+    full = True
+
+
 class DuplicateMatch(StoreError):
     """A match with this uid is stored already (an import or a delivery seen twice)."""
 
@@ -175,23 +187,24 @@ class MatchRecord:
         return data
 
 
-@dataclass(frozen=True)
-class PlayerStats:
-    """A player's record over the finished matches.
+class MatchSummary(NamedTuple):
+    """What the figures (:mod:`companion.stats`) need of one match, read by SQLite
+    without loading its whole result or log: the result's ``totals``, ``winners``,
+    ``low_wins`` flag (None when the result has none) and how many hands, rounds or games
+    it lists; the times of its first and last event (None without events)."""
 
-    ``best`` maps a game id to the player's best final total in that game: the highest,
-    or the lowest for games where the lowest total wins (see :meth:`Store.stats`).
-    """
-
-    name: str
-    games: int = 0
-    wins: int = 0
-    win_rate: float = 0.0
-    best: dict[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """As plain JSON."""
-        return asdict(self)
+    id: int
+    uid: str
+    game_id: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    totals: dict[str, Any]
+    winners: tuple[str, ...]
+    low_wins: bool | None
+    rounds: int | None
+    first_event: float | None
+    last_event: float | None
 
 
 class Store:
@@ -398,17 +411,101 @@ class Store:
             (value,) = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
         return str(value)
 
-    def append(self, match_id: int, event: Mapping[str, Any]) -> int:
+    # -- the club outbox (companion.club): what the broker has acknowledged ------------
+
+    def published(self, match_id: int) -> int:
+        """How many of the match's first events the club broker has acknowledged."""
+        with self._reading() as conn:
+            self._match_row(conn, match_id)
+            (count,) = conn.execute(
+                "SELECT published FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+        return int(count)
+
+    def mark_published(
+        self, match_id: int, old: int, new: int, sent: Sequence[tuple[Mapping[str, Any], float]]
+    ) -> bool:
+        """Move the outbox mark from ``old`` to ``new`` if nothing changed meanwhile.
+
+        ``sent`` are the (event, time) pairs ``old + 1 .. new`` as they were published.
+        The mark moves only if it still is ``old`` (an undo lowers it) and those events
+        are still the match's events ``old + 1 .. new`` (an undo and a new event could
+        have replaced one); returns whether it moved. One transaction, so the publisher
+        thread's own connection never races the app's appends and undos.
+        """
+        if new - old != len(sent):
+            raise StoreError("the published events do not match the mark")
+        with self._transaction() as conn:
+            self._match_row(conn, match_id)
+            (mark,) = conn.execute(
+                "SELECT published FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+            rows = conn.execute(
+                "SELECT event, at FROM events WHERE match_id = ? AND seq > ? AND seq <= ?"
+                " ORDER BY seq", (match_id, old, new),
+            ).fetchall()
+            stored = [(_load_event(row["event"], match_id, 0), row["at"]) for row in rows]
+            if mark != old or stored != [(dict(e), float(t)) for e, t in sent]:
+                return False
+            conn.execute("UPDATE matches SET published = ? WHERE id = ?", (new, match_id))
+        return True
+
+    def events_since(self, match_id: int, after: int) -> list[tuple[int, dict[str, Any], float]]:
+        """The match's events after seq ``after``, as (seq, event, time), in order."""
+        with self._reading() as conn:
+            self._match_row(conn, match_id)
+            rows = conn.execute(
+                "SELECT seq, event, at FROM events WHERE match_id = ? AND seq > ? ORDER BY seq",
+                (match_id, int(after)),
+            ).fetchall()
+        return [(int(r["seq"]), _load_event(r["event"], match_id, r["seq"]), float(r["at"]))
+                for r in rows]
+
+    def unpublished(self) -> list[int]:
+        """Ids of this device's own matches the club has not fully seen, oldest first.
+
+        A match is fully seen when the broker acknowledged all its events and its state
+        as it is now (playing, finished or abandoned): :meth:`set_meta` of
+        ``"published-state:<uid>"``, written by the publisher.
+        """
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT m.id FROM matches m LEFT JOIN meta s"
+                " ON s.key = 'published-state:' || m.uid WHERE m.origin = '' AND ("
+                " m.published < (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id)"
+                " OR s.value IS NULL OR s.value != CASE WHEN m.abandoned THEN 'abandoned'"
+                " WHEN m.finished IS NOT NULL THEN 'finished' ELSE 'playing' END)"
+                " ORDER BY m.id"
+            ).fetchall()
+        return [int(row["id"]) for row in rows]
+
+    def meta(self, key: str) -> str | None:
+        """A value kept in the file's ``meta`` table (None when unset)."""
+        with self._reading() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (str(key),)).fetchone()
+        return None if row is None else str(row["value"])
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Keep ``value`` under ``key`` in the ``meta`` table (None removes it)."""
+        with self._transaction() as conn:
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (str(key),))
+            else:
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             (str(key), str(value)))
+
+    def append(self, match_id: int, event: Mapping[str, Any], *, at: float | None = None) -> int:
         """Add ``event`` to the match's log and return its seq (1, 2, ...).
 
         Committed and synced when this returns. On StoreError nothing was written: the
         caller must refuse the event so the screen never shows what the file lacks.
         Append the last event *before* :meth:`finish`; a finished match takes no more.
+        ``at`` keeps the time it was played elsewhere (a club dashboard); default now.
         """
         if not isinstance(event, Mapping):
             raise StoreError("an event is a JSON object")
         text = _dump(dict(event), "the event")
-        now = self._now()
+        now = self._now() if at is None else float(at)
         with self._transaction() as conn:
             self._open_match(conn, match_id)
             (seq,) = conn.execute(
@@ -440,6 +537,12 @@ class Store:
             event = _load_event(last["event"], match_id, last["seq"])
             conn.execute(
                 "DELETE FROM events WHERE match_id = ? AND seq = ?", (match_id, last["seq"])
+            )
+            # The club outbox mark never counts an event that is gone: a later event at
+            # this seq is new and must be published again (see companion.club).
+            conn.execute(
+                "UPDATE matches SET published = MIN(published, ?) WHERE id = ?",
+                (last["seq"] - 1, match_id),
             )
             if row["finished"] is not None:
                 conn.execute(
@@ -474,16 +577,19 @@ class Store:
             ).fetchone()
         return None if row is None else _record(row)
 
-    def finish(self, match_id: int, result: Mapping[str, Any]) -> None:
+    def finish(
+        self, match_id: int, result: Mapping[str, Any], *, at: float | None = None
+    ) -> None:
         """Mark the match finished with its result JSON (``totals``, ``winners``, ...).
 
         Finishing again replaces the result (e.g. after a power cut between the last
-        append and the first finish, the app replays and finishes once more).
+        append and the first finish, the app replays and finishes once more). ``at``
+        keeps the time it finished elsewhere (a club dashboard); default now.
         """
         if not isinstance(result, Mapping):
             raise StoreError("a result is a JSON object")
         text = _dump(dict(result), "the result")
-        now = self._now()
+        now = self._now() if at is None else float(at)
         with self._transaction() as conn:
             row = self._match_row(conn, match_id)
             if row["abandoned"]:
@@ -518,6 +624,10 @@ class Store:
                 raise StoreError("no finished match yet")
             return int(row["id"])
         if text.isascii() and text.isdigit():
+            # Past SQLite's largest id (or Python's longest int) there is no such match;
+            # say so here rather than let the driver overflow.
+            if len(text) > 19 or int(text) > _MAX_ID:
+                raise StoreError(f"no match {text[:20]}{'...' if len(text) > 20 else ''}")
             match_id = int(text)
             with self._reading() as conn:
                 self._match_row(conn, match_id)
@@ -535,28 +645,24 @@ class Store:
             ).fetchall()
         return [row["name"] for row in rows]
 
-    def add_player(self, name: str) -> None:
-        """Add a name to the roster (trimmed); StoreError says why one is refused."""
-        if not isinstance(name, str):
-            raise StoreError("a name is text")
-        clean = name.strip()
-        if not clean:
-            raise StoreError("a player needs a name")
-        if len(clean) > NAME_MAX:
-            raise StoreError(f"a name has at most {NAME_MAX} characters (the screen is small)")
-        if not clean.isprintable():
-            raise StoreError("a name cannot contain control characters")
-        if "," in clean:
-            # Player lists are comma-separated on the command line and serial console.
-            raise StoreError("a name cannot contain a comma")
+    def add_player(self, name: str) -> str:
+        """Add a name to the roster and return it as added (cleaned by the one name rule,
+        :mod:`companion.names`); StoreError says why one is refused."""
+        clean = _roster_name(name)
         now = self._now()
         with self._transaction() as conn:
             existing = _find_player(conn, clean)
             if existing is not None:
                 raise StoreError(f"{existing} is already on the roster")
+            _roster_lookalike(conn, clean)
+            count = conn.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+            if count >= ROSTER_MAX:
+                raise RosterFull(f"the roster is full ({ROSTER_MAX} names); "
+                                 "remove one to add another")
             conn.execute(
                 "INSERT INTO players (name, added, last_used) VALUES (?, ?, NULL)", (clean, now)
             )
+        return clean
 
     def remove_player(self, name: str) -> None:
         """Take a name off the roster (any case); past matches keep it."""
@@ -569,6 +675,23 @@ class Store:
                 raise StoreError(f"{clean} is not on the roster")
             conn.execute("DELETE FROM players WHERE name = ?", (existing,))
 
+    def rename_player(self, old: str, new: str) -> None:
+        """Rename a roster name (any case); past matches keep the name they were
+        played under. The new name is checked as :meth:`add_player` checks one."""
+        clean_old = old.strip() if isinstance(old, str) else ""
+        if not clean_old:
+            raise StoreError("a player needs a name")
+        clean = _roster_name(new)
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean_old)
+            if existing is None:
+                raise StoreError(f"{clean_old} is not on the roster")
+            taken = _find_player(conn, clean)
+            if taken is not None and taken != existing:
+                raise StoreError(f"{taken} is already on the roster")
+            _roster_lookalike(conn, clean, keep=existing)
+            conn.execute("UPDATE players SET name = ? WHERE name = ?", (clean, existing))
+
     def history(self, limit: int = 20) -> list[MatchRecord]:
         """Finished matches, newest first."""
         with self._reading() as conn:
@@ -579,67 +702,60 @@ class Store:
             ).fetchall()
         return [_record(row) for row in rows]
 
-    def stats(self) -> dict[str, PlayerStats]:
-        """Per player: games, wins, win rate and best total per game id.
-
-        Counted from finished matches' results (``totals`` {player: int}, ``winners``
-        [players]); a tie counts as a win for each winner. "Best" is the highest total,
-        or the lowest for a game whose results say ``"low_wins": true`` or show a winner
-        below the top total. Roster players with no finished match are listed with
-        zeros. Ordered by wins, then games, then name.
-        """
+    def past(self, limit: int = 200) -> list[MatchRecord]:
+        """Finished and abandoned matches, newest first (the web page's history)."""
         with self._reading() as conn:
             rows = conn.execute(
-                "SELECT game_id, players, result FROM matches"
-                " WHERE finished IS NOT NULL AND abandoned = 0 ORDER BY id"
+                _SELECT_MATCH + " WHERE finished IS NOT NULL OR abandoned = 1"
+                " ORDER BY COALESCE(finished, started) DESC, id DESC LIMIT ?",
+                (max(0, int(limit)),),
             ).fetchall()
-            roster = [row["name"] for row in conn.execute("SELECT name FROM players")]
-        games: dict[str, int] = {}
-        wins: dict[str, int] = {}
-        scores: dict[str, dict[str, list[int]]] = {}
-        low_wins: set[str] = set()
-        for row in rows:
-            players = _load(row["players"], "the players of a match")
-            result = _load(row["result"], "a match result") if row["result"] else {}
-            if not isinstance(players, list) or not isinstance(result, dict):
-                continue
-            totals = result.get("totals")
-            totals = {
-                k: v
-                for k, v in (totals.items() if isinstance(totals, dict) else ())
-                if isinstance(v, int) and not isinstance(v, bool)
-            }
-            listed = result.get("winners")
-            winners = [w for w in listed if isinstance(w, str)] if isinstance(listed, list) else []
-            if _lowest_wins(result, totals, winners):
-                low_wins.add(row["game_id"])
-            for name in players:
-                if not isinstance(name, str):
-                    continue
-                games[name] = games.get(name, 0) + 1
-                wins[name] = wins.get(name, 0) + (name in winners)
-                if name in totals:
-                    scores.setdefault(name, {}).setdefault(row["game_id"], []).append(totals[name])
-        seen = {name.casefold() for name in games}
-        for name in roster:
-            if name.casefold() not in seen:
-                games[name] = 0
-                wins[name] = 0
-        table = {
-            name: PlayerStats(
-                name=name,
-                games=played,
-                wins=wins[name],
-                win_rate=wins[name] / played if played else 0.0,
-                best={
-                    game: (min if game in low_wins else max)(values)
-                    for game, values in sorted(scores.get(name, {}).items())
-                },
-            )
-            for name, played in games.items()
-        }
-        order = sorted(table.values(), key=lambda s: (-s.wins, -s.games, s.name.casefold()))
-        return {s.name: s for s in order}
+        return [_record(row) for row in rows]
+
+    def summaries(
+        self,
+        *,
+        finished: bool = True,
+        game: str | None = None,
+        since: float | None = None,
+        after: tuple[float, int] | None = None,
+    ) -> list[MatchSummary]:
+        """Finished matches (``finished=False``: unfinished ones) that are not abandoned,
+        in the order they finished (then by id), as :class:`MatchSummary`.
+
+        ``game`` keeps one game's; ``since`` those finished at or after that time;
+        ``after`` those after a (finished, id) already seen (for figures kept up to date
+        one finished match at a time).
+        """
+        where = ["abandoned = 0", "finished IS NOT NULL" if finished else "finished IS NULL"]
+        params: list[Any] = []
+        if game is not None:
+            where.append("game_id = ?")
+            params.append(game)
+        if since is not None and finished:
+            where.append("finished >= ?")
+            params.append(float(since))
+        if after is not None and finished:
+            where.append("(finished > ? OR (finished = ? AND id > ?))")
+            params += [float(after[0]), float(after[0]), int(after[1])]
+        sql = f"{_SELECT_SUMMARY} WHERE {' AND '.join(where)} ORDER BY finished, id"
+        with self._reading() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [_summary(row) for row in rows]
+
+    def finished_mark(self, since: float | None = None) -> tuple[int, int]:
+        """(how many, sum of ids) of the finished, not abandoned matches (finished at or
+        after ``since``): a finish, an undone finish or an import changes it, so figures
+        kept from :meth:`summaries` can tell whether they still hold."""
+        sql = ("SELECT COUNT(*), COALESCE(SUM(id), 0) FROM matches"
+               " WHERE abandoned = 0 AND finished IS NOT NULL")
+        params: list[Any] = []
+        if since is not None:
+            sql += " AND finished >= ?"
+            params.append(float(since))
+        with self._reading() as conn:
+            count, total = conn.execute(sql, params).fetchone()
+        return int(count), int(total)
 
     # -- internals -------------------------------------------------------------------
 
@@ -854,6 +970,48 @@ _SELECT_MATCH = (
 )
 
 
+#: One result key is read as JSON text only when it has the type the figures want.
+def _result_part(key: str, json_type: str) -> str:
+    return (f"CASE WHEN json_valid(result) THEN CASE json_type(result, '$.{key}')"
+            f" WHEN '{json_type}' THEN json_extract(result, '$.{key}') END END")
+
+
+_SELECT_SUMMARY = (
+    "SELECT id, uid, game_id, players, started, finished,"
+    f" {_result_part('totals', 'object')} AS totals,"
+    f" {_result_part('winners', 'array')} AS winners,"
+    " CASE WHEN json_valid(result) THEN json_type(result, '$.low_wins') END AS low_wins,"
+    # Hands (Final Count), rounds (Block Lottery, the scoreboard) or games (the others).
+    " CASE WHEN json_valid(result) THEN COALESCE(json_array_length(result, '$.hands'),"
+    " json_array_length(result, '$.rounds'), json_array_length(result, '$.games')) END"
+    " AS rounds,"
+    " (SELECT at FROM events WHERE match_id = matches.id ORDER BY seq LIMIT 1)"
+    " AS first_event,"
+    " (SELECT at FROM events WHERE match_id = matches.id ORDER BY seq DESC LIMIT 1)"
+    " AS last_event"
+    " FROM matches"
+)
+
+
+def _summary(row: sqlite3.Row) -> MatchSummary:
+    (match_id, uid, game_id, players, started, finished, totals, winners, flag, rounds,
+     first_event, last_event) = row
+    try:  # read for every match by the figures: no per-row message unless one fails
+        players, totals, winners = (json.loads(players), json.loads(totals or "{}"),
+                                    json.loads(winners or "[]"))
+    except (TypeError, ValueError) as err:
+        raise StoreCorrupt(f"{_READ}: match {match_id} is damaged") from err
+    return MatchSummary(
+        match_id, uid or "", game_id, tuple(name for name in players if isinstance(name, str)),
+        float(started), finished,
+        {name: value for name, value in totals.items()
+         if isinstance(value, int | float) and not isinstance(value, bool)},
+        tuple(name for name in winners if isinstance(name, str)),
+        None if flag not in ("true", "false") else flag == "true",
+        rounds, first_event, last_event,
+    )
+
+
 def _record(row: sqlite3.Row) -> MatchRecord:
     players = _load(row["players"], f"the players of match {row['id']}")
     options = _load(row["options"], f"the options of match {row['id']}")
@@ -884,6 +1042,10 @@ def _match_json(
     names = list(players)
     if not names or not all(isinstance(name, str) and name.strip() for name in names):
         raise StoreError("players are a list of names")
+    try:
+        check_players(names)  # the one name rule (companion.names), from every way in
+    except BadName as refused:
+        raise StoreError(f"the players: {refused}") from None
     return _dump(names, "the players"), _dump(dict(options or {}), "the options")
 
 
@@ -897,6 +1059,22 @@ def _checked_uid(uid: str) -> str:
     return uid
 
 
+def _roster_name(name: object, others: Sequence[str] = ()) -> str:
+    """``name`` cleaned by the one name rule (:func:`companion.names.check_name`), not
+    like any of ``others``, or StoreError saying why it cannot be on the roster."""
+    try:
+        return check_name(name, others)
+    except BadName as refused:
+        raise StoreError(str(refused)) from None
+
+
+def _roster_lookalike(conn: sqlite3.Connection, name: str, keep: str | None = None) -> None:
+    """StoreError if ``name`` would look like a roster name on the screen (``keep``, the
+    name being renamed, does not count)."""
+    others = [stored for (stored,) in conn.execute("SELECT name FROM players")]
+    _roster_name(name, [other for other in others if other != keep])
+
+
 def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
     """The roster's spelling of ``name``, compared case-insensitively.
 
@@ -908,14 +1086,6 @@ def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
         if stored.casefold() == wanted:
             return stored
     return None
-
-
-def _lowest_wins(result: Mapping[str, Any], totals: Mapping[str, int], winners: list[str]) -> bool:
-    flag = result.get("low_wins")
-    if isinstance(flag, bool):
-        return flag
-    won = [totals[w] for w in winners if w in totals]
-    return bool(won) and max(won) < max(totals.values())
 
 
 def _dump(value: Any, what: str) -> str:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install Tabletop Companion on a Raspberry Pi from this checkout (see deploy/README.md).
-# Safe to run again: a second run with nothing new changes nothing.
+# Safe to run again: a second run with nothing new changes nothing, and an update keeps
+# the owner's config, boot choices and hand-edited boot block.
 set -euo pipefail
 
 usage() {
@@ -10,15 +11,31 @@ Usage: sudo deploy/install.sh [OPTIONS]
 Installs Tabletop Companion from this checkout: the system packages it needs, the
 "companion" user, a virtual environment in /opt/companion with the package and its
 [pi] extra, /etc/companion/config.toml (only if there is none), the boot settings in
-config.txt (once), and companion.service (enabled). Run it again after `git pull`
-to update; with nothing new it changes nothing.
+config.txt, and companion.service (enabled). Run it again after `git pull` to
+update: it keeps your config, your boot choices and a boot block you edited by
+hand; with nothing new it changes nothing.
 
-Options:
+Boot choices (remembered in /etc/companion/install.conf, so an update keeps them):
+  --spi, --no-spi            SPI on, for an SPI display (default: off)
+  --usb-serial, --no-usb-serial
+                             USB gadget serial console /dev/ttyGS0 (default: off)
+  --uart, --no-uart          the serial console on GPIO14/15: /dev/serial0, or
+                             /dev/ttyAMA0 on a Pi 5; takes the login console off
+                             those pins in cmdline.txt (default: off)
+  --power-button, --no-power-button
+                             the shutdown key on GPIO21 (default: on)
+  --rpi-gpio, --no-rpi-gpio  also install RPi.GPIO (the [pi-legacy] extra) for
+                             [gpio] pin_factory = "rpigpio" on systems older than
+                             Bookworm; never on a Pi 5 (default: off)
+  --force-boot-config        replace a boot block you edited by hand with the one
+                             these choices give (otherwise yours is kept)
+
+Other options:
   --root DIR     install under DIR instead of / (for tests and staging; needs
                  --no-system)
   --no-system    skip apt-get, user and group creation, and systemctl
   --no-venv      skip the virtual environment and pip (the tests use this)
-  --no-firmware  leave config.txt and the boot-time kernel modules alone
+  --no-firmware  leave config.txt, cmdline.txt and the boot-time modules alone
   --python PATH  the Python 3.11+ that creates the virtual environment
                  (default: python3)
   -h, --help     show this text
@@ -33,7 +50,12 @@ ROOT=/
 SYSTEM=1
 VENV=1
 FIRMWARE=1
+FORCE_BOOT=0
 PYTHON=python3
+#: The boot choices and their defaults; ASKED is what this command line says.
+CHOICES=(spi usb_serial uart power_button rpi_gpio)
+declare -A DEFAULT=([spi]=no [usb_serial]=no [uart]=no [power_button]=yes [rpi_gpio]=no)
+declare -A ASKED=() REMEMBERED=() CHOSEN=() RECORDED=()
 
 while (($#)); do
     case $1 in
@@ -46,6 +68,17 @@ while (($#)); do
         --no-system) SYSTEM=0; shift ;;
         --no-venv) VENV=0; shift ;;
         --no-firmware) FIRMWARE=0; shift ;;
+        --force-boot-config) FORCE_BOOT=1; shift ;;
+        --spi | --usb-serial | --uart | --power-button | --rpi-gpio)
+            choice=${1#--}
+            ASKED[${choice//-/_}]=yes
+            shift
+            ;;
+        --no-spi | --no-usb-serial | --no-uart | --no-power-button | --no-rpi-gpio)
+            choice=${1#--no-}
+            ASKED[${choice//-/_}]=no
+            shift
+            ;;
         --python)
             (($# >= 2)) || { usage >&2; exit 2; }
             PYTHON=$2
@@ -75,18 +108,28 @@ USER_NAME=companion
 GROUPS_NEEDED=(gpio i2c spi dialout)
 APT_PACKAGES=(python3 python3-venv python3-dev gcc i2c-tools)
 APT_PI_PACKAGES=(python3-lgpio liblgpio-dev swig)
+#: The system commands the install needs besides coreutils, "command:package".
+SYSTEM_COMMANDS=(systemctl:systemd apt-get:apt apt-cache:apt dpkg-query:dpkg
+    useradd:passwd groupadd:passwd usermod:passwd getent:libc-bin)
 PREFIX=$R/opt/companion
 ETC=$R/etc/companion
+CHOICES_FILE=$ETC/install.conf
 STATE=$R/var/lib/companion
 UNIT=$R/etc/systemd/system/companion.service
 MODULES=$R/etc/modules-load.d/companion.conf
 LINK=$R/usr/local/bin/companion
 BEGIN_MARK="# BEGIN tabletop-companion"
 END_MARK="# END tabletop-companion"
+#: sha256 of the blocks earlier installers wrote, before the choices were remembered:
+#: such a block was never edited, so it may be replaced.
+LEGACY_BLOCKS=(ced0fa024733eb6de6068f2d242f4a657ed8263eb133e69002995f2622a4f99c)
+#: What the web page listens on in a config this installer writes (issue 15).
+WEB_LISTEN=0.0.0.0:8080
 
 unit_changed=0
 venv_changed=0
 firmware_changed=0
+NOT_IN_APT=""
 
 # put_file SRC DEST MODE: copy only if the content differs; fix the mode if needed.
 # Returns 0 if DEST changed, 1 if it was already right.
@@ -120,9 +163,120 @@ ensure_dir() {
     fi
 }
 
+sha256_of() { sha256sum -- "$1" | cut -d' ' -f1; }
+
+# --- 0. what is here, and the choices --------------------------------------------------
+# Off Raspberry Pi OS / Debian a missing command would otherwise stop the run halfway
+# with "command not found" (exit 127): name everything missing at once, before any change.
+check_system_commands() {
+    local entry missing=""
+    for entry in "${SYSTEM_COMMANDS[@]}"; do
+        if ! command -v "${entry%%:*}" >/dev/null; then
+            missing+="${missing:+, }${entry%%:*} (${entry#*:})"
+        fi
+    done
+    if [[ -n $missing ]]; then
+        die "this system lacks $missing: the installer needs Raspberry Pi OS or Debian" \
+            "with systemd; --no-system installs only the files (deploy/README.md)"
+    fi
+}
+
+# install.conf: the boot choices as name=yes|no lines, plus what the installer itself
+# last wrote (hashes) and the packages apt does not have here.
+read_choices_file() {
+    [[ -f $CHOICES_FILE ]] || return 0
+    local line key value
+    while IFS= read -r line || [[ -n $line ]]; do
+        line=${line%%#*}
+        line=${line//[[:space:]]/}
+        [[ -n $line ]] || continue
+        key=${line%%=*}
+        value=${line#*=}
+        case $key in
+            spi | usb_serial | uart | power_button | rpi_gpio)
+                [[ $value == yes || $value == no ]] ||
+                    die "$CHOICES_FILE: $key must be yes or no, not '$value'"
+                REMEMBERED[$key]=$value
+                ;;
+            boot_block | config_toml) RECORDED[$key]=$value ;;
+            not_in_apt) NOT_IN_APT=${value//,/ } ;;
+            *) die "$CHOICES_FILE: unknown setting '$key' (see deploy/README.md)" ;;
+        esac
+    done <"$CHOICES_FILE"
+}
+
+# The Pi model from the device tree: "pi5" for the BCM2712 boards (Pi 5, Pi 500, CM5).
+pi_model() {
+    local model="" file=$R/proc/device-tree/model
+    if [[ -r $file ]]; then
+        model=$(tr -d '\0' <"$file")
+    fi
+    case $model in
+        *"Raspberry Pi 5"* | *"Compute Module 5"*) echo pi5 ;;
+        *) echo other ;;
+    esac
+}
+
+uart_device() {
+    if [[ $MODEL == pi5 ]]; then echo /dev/ttyAMA0; else echo /dev/serial0; fi
+}
+
+# The active (non-comment, non-blank) lines of a file, trimmed.
+active_lines() { sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' "$1"; }
+
+# A block in config.txt from before install.conf existed and edited by hand says which
+# options its owner wanted: start from those rather than from the defaults.
+infer_choices_from_block() {
+    local lines
+    lines=$(active_lines "$1")
+    has_line() { if grep -qE "$1" <<<"$lines"; then echo yes; else echo no; fi; }
+    REMEMBERED[spi]=$(has_line '^dtparam=spi=on$')
+    REMEMBERED[usb_serial]=$(has_line '^dtoverlay=dwc2$')
+    REMEMBERED[uart]=$(has_line '^(enable_uart=1|dtparam=uart0=on)$')
+    REMEMBERED[power_button]=$(has_line '^dtoverlay=gpio-shutdown')
+    say "no install.conf yet: took the choices from your boot block in $(boot_config)"
+}
+
+settle_choices() {
+    local choice
+    read_choices_file
+    if [[ ! -f $CHOICES_FILE ]] && current_block "$WORK/current" &&
+        ! is_legacy_block "$WORK/current"; then
+        infer_choices_from_block "$WORK/current"
+    fi
+    for choice in "${CHOICES[@]}"; do
+        CHOSEN[$choice]=${ASKED[$choice]:-${REMEMBERED[$choice]:-${DEFAULT[$choice]}}}
+    done
+    EXTRA=pi
+    [[ ${CHOSEN[rpi_gpio]} == yes ]] && EXTRA=pi-legacy
+    return 0
+}
+
+write_choices_file() {
+    local choice file=$WORK/install.conf
+    {
+        printf '%s\n' "# Tabletop Companion: the choices deploy/install.sh was given, used again by the" \
+            "# next run (an update). Change them with its options, e.g." \
+            "# \`sudo deploy/install.sh --spi\`; deploy/README.md lists them."
+        for choice in "${CHOICES[@]}"; do
+            printf '%s=%s\n' "$choice" "${CHOSEN[$choice]}"
+        done
+        printf '%s\n' "# What the installer wrote last (to tell your own edits from its own)."
+        [[ -n ${RECORDED[boot_block]:-} ]] && printf 'boot_block=%s\n' "${RECORDED[boot_block]}"
+        [[ -n ${RECORDED[config_toml]:-} ]] &&
+            printf 'config_toml=%s\n' "${RECORDED[config_toml]}"
+        if [[ -n $NOT_IN_APT ]]; then
+            printf '%s\n' "# Packages apt-get update did not find here (delete to look again)."
+            printf 'not_in_apt=%s\n' "${NOT_IN_APT// /,}"
+        fi
+    } >"$file"
+    put_file "$file" "$CHOICES_FILE" 0644 || true
+}
+
 # --- 1. system packages --------------------------------------------------------------
 # python3-lgpio (with liblgpio-dev and swig to build it if need be) comes from the
-# Raspberry Pi OS archive; elsewhere pip has to manage without it.
+# Raspberry Pi OS archive; elsewhere pip has to manage without it. A package apt-get
+# update did not find is remembered, so later runs do not update the lists for it again.
 is_installed() {
     local status
     status=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
@@ -135,10 +289,12 @@ has_candidate() {
     [[ -n $candidate && $candidate != "(none)" ]]
 }
 
+not_in_apt() { [[ " $NOT_IN_APT " == *" $1 "* ]]; }
+
 install_packages() {
     local missing=() pkg
     for pkg in "${APT_PACKAGES[@]}" "${APT_PI_PACKAGES[@]}"; do
-        is_installed "$pkg" || missing+=("$pkg")
+        is_installed "$pkg" || not_in_apt "$pkg" || missing+=("$pkg")
     done
     if ((${#missing[@]} == 0)); then
         return
@@ -149,12 +305,13 @@ install_packages() {
         is_installed "$pkg" || missing+=("$pkg")
     done
     for pkg in "${APT_PI_PACKAGES[@]}"; do
-        if is_installed "$pkg"; then
+        if is_installed "$pkg" || not_in_apt "$pkg"; then
             continue
         elif has_candidate "$pkg"; then
             missing+=("$pkg")
         else
             say "warning: no package $pkg here (not Raspberry Pi OS?); pip will try without it"
+            NOT_IN_APT="${NOT_IN_APT:+$NOT_IN_APT }$pkg"
         fi
     done
     if ((${#missing[@]})); then
@@ -189,8 +346,8 @@ create_user() {
 }
 
 # --- 3. virtual environment -----------------------------------------------------------
-# The stamp names what is installed: package version, Python version and a hash of the
-# sources. pip runs only when it differs, so a second run leaves the venv untouched.
+# The stamp names what is installed: package version and extra, Python version and a
+# hash of the sources. pip runs only when it differs, so a second run leaves the venv.
 source_stamp() {
     local version python sources
     version=$(sed -n '/^version = /{s/^version = "\(.*\)"$/\1/p;q}' "$SRC/pyproject.toml")
@@ -198,8 +355,8 @@ source_stamp() {
     sources=$(cd -- "$SRC" &&
         find pyproject.toml companion -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
             -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
-    printf 'tabletop-companion %s [pi]\npython %s\nsources %s\n' \
-        "$version" "$python" "${sources%% *}"
+    printf 'tabletop-companion %s [%s]\npython %s\nsources %s\n' \
+        "$version" "$EXTRA" "$python" "${sources%% *}"
 }
 
 install_venv() {
@@ -221,9 +378,9 @@ install_venv() {
         mkdir -p -- "$WORK/src"
         tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build \
             --exclude='*.egg-info' --exclude=__pycache__ -cf - . | tar -C "$WORK/src" -xf -
-        say "pip install ${SRC}[pi]"
+        say "pip install ${SRC}[$EXTRA]"
         "$PREFIX/bin/python" -m pip install --disable-pip-version-check --no-cache-dir \
-            --root-user-action=ignore --upgrade "$WORK/src[pi]"
+            --root-user-action=ignore --upgrade "$WORK/src[$EXTRA]"
         printf '%s\n' "$want" >"$stamp_file"
         venv_changed=1
     fi
@@ -235,14 +392,57 @@ install_venv() {
 }
 
 # --- 4. configuration and state ----------------------------------------------------
+# set_toml FILE SECTION KEY VALUE: KEY = VALUE in [SECTION], replacing the key's line,
+# adding it to the section, or adding the section at the end.
+set_toml() {
+    local file=$1 section=$2 key=$3 value=$4
+    awk -v sec="[$section]" -v key="$key" -v val="$value" '
+        function put() { print key " = " val; done = 1 }
+        /^\[/ { if (inside && !done) put(); inside = ($0 == sec) }
+        inside && !done && $0 ~ ("^" key "[ \t]*=") { put(); next }
+        { print }
+        END { if (!done) { if (!inside) printf "\n%s\n", sec; put() } }
+    ' "$file" >"$file.new"
+    mv -- "$file.new" "$file"
+}
+
+# The serial console device the choices ask for ("" = none); the UART wins over USB.
+serial_device() {
+    if [[ ${CHOSEN[uart]} == yes ]]; then
+        uart_device
+    elif [[ ${CHOSEN[usb_serial]} == yes ]]; then
+        echo /dev/ttyGS0
+    fi
+}
+
+# A new config: the example with the web page on port 8080 and the choices' serial
+# console and pin factory filled in.
+new_config() {
+    local file=$1 device
+    cp -- "$SRC/config/config.example.toml" "$file"
+    set_toml "$file" web listen "\"$WEB_LISTEN\""
+    device=$(serial_device)
+    [[ -z $device ]] || set_toml "$file" serial url "\"$device\""
+    [[ ${CHOSEN[rpi_gpio]} == no ]] || set_toml "$file" gpio pin_factory '"rpigpio"'
+}
+
 install_config() {
+    local device
     ensure_dir "$ETC" 0755
     put_file "$SRC/config/config.example.toml" "$ETC/config.example.toml" 0644 || true
     if [[ -e $ETC/config.toml ]]; then
         say "keeping $ETC/config.toml"
+        device=$(serial_device)
+        if [[ -n $device ]] &&
+            ! grep -qE "^[[:space:]]*url[[:space:]]*=[[:space:]]*\"$device\"" "$ETC/config.toml"; then
+            say "for the serial console, set url = \"$device\" under [serial] in" \
+                "$ETC/config.toml"
+        fi
     else
-        install -m 0644 -- "$SRC/config/config.example.toml" "$ETC/config.toml"
-        say "installed the default $ETC/config.toml"
+        new_config "$WORK/config.toml"
+        install -m 0644 -- "$WORK/config.toml" "$ETC/config.toml"
+        RECORDED[config_toml]=$(sha256_of "$ETC/config.toml")
+        say "installed a new $ETC/config.toml (the web page on $WEB_LISTEN)"
     fi
     if ((SYSTEM)); then
         ensure_dir "$STATE" 0750 "$USER_NAME:$USER_NAME"
@@ -262,46 +462,129 @@ boot_config() {
     done
 }
 
+# current_block OUT: the marked block of config.txt into OUT; false if there is none.
+current_block() {
+    local config
+    config=$(boot_config)
+    if [[ -z $config ]] || ! grep -q -x -F -- "$BEGIN_MARK" "$config"; then
+        return 1
+    fi
+    awk -v b="$BEGIN_MARK" -v e="$END_MARK" '
+        $0 == b { inside = 1 } inside { print } inside && $0 == e { exit }' "$config" >"$1"
+}
+
+is_legacy_block() {
+    local sum
+    sum=$(sha256_of "$1")
+    [[ " ${LEGACY_BLOCKS[*]} " == *" $sum "* ]]
+}
+
+# The block the choices give: the base fragment, then one fragment per choice.
+generate_block() {
+    local fw=$SRC/firmware
+    printf '%s\n' "$BEGIN_MARK"
+    cat -- "$fw/config.txt"
+    [[ ${CHOSEN[power_button]} == no ]] || cat -- "$fw/power-button.txt"
+    [[ ${CHOSEN[spi]} == no ]] || cat -- "$fw/spi.txt"
+    [[ ${CHOSEN[usb_serial]} == no ]] || cat -- "$fw/usb-serial.txt"
+    if [[ ${CHOSEN[uart]} == yes ]]; then
+        if [[ $MODEL == pi5 ]]; then cat -- "$fw/uart-pi5.txt"; else cat -- "$fw/uart.txt"; fi
+    fi
+    printf '%s\n' "$END_MARK"
+}
+
+# Say which settings a hand-edited block has that the choices would not write, and back.
+tell_block_differences() {
+    local mine=$1 wanted=$2 only
+    active_lines "$mine" >"$WORK/mine.lines"
+    active_lines "$wanted" >"$WORK/wanted.lines"
+    only=$(grep -v -x -F -f "$WORK/wanted.lines" "$WORK/mine.lines" || true)
+    [[ -z $only ]] || say "  only in yours: ${only//$'\n'/, }"
+    only=$(grep -v -x -F -f "$WORK/mine.lines" "$WORK/wanted.lines" || true)
+    [[ -z $only ]] || say "  the choices would write: ${only//$'\n'/, }"
+}
+
+install_block() {
+    local config=$1 block=$WORK/block new=$WORK/config.txt begins ends current=$WORK/current
+    generate_block >"$block"
+    begins=$(grep -c -x -F -- "$BEGIN_MARK" "$config" || true)
+    ends=$(grep -c -x -F -- "$END_MARK" "$config" || true)
+    if ((begins != ends || begins > 1)); then
+        die "$config: damaged tabletop-companion block, fix it by hand (firmware/README.md)"
+    fi
+    if ((begins == 1)); then
+        current_block "$current"
+        if cmp -s -- "$current" "$block"; then
+            RECORDED[boot_block]=$(sha256_of "$block")
+            say "$config already has the boot settings"
+            return
+        fi
+        if [[ $(sha256_of "$current") != "${RECORDED[boot_block]:-}" ]] &&
+            ! is_legacy_block "$current"; then
+            if ((!FORCE_BOOT)); then
+                say "keeping your edited boot block in $config; it differs from what the" \
+                    "choices give:"
+                tell_block_differences "$current" "$block"
+                say "  (sudo deploy/install.sh --force-boot-config replaces it)"
+                return
+            fi
+            say "replacing your edited boot block in $config (--force-boot-config)"
+        fi
+        # Replace the block where it is.
+        awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v f="$block" '
+            $0 == b { while ((getline line < f) > 0) print line; skip = 1; next }
+            skip && $0 == e { skip = 0; next }
+            !skip { print }' "$config" >"$new"
+    else
+        cat -- "$config" >"$new"
+        if [[ -s $new && $(tail -c 1 -- "$new") != "" ]]; then
+            printf '\n' >>"$new"
+        fi
+        cat -- "$block" >>"$new"
+    fi
+    # Rewrite in place: keeps the file's owner and mode (it is on FAT anyway).
+    cat -- "$new" >"$config"
+    sync
+    RECORDED[boot_block]=$(sha256_of "$block")
+    say "updated the boot settings in $config"
+    firmware_changed=1
+}
+
+# With the serial console on the header's UART, a kernel/login console there would
+# answer on the same pins: take it out of cmdline.txt. On a Pi 5 serial0 is the debug
+# connector, not the pins, so only a console on ttyAMA0 goes there.
+free_uart_from_console() {
+    local cmdline=$1/cmdline.txt word words=() kept=() removed=() pattern
+    [[ ${CHOSEN[uart]} == yes && -f $cmdline ]] || return 0
+    pattern='^console=(serial0|ttyAMA0|ttyS0),'
+    [[ $MODEL == pi5 ]] && pattern='^console=ttyAMA0,'
+    read -r -a words <"$cmdline" || true
+    for word in "${words[@]}"; do
+        if [[ $word =~ $pattern ]]; then removed+=("$word"); else kept+=("$word"); fi
+    done
+    ((${#removed[@]})) || return 0
+    printf '%s\n' "${kept[*]}" >"$cmdline"
+    sync
+    say "removed ${removed[*]} from $cmdline: the login console would answer on the" \
+        "serial console's pins ($(uart_device))"
+    firmware_changed=1
+}
+
 install_firmware() {
-    local config block=$WORK/block new=$WORK/config.txt begins ends
+    local config
     config=$(boot_config)
     if [[ -z $config ]]; then
         say "no /boot/firmware/config.txt: skipping the boot settings (see firmware/README.md)"
     else
-        {
-            printf '%s\n' "$BEGIN_MARK"
-            cat -- "$SRC/firmware/config.txt"
-            printf '%s\n' "$END_MARK"
-        } >"$block"
-        begins=$(grep -c -x -F -- "$BEGIN_MARK" "$config" || true)
-        ends=$(grep -c -x -F -- "$END_MARK" "$config" || true)
-        if ((begins != ends || begins > 1)); then
-            die "$config: damaged tabletop-companion block, fix it by hand (firmware/README.md)"
-        fi
-        if ((begins == 1)); then
-            # Replace the block where it is.
-            awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v f="$block" '
-                $0 == b { while ((getline line < f) > 0) print line; skip = 1; next }
-                skip && $0 == e { skip = 0; next }
-                !skip { print }' "$config" >"$new"
-        else
-            cat -- "$config" >"$new"
-            if [[ -s $new && $(tail -c 1 -- "$new") != "" ]]; then
-                printf '\n' >>"$new"
-            fi
-            cat -- "$block" >>"$new"
-        fi
-        if cmp -s -- "$new" "$config"; then
-            say "$config already has the boot settings"
-        else
-            # Rewrite in place: keeps the file's owner and mode (it is on FAT anyway).
-            cat -- "$new" >"$config"
-            sync
-            say "updated the boot settings in $config"
-            firmware_changed=1
-        fi
+        install_block "$config"
+        free_uart_from_console "$(dirname -- "$config")"
     fi
-    if put_file "$SRC/deploy/modules-load.conf" "$MODULES" 0644; then
+    cp -- "$SRC/deploy/modules-load.conf" "$WORK/modules.conf"
+    if [[ ${CHOSEN[usb_serial]} == yes ]]; then
+        printf '%s\n' "# --usb-serial: the USB gadget serial port /dev/ttyGS0" g_serial \
+            >>"$WORK/modules.conf"
+    fi
+    if put_file "$WORK/modules.conf" "$MODULES" 0644; then
         firmware_changed=1
     fi
 }
@@ -332,6 +615,11 @@ start_service() {
 }
 
 if ((SYSTEM)); then
+    check_system_commands
+fi
+MODEL=$(pi_model)
+settle_choices
+if ((SYSTEM)); then
     install_packages
     create_user
 fi
@@ -343,6 +631,7 @@ if ((FIRMWARE)); then
     install_firmware
 fi
 install_unit
+write_choices_file
 if ((SYSTEM)); then
     start_service
 fi

@@ -9,8 +9,9 @@ Usage: sudo deploy/uninstall.sh [OPTIONS]
 
 Stops and disables companion.service and removes what deploy/install.sh put on the
 system: the unit, /opt/companion, the /usr/local/bin/companion link, the boot
-settings block in config.txt and /etc/modules-load.d/companion.conf. The default
-/etc/companion/config.toml goes too, unless you changed it.
+settings block in config.txt and /etc/modules-load.d/companion.conf. The config
+the installer wrote, /etc/companion/config.toml, goes too, unless you changed it, and
+so do the remembered install choices (/etc/companion/install.conf).
 
 Kept unless --purge: /var/lib/companion (rosters, matches, history), a changed
 config.toml, drop-ins in /etc/systemd/system/companion.service.d, the companion user.
@@ -103,14 +104,22 @@ fi
 remove "$PREFIX"
 
 # --- configuration ----------------------------------------------------------------------
+# The config the installer wrote (its hash is in install.conf), or the bare example
+# an older installer copied, was never changed: it goes. A changed one stays.
+installed_config_unchanged() {
+    local recorded
+    recorded=$(sed -n 's/^config_toml=//p' "$ETC/install.conf" 2>/dev/null || true)
+    cmp -s -- "$SRC/config/config.example.toml" "$ETC/config.toml" ||
+        [[ -n $recorded && $(sha256sum -- "$ETC/config.toml" | cut -d' ' -f1) == "$recorded" ]]
+}
 if [[ -f $ETC/config.toml ]]; then
-    if ((PURGE)) || cmp -s -- "$SRC/config/config.example.toml" "$ETC/config.toml"; then
+    if ((PURGE)) || installed_config_unchanged; then
         remove "$ETC/config.toml"
     else
         say "keeping your $ETC/config.toml (--purge removes it)"
     fi
 fi
-remove "$ETC/config.example.toml"
+remove "$ETC/config.example.toml" "$ETC/install.conf"
 if ((PURGE)); then
     remove "$ETC"
 elif [[ -d $ETC ]]; then

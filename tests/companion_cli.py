@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from companion.export import without_time
+
 
 def companion(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``python -m companion ARGS``, its output captured as text."""
@@ -21,7 +23,8 @@ class Played(NamedTuple):
     """What a whole game through the pins left behind."""
 
     sim: subprocess.CompletedProcess  # the scripted run (its screens or event lines)
-    log: list[dict[str, Any]]         # the exported JSON lines, the start line first
+    log: list[dict[str, Any]]         # the exported start line, then the events (each
+                                      # line's "at" time left out)
     result: dict[str, Any]            # what ``companion replay`` printed for the export
 
 
@@ -42,5 +45,6 @@ def play_export_replay(tmp_path: Path, game: str, players: list[str], script: st
     log.write_text(exported.stdout)
     replayed = companion("replay", game, "--events", str(log))
     assert replayed.returncode == 0, replayed.stderr
-    lines = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    lines = [without_time(json.loads(line)) for line in exported.stdout.splitlines()
+             if line.strip()]
     return Played(done, lines, json.loads(replayed.stdout))

@@ -183,3 +183,58 @@ def test_ready_and_watchdog_reach_the_notify_socket(rig, tmp_path):
 def test_without_systemd_notify_does_nothing():
     assert Notifier(env={}).send("READY=1") is False
     assert Notifier(env={"NOTIFY_SOCKET": "/nonexistent/sock"}).send("READY=1") is False
+
+
+def lit_pixels(image):
+    return sum(image.convert("L").histogram()[1:])
+
+
+def test_the_press_that_wakes_a_dimmed_panel_shows_the_screen_again(rig):
+    """The simulator shows a dimmed panel half lit; the waking press does nothing else,
+    but the person sees it land: the whole picture is back."""
+    frames = []
+    app, clock, runner = rig(Config(idle=Idle(dim_after=10, blank_after=0, shift_every=0)))
+    app.on_frame = frames.append
+    lit = app.visible().tobytes()
+    runner.advance(11)
+    assert app.dimmed and frames and frames[-1].tobytes() == app.visible().tobytes() != lit
+    assert 0 < lit_pixels(app.visible()) < lit_pixels(app.image)
+    press(runner, "DOWN")
+    assert not app.dimmed and app.screen.selected == 0          # woken, not moved
+    assert frames[-1].tobytes() == app.visible().tobytes() == lit
+
+
+def test_history_figures_are_prepared_after_the_first_frame(tmp_path) -> None:
+    """The device builds the History tally in a thread of its own once the first frame
+    is up, and the owner thread takes it: the first History screen then opens at once."""
+    import threading
+    import time
+
+    from companion import stats
+    from companion.launch import warm_history
+    from companion.store import Store
+
+    with Store.in_dir(tmp_path) as store:
+        mid = store.new_match("final-count", ["Ann", "Bob"], {})
+        store.append(mid, {"type": "call", "player": "Ann"})
+        store.finish(mid, {"over": True, "totals": {"Ann": 300, "Bob": 2},
+                           "winners": ["Ann"]})
+    app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock(), state_dir=tmp_path)
+    try:
+        warm_history(app)
+        app.start()
+        assert stats._KEPT.get(app.ctx.store) is None  # nothing built on the owner thread
+        deadline = time.monotonic() + 30  # a condition wait, not a speed check
+        while stats._KEPT.get(app.ctx.store) is None and time.monotonic() < deadline:
+            app.pump()
+            warmup = [t for t in threading.enumerate() if t.name == "history-warmup"]
+            for thread in warmup:
+                thread.join(0.05)
+        kept = stats._KEPT.get(app.ctx.store)
+        assert kept is not None and kept[None].count == 1
+        assert stats.cached_figures(app.ctx.store) == stats.figures(app.ctx.store)
+    finally:
+        app.board.close()
+        if app.ctx.store is not None:
+            app.ctx.store.close()

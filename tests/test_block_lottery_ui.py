@@ -201,7 +201,7 @@ def test_ok_marks_dice_and_roll_re_rolls_them():
     assert isinstance(reroll, RerollScreen) and reroll.player == "Ann"
     face = reroll.face
     push(reroll, ctx, "ok")
-    assert reroll.title == "Ann: 1 picked up"
+    assert reroll.title == "Ann: 1 up"
     done = push(reroll, ctx, "roll")
     assert done is reroll and reroll.title.startswith("Ann rolled ")
     record = table.match.state()["rerolled"]["Ann"]
@@ -412,3 +412,19 @@ def test_every_screen_draws_for_two_and_six_players(players):
     for _ in names:
         screen = push(screen, ctx, "ok")
     assert isinstance(push(screen, ctx, "ok"), Standings)
+
+
+def test_a_refused_take_goes_back_to_the_menu_still_on_the_player_picked():
+    """The last die of a face went meanwhile (the serial console): the take is refused
+    and the table is back in the "Who takes" menu on the same player, not wiped."""
+    ctx, table = game()
+    table = push(table, ctx, "roll")
+    face = table.face
+    menu = push(table, ctx, "ok")
+    menu.selected = 2                                        # Cy
+    for _ in range(table.match.state()["pool"][face - 1]):   # every die of it goes
+        table.session.apply({"type": "take", "player": "Ann", "face": face})
+    refused = push(menu, ctx, "ok")
+    assert isinstance(refused, Message) and refused.title == "Not allowed"
+    back = push(refused, ctx, "ok")
+    assert back is menu and menu.selected == 2 and menu.title == f"Who takes a {face}?"

@@ -12,12 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.clock import ManualClock
-from companion.config import Buttons
+from companion.config import Buttons, Config
 from companion.device import board as board_module
 from companion.device import buttons as buttons_module
 from companion.device.board import Board, BoardError, SimBoard
 from companion.device.buttons import BUTTONS, ButtonDecoder, Press
 from companion.errors import CompanionError
+from companion.launch import make_app
+from companion.sim import sim_panel
+from companion.ui.screen import Screen
 
 HOLD = 0.8
 BOUNCE = 0.02
@@ -417,3 +420,57 @@ def test_a_taken_pin_is_a_board_error_and_nothing_leaks(mock_factory: MockFactor
     first.close()
     # the failed board released GPIO12 again
     SimBoard(Buttons(), buzzer_pin=12, sink=Recorder(), pin_factory=mock_factory).close()
+
+
+# --- presses as fast as the debounce allows ------------------------------------------
+
+
+# Taps of one button back to back, each down and each up phase at least bounce_time:
+# the fastest a contact can go and still be told from bounce. Every tap counts.
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(BUTTONS), st.floats(BOUNCE, HOLD * 0.99),
+                          st.floats(BOUNCE, 0.2)), min_size=1, max_size=30))
+def test_every_press_at_least_a_bounce_window_long_is_counted(taps) -> None:
+    d = decoder()
+    t, edges = 0.0, []
+    for button, down, up in taps:
+        edges += [(button, True, t), (button, False, t + down)]
+        t += down + up
+    assert run_app_loop(d, edges, t + 10) == [Press(button) for button, _, _ in taps]
+
+
+def test_a_press_and_release_inside_one_bounce_window_is_one_press() -> None:
+    # The documented limit (docs/buttons.md): on the pin this is exactly what bounce
+    # looks like, so a second tap this fast cannot be counted.
+    d = decoder()
+    edges = [("ok", True, 0.0), ("ok", False, 0.005), ("ok", True, 0.01), ("ok", False, 0.1)]
+    assert run_app_loop(d, edges, 5) == [Press("ok")]
+
+
+class _PressLog(Screen):
+    def __init__(self) -> None:
+        super().__init__()
+        self.presses: list[Press] = []
+
+    def press(self, ctx, press: Press) -> Screen:
+        self.presses.append(press)
+        return self
+
+
+def test_a_release_waiting_in_the_queue_keeps_a_short_press_short() -> None:
+    # The app thread was busy (a slow write) for five seconds while a short press came
+    # and went: both edges wait in its queue. The long-press timer must not run first.
+    clock = ManualClock()
+    log = _PressLog()
+    app = make_app(Config(), board_factory=SimBoard, panel=sim_panel(), clock=clock,
+                   root=lambda ctx: log)
+    try:
+        app.board.press("ok")
+        clock.advance(0.1)
+        app.board.release("ok")
+        app.quit()
+        clock.advance(5)
+        app.run()
+    finally:
+        app.board.close()
+    assert log.presses == [Press("ok")]

@@ -193,7 +193,8 @@ def test_a_whole_game_entered_by_values_then_the_next_game() -> None:
     screen = play_to_the_end(ctx, table)
     assert isinstance(screen, WentOut)
     picker = presses(screen, ctx, "ok")
-    assert isinstance(picker, ValuePicker) and picker.title == "Bob: 13 cards"
+    assert isinstance(picker, ValuePicker) and picker.title == "Bob's cards"
+    assert picker.limits == (13, 13)
     picker = presses(picker, ctx, "ok")                     # one card only: refused
     refused = picker.press(ctx, press("roll"))
     assert isinstance(refused, Message) and "holds 13 cards, not 1" in " ".join(refused.lines)

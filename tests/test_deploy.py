@@ -1,6 +1,7 @@
 """deploy/install.sh and deploy/uninstall.sh, run under a scratch --root with
 --no-system: idempotent (a second run changes nothing at all), never overwrites a
-user's config, merges the boot settings once, and uninstall puts things back.
+user's config, remembers the boot choices, keeps a boot block edited by hand, and
+uninstall puts things back. The system steps run against stub commands on PATH.
 
 Most tests skip pip with --no-venv or a fake Python; one builds the real virtual
 environment (about 10 s with the package registry reachable)."""
@@ -26,6 +27,32 @@ UNINSTALL = REPO / "deploy" / "uninstall.sh"
 EXAMPLE = REPO / "config" / "config.example.toml"
 BEGIN = "# BEGIN tabletop-companion"
 END = "# END tabletop-companion"
+FIRMWARE = REPO / "firmware"
+CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
+           "fsck.repair=yes rootwait quiet splash\n")
+#: The block installers wrote before the choices were remembered (firmware/config.txt
+#: then), as it sits in the config.txt of every Pi installed with them.
+LEGACY_BLOCK = f"""{BEGIN}
+# Tabletop Companion: boot settings for the reference build (see firmware/README.md).
+# deploy/install.sh appends this once to /boot/firmware/config.txt, between two
+# tabletop-companion marker lines (BEGIN, END); delete that block to undo it.
+[all]
+# I2C bus 1 on GPIO2 (SDA, pin 3) and GPIO3 (SCL, pin 5) for the OLED, at 400 kHz.
+dtparam=i2c_arm=on
+dtparam=i2c_arm_baudrate=400000
+# UART on GPIO14/15 (pins 8/10) as /dev/serial0, for serial.url = "/dev/serial0".
+enable_uart=1
+# Power button: a press on GPIO21 (pin 40) asks for a clean shutdown. GPIO3 itself
+# is the I2C clock, so the button reaches it through a diode only to wake the Pi.
+dtoverlay=gpio-shutdown,gpio_pin=21
+# Optional, off by default:
+# SPI for an SPI display ([display] interface = "spi").
+#dtparam=spi=on
+# USB gadget serial (/dev/ttyGS0) on a Zero 2 W; also needs modules-load=dwc2,g_serial
+# in cmdline.txt (see firmware/README.md).
+#dtoverlay=dwc2
+{END}
+"""
 
 #: A boot config in the shape Raspberry Pi OS Bookworm ships (trimmed).
 PI_CONFIG_TXT = """\
@@ -123,6 +150,32 @@ def block_of(text: str) -> str:
     return text[start : text.index(END, start) + len(END) + 1]
 
 
+def expected_block(*fragments: str) -> str:
+    """The block the installer writes: the base fragment, then the chosen ones."""
+    parts = ["config.txt", *fragments]
+    return f"{BEGIN}\n" + "".join((FIRMWARE / p).read_text() for p in parts) + f"{END}\n"
+
+
+def active(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def boot_of(root: Path) -> str:
+    return (root / "boot/firmware/config.txt").read_text()
+
+
+def choices_of(root: Path) -> dict[str, str]:
+    lines = (root / "etc/companion/install.conf").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def as_model(root: Path, model: str) -> None:
+    """Make the scratch root look like that Pi (the device tree's model, with its NUL)."""
+    (root / "proc/device-tree").mkdir(parents=True, exist_ok=True)
+    (root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
+
+
 # --- the scripts themselves ------------------------------------------------------------------
 
 
@@ -153,7 +206,9 @@ def test_help_and_bad_options(script):
 
 def test_install_help_documents_every_option():
     helptext = run(INSTALL, "--help").stdout
-    for option in ("--root", "--no-system", "--no-venv", "--no-firmware", "--python"):
+    for option in ("--root", "--no-system", "--no-venv", "--no-firmware", "--python",
+                   "--spi", "--no-spi", "--usb-serial", "--uart", "--no-power-button",
+                   "--rpi-gpio", "--force-boot-config"):
         assert option in helptext
 
 
@@ -199,8 +254,12 @@ def test_example_config_spells_out_every_key():
 
 def test_install_puts_everything_in_place(root):
     out = install(root, "--no-venv").stdout
-    assert "installed the default" in out
-    assert (root / "etc/companion/config.toml").read_bytes() == EXAMPLE.read_bytes()
+    assert "installed a new" in out
+    config = (root / "etc/companion/config.toml").read_text()
+    example = tomllib.loads(EXAMPLE.read_text())
+    web = {**example.get("web", {}), "listen": "0.0.0.0:8080"}
+    assert tomllib.loads(config) == {**example, "web": web}  # the example, web page on
+    assert parse_config(config).web.listen == "0.0.0.0:8080"
     assert (root / "etc/companion/config.example.toml").read_bytes() == EXAMPLE.read_bytes()
     unit = root / "etc/systemd/system/companion.service"
     assert unit.read_bytes() == (REPO / "systemd/companion.service").read_bytes()
@@ -214,9 +273,13 @@ def test_install_puts_everything_in_place(root):
     boot = (root / "boot/firmware/config.txt").read_text()
     assert boot.startswith(PI_CONFIG_TXT)
     assert boot.count(BEGIN) == boot.count(END) == 1
-    fragment = (REPO / "firmware/config.txt").read_text()
-    assert block_of(boot) == f"{BEGIN}\n{fragment}{END}\n"
+    assert block_of(boot) == expected_block("power-button.txt")
     assert boot.endswith(f"{END}\n")
+    assert choices_of(root) == {
+        "spi": "no", "usb_serial": "no", "uart": "no", "power_button": "yes",
+        "rpi_gpio": "no", "boot_block": hashlib.sha256(block_of(boot).encode()).hexdigest(),
+        "config_toml": hashlib.sha256(config.encode()).hexdigest(),
+    }
 
 
 def test_second_install_changes_nothing(root):
@@ -237,7 +300,7 @@ def test_changed_config_survives(root):
     assert config.read_text() == mine
     config.unlink()
     install(root, "--no-venv")  # a deleted config comes back as the default
-    assert config.read_bytes() == EXAMPLE.read_bytes()
+    assert parse_config(config.read_text()).web.listen == "0.0.0.0:8080"
 
 
 def test_without_firmware(root):
@@ -421,7 +484,9 @@ cmd=$(basename "$0")
 echo "$cmd $*" >>"$state/calls"
 case $cmd in
     dpkg-query) [[ -e $state/pkg-${{*: -1}} ]] && printf 'install ok installed' ;;
-    apt-cache) echo "  Candidate: 1.0" ;;
+    apt-cache)
+        if [[ -e $state/none-${{*: -1}} ]]; then echo "  Candidate: (none)"
+        else echo "  Candidate: 1.0"; fi ;;
     apt-get)
         if [[ $1 == install ]]; then
             for arg in "$@"; do [[ $arg == -* || $arg == install ]] || touch "$state/pkg-$arg"; done
@@ -451,33 +516,48 @@ QUESTIONS = ("dpkg-query", "getent", "id", "chown", "systemctl is-enabled",
              "systemctl is-active")
 
 
-def test_system_steps(root, checkout, tmp_path):
-    # The real script refuses --root without --no-system and wants root; this copy
-    # lets the stubs stand in for the system.
-    script = checkout / "deploy/install.sh"
-    text = script.read_text()
-    for guard in ('    die "--root installs files only: add --no-system"\n',
-                  '    die "run as root (sudo), or add --no-system"\n'):
-        assert guard in text
-        text = text.replace(guard, "    :\n")
-    script.write_text(text)
-    state, bin_dir = tmp_path / "state", tmp_path / "bin"
-    state.mkdir()
-    bin_dir.mkdir()
-    for name in STUBBED:
-        (bin_dir / name).write_text(STUB.format(state=state))
-        (bin_dir / name).chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+class StubbedSystem:
+    """The installer against stub system commands: ``run(*options)`` gives the calls
+    the stubs saw and the output. ``state`` holds the stubs' state as files."""
 
-    def run_stubbed() -> tuple[list[str], str]:
-        (state / "calls").write_text("")
+    def __init__(self, root: Path, checkout: Path, tmp_path: Path):
+        # The real script refuses --root without --no-system and wants root; this copy
+        # lets the stubs stand in for the system.
+        self.script = checkout / "deploy/install.sh"
+        text = self.script.read_text()
+        for guard in ('    die "--root installs files only: add --no-system"\n',
+                      '    die "run as root (sudo), or add --no-system"\n'):
+            assert guard in text
+            text = text.replace(guard, "    :\n")
+        self.script.write_text(text)
+        self.root, self.checkout = root, checkout
+        self.state, self.bin = tmp_path / "state", tmp_path / "bin"
+        self.state.mkdir()
+        self.bin.mkdir()
+        for name in STUBBED:
+            (self.bin / name).write_text(STUB.format(state=self.state))
+            (self.bin / name).chmod(0o755)
+        self.env = {**os.environ, "PATH": f"{self.bin}:{os.environ['PATH']}"}
+
+    def run(self, *options: str, ok: bool = True) -> tuple[list[str], str]:
+        (self.state / "calls").write_text("")
         result = subprocess.run(
-            [str(script), "--root", str(root), "--no-venv"],
-            capture_output=True, text=True, env=env, timeout=60,
+            [str(self.script), "--root", str(self.root), "--no-venv", *options],
+            capture_output=True, text=True, env=self.env, timeout=60,
         )
-        assert result.returncode == 0, result.stdout + result.stderr
-        return (state / "calls").read_text().splitlines(), result.stdout
+        if ok:
+            assert result.returncode == 0, result.stdout + result.stderr
+        return (self.state / "calls").read_text().splitlines(), result.stdout + result.stderr
 
+
+@pytest.fixture
+def system(root, checkout, tmp_path) -> StubbedSystem:
+    return StubbedSystem(root, checkout, tmp_path)
+
+
+def test_system_steps(root, checkout, system):
+    state = system.state
+    run_stubbed = system.run
     calls, out = run_stubbed()
     assert "apt-get update" in calls
     installs = [c for c in calls if c.startswith("apt-get install")]
@@ -514,3 +594,186 @@ def test_system_steps(root, checkout, tmp_path):
         "systemctl daemon-reload",
         "systemctl restart companion.service",
     ]
+
+
+def test_update_keeps_a_hand_edited_block_and_restarts_without_a_reboot(root, checkout, system):
+    """The documented update (a second install.sh) after the owner edited the block."""
+    system.run()
+    (system.state / "active").touch()  # after the reboot
+    boot = root / "boot/firmware/config.txt"
+    mine = boot.read_text().replace("dtoverlay=gpio-shutdown,gpio_pin=21\n",
+                                    "dtparam=spi=on\n")
+    boot.write_text(mine)
+    unit = checkout / "systemd/companion.service"  # and the update brings a new unit
+    unit.write_text(unit.read_text().replace("WatchdogSec=30", "WatchdogSec=40"))
+    calls, out = system.run()
+    assert boot.read_text() == mine
+    assert "keeping your edited boot block" in out
+    assert "only in yours: dtparam=spi=on" in out
+    assert "the choices would write: dtoverlay=gpio-shutdown,gpio_pin=21" in out
+    assert "reboot" not in out.replace("--force-boot-config", "")
+    assert "systemctl restart companion.service" in calls
+    calls, out = system.run()  # and again: still the owner's, nothing to restart
+    assert boot.read_text() == mine
+    assert not [c for c in calls if c.startswith(("systemctl restart", "systemctl start"))]
+
+
+def test_force_boot_config_replaces_an_edited_block(root):
+    install(root, "--no-venv")
+    boot = root / "boot/firmware/config.txt"
+    boot.write_text(boot.read_text().replace("400000", "100000"))
+    install(root, "--no-venv")
+    assert "100000" in block_of(boot_of(root))
+    out = install(root, "--no-venv", "--force-boot-config").stdout
+    assert "replacing your edited boot block" in out
+    assert block_of(boot_of(root)) == expected_block("power-button.txt")
+
+
+def test_choices_are_remembered(root):
+    install(root, "--no-venv", "--spi", "--no-power-button")
+    block = block_of(boot_of(root))
+    assert "dtparam=spi=on" in active(block)
+    assert not any(line.startswith("dtoverlay=gpio-shutdown") for line in active(block))
+    assert choices_of(root)["spi"] == "yes" and choices_of(root)["power_button"] == "no"
+    before = snapshot(root)
+    out = install(root, "--no-venv").stdout  # the update: no options given
+    assert snapshot(root) == before, out
+    install(root, "--no-venv", "--no-spi")  # an option given again changes the choice
+    assert "dtparam=spi=on" not in active(boot_of(root))
+    assert choices_of(root)["spi"] == "no" and choices_of(root)["power_button"] == "no"
+
+
+def test_a_bad_choices_file_is_one_line(root):
+    install(root, "--no-venv")
+    conf = root / "etc/companion/install.conf"
+    conf.write_text(conf.read_text().replace("spi=no", "spi=maybe"))
+    result = install(root, "--no-venv", ok=False)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"install: error: {conf}: spi must be yes or no, not 'maybe'"]
+
+
+def test_an_old_untouched_block_is_replaced(root):
+    boot = root / "boot/firmware/config.txt"
+    boot.write_text(PI_CONFIG_TXT + LEGACY_BLOCK)
+    install(root, "--no-venv")
+    # the UART was on by default then; now only when asked
+    assert block_of(boot_of(root)) == expected_block("power-button.txt")
+    assert "enable_uart=1" not in boot_of(root)
+
+
+def test_an_old_edited_block_is_kept_and_its_choices_taken(root):
+    boot = root / "boot/firmware/config.txt"
+    edited = LEGACY_BLOCK.replace("#dtparam=spi=on", "dtparam=spi=on").replace(
+        "dtoverlay=gpio-shutdown,gpio_pin=21\n", "")
+    boot.write_text(PI_CONFIG_TXT + edited)
+    out = install(root, "--no-venv").stdout
+    assert boot.read_text() == PI_CONFIG_TXT + edited
+    assert "took the choices from your boot block" in out
+    choices = choices_of(root)
+    assert (choices["spi"], choices["power_button"], choices["uart"]) == ("yes", "no", "yes")
+
+
+@pytest.mark.parametrize("model", ["Raspberry Pi 4 Model B Rev 1.4",
+                                   "Raspberry Pi Zero 2 W Rev 1.0"])
+def test_uart_when_asked(root, model):
+    as_model(root, model)
+    cmdline = root / "boot/firmware/cmdline.txt"
+    cmdline.write_text(CMDLINE)
+    install(root, "--no-venv")
+    assert "enable_uart=1" not in boot_of(root)  # off unless asked
+    assert cmdline.read_text() == CMDLINE
+    out = install(root, "--no-venv", "--uart").stdout
+    assert "enable_uart=1" in active(block_of(boot_of(root)))
+    assert "dtparam=uart0=on" not in boot_of(root)
+    assert cmdline.read_text() == CMDLINE.replace("console=serial0,115200 ", "")
+    assert "removed console=serial0,115200" in out
+    assert '"/dev/serial0"' in out  # the config the owner keeps needs the url
+    before = snapshot(root)
+    install(root, "--no-venv")
+    assert snapshot(root) == before
+
+
+def test_uart_on_a_pi_5(root):
+    as_model(root, "Raspberry Pi 5 Model B Rev 1.0")
+    cmdline = root / "boot/firmware/cmdline.txt"
+    cmdline.write_text(CMDLINE)
+    install(root, "--no-venv", "--uart")
+    block = active(block_of(boot_of(root)))
+    assert "dtparam=uart0=on" in block and "enable_uart=1" not in block
+    # serial0 is the debug connector on a Pi 5, not the pins: its console stays
+    assert cmdline.read_text() == CMDLINE
+    config = parse_config((root / "etc/companion/config.toml").read_text())
+    assert config.serial.url == "/dev/ttyAMA0"
+
+
+def test_usb_serial(root):
+    install(root, "--no-venv", "--usb-serial")
+    assert "dtoverlay=dwc2" in active(block_of(boot_of(root)))
+    modules = (root / "etc/modules-load.d/companion.conf").read_text().split()
+    assert "g_serial" in modules and "i2c-dev" in modules
+    config = parse_config((root / "etc/companion/config.toml").read_text())
+    assert config.serial.url == "/dev/ttyGS0"
+
+
+def test_rpi_gpio_is_opt_in(root, checkout, tmp_path):
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON.format(log=log))
+    fake.chmod(0o755)
+    install(root, "--python", str(fake), src=checkout)
+    assert log.read_text().splitlines()[-1].endswith("/src[pi]")
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    extras = pyproject["project"]["optional-dependencies"]
+    assert not any(dep.startswith("RPi.GPIO") for dep in extras["pi"])
+    assert any(dep.startswith("RPi.GPIO") for dep in extras["pi-legacy"])
+    (root / "etc/companion/config.toml").unlink()
+    install(root, "--python", str(fake), "--rpi-gpio", src=checkout)
+    assert log.read_text().splitlines()[-1].endswith("/src[pi-legacy]")
+    config = parse_config((root / "etc/companion/config.toml").read_text())
+    assert config.gpio.pin_factory == "rpigpio"
+
+
+def test_uninstall_removes_the_config_it_wrote_and_the_choices(root):
+    install(root, "--no-venv", "--spi")
+    uninstall(root)
+    assert not (root / "etc/companion").exists()
+
+
+def test_without_systemctl_one_line_names_it(root, tmp_path):
+    """Off a systemd system: one line naming what is missing, and nothing installed."""
+    bare = tmp_path / "bare-bin"
+    bare.mkdir()
+    for directory in os.environ["PATH"].split(os.pathsep):
+        if not Path(directory).is_dir():
+            continue
+        for tool in Path(directory).iterdir():
+            if tool.name != "systemctl" and not (bare / tool.name).exists() \
+                    and os.access(tool, os.X_OK):
+                (bare / tool.name).symlink_to(tool)
+    env = {**os.environ, "PATH": str(bare)}
+    script = INSTALL.read_text().replace(
+        '    die "run as root (sudo), or add --no-system"\n', "    :\n").replace(
+        '    die "--root installs files only: add --no-system"\n', "    :\n")
+    copy = tmp_path / "install.sh"
+    copy.write_text(script)
+    copy.chmod(0o755)
+    result = subprocess.run([str(copy), "--root", str(root), "--no-venv"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 1
+    [line] = result.stderr.splitlines()
+    assert "systemctl (systemd)" in line and "--no-system" in line
+    assert not (root / "etc/companion").exists()
+
+
+def test_a_package_apt_lacks_is_looked_for_once(system):
+    """python3-lgpio off Raspberry Pi OS: one apt-get update, not one every run."""
+    for package in ("python3-lgpio", "liblgpio-dev"):
+        (system.state / f"none-{package}").touch()
+    calls, out = system.run()
+    assert calls.count("apt-get update") == 1
+    assert "no package python3-lgpio here" in out
+    [apt_install] = [c for c in calls if c.startswith("apt-get install")]
+    assert "python3-lgpio" not in apt_install.split() and "swig" in apt_install.split()
+    calls, _ = system.run()
+    assert not [c for c in calls if c.startswith("apt-get")], calls

@@ -15,7 +15,7 @@ import pytest
 
 from companion import games
 from companion.errors import IllegalEvent
-from companion.export import export_main
+from companion.export import export_main, without_time
 from companion.store import SCHEMA_VERSION, Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -87,13 +87,18 @@ def test_jsonl_is_a_start_line_then_the_events(state: Path) -> None:
     status, out, err = run(state, "1", "jsonl")
     assert (status, err) == (0, "")
     lines = [json.loads(line) for line in out.splitlines()]
+    uid = lines[0].pop("uid")
+    assert len(uid) == 32
     assert lines[0] == {
         "type": "start",
         "game": "final-count",
         "players": ["Ann", "Zoë"],
         "options": {"hit_goal": True},
+        "started": clock(),
+        "finished": clock(),
     }
-    assert lines[1:] == EVENTS
+    # Each event line says when it was stored; the event is the rest of the line.
+    assert lines[1:] == [{**event, "at": clock()} for event in EVENTS]
     assert "Zoë" in out  # readable, not \\u-escaped
     assert out.endswith("}\n") and len(out.splitlines()) == 4
 
@@ -110,7 +115,8 @@ def test_jsonl_replays_to_the_same_log(state: Path, engine) -> None:
     calls = engine({"totals": TOTALS, "winners": ["Ann"]})
     _, out, _ = run(state, "1", "jsonl")
     start, *events = [json.loads(line) for line in out.splitlines()]
-    games.replay(start["game"], start["players"], start["options"], events)
+    games.replay(start["game"], start["players"], start["options"],
+                 [without_time(event) for event in events])
     assert calls == [("final-count", ("Ann", "Zoë"), {"hit_goal": True}, EVENTS)]
 
 

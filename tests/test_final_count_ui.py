@@ -34,7 +34,7 @@ def test_hit_goal_takes_two_rolls_then_the_first_player_rolls():
     state = table.match.state()
     a, b = state["goal_rolls"]
     assert state["goal"] == max(a, b) * 10 + min(a, b)
-    assert state["current"] == "Ann" and table.hint.startswith("ROLL Ann")
+    assert state["current"] == "Ann" and table.hint == "ROLL roll  OK call"
 
 
 def test_roll_always_rolls_for_whoever_is_next():
@@ -120,3 +120,44 @@ def test_undo_from_the_game_menu_takes_back_the_last_roll():
     back = menu.press(ctx, press("ok"))
     assert back is table
     assert len(table.match.events) == 1 and table.match.state()["current"] == "Bob"
+
+
+def to_cards(table, ctx):
+    """Ann calls at once; Bob and Cy take their last turns: the Board's picker."""
+    table.press(ctx, press("ok"))
+    table = settle(table.press(ctx, press("roll")), ctx)
+    return table.press(ctx, press("roll"))
+
+
+def refused_then_ok(picker, ctx, reason):
+    refused = picker.press(ctx, press("roll"))
+    assert isinstance(refused, Message) and refused.title == "Not allowed"
+    assert reason in " ".join(refused.lines)
+    return refused.press(ctx, press("ok"))
+
+
+def test_a_refused_hand_keeps_its_cards_and_the_cursor():
+    ctx, table = game()
+    picker = enter(to_cards(table, ctx), ctx, ["K", "Q"])       # the Board
+    picker = enter(picker, ctx, ["A", "K", "9"])                 # Ann
+    assert picker.title == "Bob's cards"
+    for rank in ("10", "J"):                                     # Bob: only two cards
+        while picker.values[picker.cursor] != rank:
+            picker.press(ctx, press("down"))
+        picker.press(ctx, press("ok"))
+    back = refused_then_ok(picker, ctx, "everyone keeps at least")
+    assert back is picker
+    assert back.entered == ["10", "J"] and back.values[back.cursor] == "J"
+    back.press(ctx, press("ok"))                                 # one more J: now allowed
+    assert enter(back, ctx, []).title == "Cy's cards"
+
+
+def test_a_refused_board_keeps_its_cards_and_the_cursor():
+    ctx, table = game()
+    picker = to_cards(table, ctx)
+    assert picker.values[picker.cursor] == "10"
+    for _ in range(3):
+        picker.press(ctx, press("ok"))                           # three cards: one too many
+    back = refused_then_ok(picker, ctx, "the Board has 3 cards")
+    assert back is picker and back.entered == ["10"] * 3 and back.values[back.cursor] == "10"
+    assert table.match.phase == "board"

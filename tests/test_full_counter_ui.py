@@ -103,10 +103,16 @@ def test_the_deck_profile_is_edited_and_a_clash_is_refused():
     assert isinstance(deck, DeckScreen)
     deck = push(deck, ctx, "DOWN DOWN DOWN DOWN DOWN DOWN DOWN OK UP UP OK")  # Back Stabber
     assert setup.deck["back_stabber"] == 9
-    refused = push(deck, ctx, "UP OK DOWN OK")     # Magnetic Rays 8 -> 9: taken
+    before = dict(setup.deck)
+    refused = push(deck, ctx, "UP OK DOWN OK")     # Black Market 3 -> 2: taken
     assert isinstance(refused, Message) and "cannot be both" in " ".join(refused.lines)
-    assert setup.deck["magnetic_rays"] == 8
-    back = push(refused, ctx, "OK BACK")
+    # The refusal keeps the value as set, still being edited: the draft is not lost.
+    again = push(refused, ctx, "OK")
+    assert again is deck and deck.key == "black_market" and deck.editing == 3
+    assert setup.deck["black_market"] == 2 and deck.hint == "UP/DN value  OK keep"
+    cancelled = push(deck, ctx, "BACK")             # BACK cancels the edit: 3 again
+    assert cancelled is deck and deck.editing is None and setup.deck == before
+    back = push(deck, ctx, "BACK")
     assert back is setup and setup.items[3].label == "Deck: own, 52 cards"
     question = push(setup, ctx, "ROLL")
     assert question.table.match.deck.role(9) == "back_stabber"
@@ -152,7 +158,8 @@ def test_a_plain_play_is_three_presses_from_the_value_to_beat():
     ctx, game, screen = started()
     screen = push(screen, ctx, "ROLL DOWN DOWN OK ROLL")       # Ann: 4
     picker = push(screen, ctx, "ROLL")
-    assert isinstance(picker, ValuePicker) and picker.title == "Bob: 4 or higher"
+    assert isinstance(picker, ValuePicker) and picker.title == "Bob"
+    assert picker.prompt == "4 or higher"
     assert picker.values[picker.cursor] == "4"
     screen = push(picker, ctx, "OK ROLL")
     assert screen is game and game.match.current == "Cy"
@@ -218,7 +225,7 @@ def test_quick_mode_roll_is_a_plain_play_and_ok_the_powers():
         "Black Market", "Back Stabber", "Magnetic Rays", "Nuclear Blast", "Wildfire",
         "Four: burned"]
     counts = push(powers, ctx, "DOWN OK")
-    assert counts.title == "Back Stabber: how many"
+    assert counts.title == "Back Stabber played"
     push(counts, ctx, "DOWN OK")                                   # two Back Stabbers
     assert game.match.current == "Ann"
     push(game, ctx, "OK DOWN DOWN DOWN DOWN DOWN OK")              # four of a kind

@@ -215,31 +215,48 @@ def test_parts_list_offers_both_displays():
 # --- the firmware fragment ----------------------------------------------------------------
 
 
-def fragment_lines() -> list[str]:
+FRAGMENTS = sorted(FRAGMENT.parent.glob("*.txt"))
+
+
+def fragment_lines(path: Path = FRAGMENT) -> list[str]:
     return [
         line.strip()
-        for line in FRAGMENT.read_text(encoding="utf-8").splitlines()
+        for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     ]
 
 
-def test_fragment_turns_on_i2c_uart_and_the_power_button():
+def test_base_fragment_turns_on_i2c_only():
     lines = fragment_lines()
-    assert lines[0] == "[all]"
-    assert "dtparam=i2c_arm=on" in lines
-    assert "dtparam=i2c_arm_baudrate=400000" in lines
-    assert "enable_uart=1" in lines
-    assert any(line.startswith("dtoverlay=gpio-shutdown") for line in lines)
+    assert lines == ["[all]", "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000"]
 
 
-def test_fragment_has_no_install_markers():
-    # deploy/install.sh adds the BEGIN/END lines; inside the fragment they would nest
-    for line in FRAGMENT.read_text(encoding="utf-8").splitlines():
-        assert not re.match(r"#\s*(BEGIN|END) tabletop-companion$", line)
+def test_each_choice_has_its_fragment():
+    """deploy/install.sh adds one of these per boot choice; the UART is per model."""
+    firmware = FRAGMENT.parent
+    assert fragment_lines(firmware / "spi.txt") == ["dtparam=spi=on"]
+    assert fragment_lines(firmware / "usb-serial.txt") == ["dtoverlay=dwc2"]
+    assert fragment_lines(firmware / "uart.txt") == ["enable_uart=1"]
+    assert fragment_lines(firmware / "uart-pi5.txt") == ["dtparam=uart0=on"]
+    [shutdown] = fragment_lines(firmware / "power-button.txt")
+    assert shutdown.startswith("dtoverlay=gpio-shutdown")
+    assert {p.name for p in FRAGMENTS} == {
+        "config.txt", "spi.txt", "usb-serial.txt", "uart.txt", "uart-pi5.txt",
+        "power-button.txt"}
+    installer = (REPO / "deploy" / "install.sh").read_text(encoding="utf-8")
+    for path in FRAGMENTS:
+        assert path.name in installer, f"deploy/install.sh never uses firmware/{path.name}"
+
+
+def test_fragments_have_no_install_markers():
+    # deploy/install.sh adds the BEGIN/END lines; inside a fragment they would nest
+    for path in FRAGMENTS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            assert not re.match(r"#\s*(BEGIN|END) tabletop-companion$", line), path.name
 
 
 def shutdown_pin() -> int:
-    for line in fragment_lines():
+    for line in fragment_lines(FRAGMENT.parent / "power-button.txt"):
         if line.startswith("dtoverlay=gpio-shutdown"):
             match = re.search(r"gpio_pin=(\d+)", line)
             return int(match.group(1)) if match else 3  # the overlay's default

@@ -14,13 +14,14 @@ import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import link as link_module
 from companion.cli import build_parser, main
 from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Idle
 from companion.export import jsonl_lines
 from companion.launch import make_app, serial_console
-from companion.link import (
+from companion.remote import serial as link_module
+from companion.remote.commands import RemoteError
+from companion.remote.serial import (
     COMMANDS,
     EOL,
     ERRORS,
@@ -28,10 +29,10 @@ from companion.link import (
     BadLine,
     Command,
     Console,
-    ConsoleError,
     Line,
     LineSplitter,
     Link,
+    err_line,
     execute,
     parse_command,
 )
@@ -138,8 +139,14 @@ def test_clean_text_lines_come_back_exactly(lines: list[tuple[str, str]]) -> Non
     ("ADD PLAYER Mary Ann", Command("ADD PLAYER", ("Mary Ann",))),
     ("add player Zoë", Command("ADD PLAYER", ("Zoë",))),
     ("NEW final-count Ann,Bob,Cy hit_goal=true",
-     Command("NEW", ("final-count", ["Ann", "Bob", "Cy"], {"hit_goal": True}))),
-    ("NEW final-count Mary Ann, Bob", Command("NEW", ("final-count", ["Mary Ann", "Bob"], {}))),
+     Command("NEW", ("final-count", ["Ann", "Bob", "Cy"], {"hit_goal": True}, False))),
+    ("NEW final-count Mary Ann, Bob",
+     Command("NEW", ("final-count", ["Mary Ann", "Bob"], {}, False))),
+    ("NEW final-count Ann,Bob --force",
+     Command("NEW", ("final-count", ["Ann", "Bob"], {}, True))),
+    ("LEAVE", Command("LEAVE")),
+    ("REMOVE PLAYER Mary Ann", Command("REMOVE PLAYER", ("Mary Ann",))),
+    ("RENAME PLAYER Mary Ann, Marianne", Command("RENAME PLAYER", ("Mary Ann", "Marianne"))),
     ('EVENT {"type": "call", "player": "Ann"}',
      Command("EVENT", ({"type": "call", "player": "Ann"},))),
     ("ROLL", Command("ROLL")),
@@ -181,10 +188,10 @@ def test_commands_parse(text: str, command: Command) -> None:
     ("PROMPT maybe", "BADARG"),
 ])
 def test_bad_commands_are_refused_with_their_code(text: str, code: str) -> None:
-    with pytest.raises(ConsoleError) as caught:
+    with pytest.raises(RemoteError) as caught:
         parse_command(text)
     assert caught.value.code == code
-    reply = caught.value.reply()
+    reply = err_line(caught.value.code, caught.value.message)
     assert reply.startswith(f"ERR {code} ") and "\n" not in reply and len(reply) < 400
 
 
@@ -220,8 +227,8 @@ def run(app, text: str) -> tuple[str, object]:
     """Execute one command line; (code, payload): ("OK", json) or (ERR code, message)."""
     try:
         reply = execute(app, parse_command(text))
-    except ConsoleError as problem:
-        reply = problem.reply()
+    except RemoteError as problem:
+        reply = err_line(problem.code, problem.message)
     assert "\n" not in reply and "\r" not in reply
     head, _, rest = reply.partition(" ")
     if head == "OK":
@@ -267,7 +274,7 @@ def test_status_outside_a_game_names_the_screen(owned) -> None:
 def test_roster_commands(owned) -> None:
     app = owned()
     assert ok(app, "PLAYERS") == []
-    assert ok(app, "ADD PLAYER Dee") == {"added": "Dee", "players": ["Dee"]}
+    assert ok(app, "ADD PLAYER Dee") == {"added": "Dee", "count": 1}
     assert run(app, "ADD PLAYER dee")[0] == "STORE"  # already there (any case)
     assert run(app, "ADD PLAYER Bartholomew-Jr")[0] == "STORE"  # longer than the screen
     assert ok(app, "PLAYERS") == ["Dee"]
@@ -414,12 +421,10 @@ def test_export_current_is_the_game_on_the_screen(owned) -> None:
     app = owned()
     ok(app, "NEW final-count Ann,Bob")
     ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
-    lines = ok(app, "EXPORT current jsonl")
-    assert [json.loads(line) for line in lines] == [
-        {"type": "start", "game": "final-count", "players": ["Ann", "Bob"],
-         "options": {"hit_goal": False}},
-        {"type": "roll", "player": "Ann", "value": 5},
-    ]
+    start, *events = [json.loads(line) for line in ok(app, "EXPORT current jsonl")]
+    assert start.items() >= {"type": "start", "game": "final-count", "players": ["Ann", "Bob"],
+                             "options": {"hit_goal": False}}.items()
+    assert events == [{"type": "roll", "player": "Ann", "value": 5}]
 
 
 def test_without_a_game_log_games_still_play_in_memory(owned) -> None:
@@ -566,7 +571,7 @@ def test_link_over_loop_runs_commands_and_ignores_its_own_echo(device) -> None:
         link.port.write(b"PLAYERS\n")
         wait_for(lambda: link.console.ignored == 4)
     assert sent.lines() == [
-        'OK {"added":"Zed","players":["Zed"]}',
+        'OK {"added":"Zed","count":1}',
         "ERR UNKNOWN no command 'FROB'; HELP lists the commands",
         "ERR ENCODING the line is not UTF-8 (byte 1)",
         'OK ["Zed"]',
@@ -626,3 +631,230 @@ def test_console_on_a_missing_port_is_one_line(tmp_path, capsys) -> None:
     assert main(["console", str(tmp_path / "no-such-tty")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("companion: cannot open") and err.count("\n") == 1
+
+
+# -- a second way in never wrecks the first (issue 12, item 5) ---------------------------------
+
+
+def test_new_while_a_game_is_open_is_refused_and_the_game_stays(owned) -> None:
+    app = owned()
+    first = ok(app, "NEW final-count Ann,Bob")["match_id"]
+    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    screen = app.screen
+    code, message = run(app, "NEW final-count Cy,Dee")
+    assert code == "OPEN" and "LEAVE" in message and str(first) in message
+    assert app.screen is screen and app.current_session().match_id == first
+    assert app.ctx.store.unfinished().id == first  # still offered, nothing new stored
+    assert [record.id for record in app.ctx.store.history(5)] == []
+
+
+def test_leave_marks_the_open_game_abandoned_and_shows_the_menu(owned) -> None:
+    app = owned()
+    first = ok(app, "NEW final-count Ann,Bob")["match_id"]
+    assert ok(app, "LEAVE") == {"left": first, "game": "final-count"}
+    assert app.current_session() is None and app.screen.title == "Tabletop Companion"
+    record = app.ctx.store.match(first)
+    assert record.abandoned and record.finished is None  # kept, in view as abandoned
+    assert run(app, "LEAVE")[0] == "NOGAME"
+    assert ok(app, "NEW final-count Cy,Dee")["players"] == ["Cy", "Dee"]
+
+
+def test_new_with_force_abandons_the_open_game_never_orphans_it(owned) -> None:
+    app = owned()
+    first = ok(app, "NEW final-count Ann,Bob")["match_id"]
+    second = ok(app, "NEW final-count Cy,Dee --force")["match_id"]
+    store = app.ctx.store
+    assert store.match(first).abandoned
+    assert store.unfinished().id == second
+    # Every match is either the one offered for resume or marked abandoned.
+    for match_id in (first, second):
+        record = store.match(match_id)
+        assert record.abandoned or record.id == store.unfinished().id
+
+
+def test_new_while_an_unfinished_game_waits_to_be_resumed_is_refused(owned, tmp_path) -> None:
+    app = owned()
+    first = ok(app, "NEW final-count Ann,Bob")["match_id"]
+    app.ctx.store.close()
+    # The device restarts: the unfinished game is offered, not on the screen yet.
+    again = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+                     clock=ManualClock(), seed=3, state_dir=tmp_path / "state0")
+    again.start()
+    try:
+        assert again.current_session() is None
+        code, message = run(again, "NEW count-up-21 Cy,Dee")
+        assert code == "OPEN" and "resumed" in message
+        assert again.ctx.store.unfinished().id == first
+        assert ok(again, "LEAVE")["left"] == first
+        assert again.ctx.store.match(first).abandoned
+    finally:
+        again.board.close()
+        again.ctx.store.close()
+
+
+def test_a_finished_game_on_the_screen_does_not_block_a_new_one(owned) -> None:
+    app = owned()
+    ok(app, "NEW final-count Ann,Bob,Cy")
+    for _ in range(8):
+        play_hand(app)
+        if ok(app, "STATUS")["over"]:
+            break
+    assert ok(app, "NEW final-count Ann,Bob")["seq"] == 0
+
+
+def test_the_roster_has_a_cap_and_add_says_so(owned) -> None:
+    from companion.store import ROSTER_MAX
+
+    app = owned()
+    for number in range(ROSTER_MAX):
+        assert ok(app, f"ADD PLAYER P{number}") == {"added": f"P{number}", "count": number + 1}
+    code, message = run(app, "ADD PLAYER Late")
+    assert code == "FULL" and str(ROSTER_MAX) in message
+    assert len(ok(app, "PLAYERS")) == ROSTER_MAX
+    ok(app, "REMOVE PLAYER P7")
+    assert ok(app, "ADD PLAYER Late") == {"added": "Late", "count": ROSTER_MAX}
+
+
+def test_rename_and_remove_players(owned) -> None:
+    app = owned()
+    ok(app, "ADD PLAYER Ann")
+    ok(app, "ADD PLAYER Bob")
+    assert ok(app, "RENAME PLAYER ann, Anna") == {"renamed": "ann", "to": "Anna"}
+    assert sorted(ok(app, "PLAYERS")) == ["Anna", "Bob"]
+    assert run(app, "RENAME PLAYER Anna,bob")[0] == "STORE"  # taken
+    assert run(app, "RENAME PLAYER Zed,Zoe")[0] == "STORE"  # not there
+    assert ok(app, "REMOVE PLAYER BOB") == {"removed": "BOB", "count": 1}
+    assert ok(app, "PLAYERS") == ["Anna"]
+
+
+def test_export_of_a_match_number_beyond_any_id_is_one_clear_error(owned) -> None:
+    app = owned()
+    code, message = run(app, "EXPORT 99999999999999999999999")
+    assert code == "STORE" and "no match" in message
+
+
+def test_a_command_the_owner_cannot_take_in_time_is_busy_and_never_runs_late(device) -> None:
+    release = threading.Event()
+    device.post("call", lambda app: release.wait(WAIT))  # the owner thread is stuck
+    sent = Recorder()
+    console = Console(device, sent, timeout=0.2)
+    console.feed(b"ADD PLAYER Zed\n")
+    (line,) = sent.lines()
+    assert line.startswith("ERR BUSY ") and "add player was not run" in line
+    release.set()
+    console.feed(b"PLAYERS\n")  # runs after the refused one would have
+    assert sent.lines()[-1] == "OK []"
+
+
+def test_too_many_waiting_commands_are_busy_at_once(device) -> None:
+    from companion.remote import commands
+
+    release = threading.Event()
+    device.post("call", lambda app: release.wait(WAIT))
+    results: list[object] = []
+
+    def ask(name: str) -> None:
+        try:
+            results.append(commands.call(device, commands.add_player, name, timeout=WAIT))
+        except commands.RemoteError as problem:
+            results.append(problem.code)
+
+    waiting = [threading.Thread(target=ask, args=(f"P{n}",)) for n in
+               range(commands.PENDING_MAX)]
+    for thread in waiting:
+        thread.start()
+    wait_for(lambda: commands._pending_count.get(id(device)) == commands.PENDING_MAX)
+    with pytest.raises(commands.RemoteError) as caught:
+        commands.call(device, commands.add_player, "Late", timeout=WAIT)
+    assert caught.value.code == "BUSY" and "was not run" in caught.value.message
+    release.set()
+    for thread in waiting:
+        thread.join(WAIT)
+    assert len(results) == commands.PENDING_MAX and "BUSY" not in results
+    assert "Late" not in device.ctx.store.roster()
+
+
+# -- the transport-free commands the web page shares ------------------------------------------
+
+
+def test_state_is_the_match_for_the_page(owned) -> None:
+    from companion.remote import commands
+
+    app = owned()
+    assert commands.state(app)["match"] is None
+    ok(app, "NEW final-count Ann,Bob,Cy")
+    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    state = commands.state(app)
+    assert state["game"] == "final-count" and state["players"] == ["Ann", "Bob", "Cy"]
+    assert state["totals"] == {"Ann": 0, "Bob": 0, "Cy": 0} and state["seq"] == 1
+    assert state["over"] is False and state["winners"] == [] and state["turn"] == "Bob"
+    assert state["prompt"] == app.current_session().match.expecting().prompt
+    assert state["saved"] is True
+    json.dumps(state)  # JSON as it is
+    for _ in range(8):
+        play_hand(app)
+        if ok(app, "STATUS")["over"]:
+            break
+    final = commands.state(app)
+    assert final["over"] and final["winners"] == ["Ann"]
+
+
+def test_ev_payload_is_what_the_serial_mirror_pushes(device) -> None:
+    from companion.remote import commands
+
+    sent = Recorder()
+    console = Console(device, sent)
+    console.attach()
+    seen: list[dict] = []
+    device.ctx.listeners.append(
+        lambda session, event, undone=False: seen.append(
+            commands.ev_payload(session, event, undone)))
+    console.feed(b"NEW final-count Ann,Bob\nROLL\nUNDO\n")
+    pushed = [json.loads(line[3:]) for line in sent.lines() if line.startswith("EV ")]
+    assert pushed == seen and [p.get("undone") is not None for p in pushed] == [False, True]
+    console.detach()
+
+
+def test_run_turns_every_failure_into_a_remote_error(owned) -> None:
+    from companion.remote import commands
+
+    app = owned()
+    with pytest.raises(RemoteError) as caught:
+        commands.run(app, "event", {"type": "call"})
+    assert caught.value.code == "NOGAME"
+    with pytest.raises(RemoteError) as caught:
+        commands.run(app, "new_game", "chess", ["Ann", "Bob"], {})
+    assert caught.value.code == "BADARG"
+    with pytest.raises(RemoteError) as caught:
+        commands.run(app, "frobnicate")
+    assert caught.value.code == "BADARG"
+    # On the owner thread itself call() runs at once instead of waiting for itself.
+    assert commands.call(app, commands.players) == []
+
+
+def test_the_docs_list_every_command_and_every_error_code() -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "events.md").read_text("utf-8")
+    section = docs[docs.index("## Serial console"):]
+    for usage, _ in COMMANDS:
+        words = usage.split()
+        head = " ".join(words[:2]) if words[0] in ("ADD", "RENAME", "REMOVE") else words[0]
+        assert f"| `{head}" in section, usage
+    for code in ERRORS:
+        assert f"| `{code}` |" in section, code
+
+
+def test_the_outbox_keeps_every_reply_and_says_how_many_ev_lines_it_dropped() -> None:
+    from companion.remote.serial import Outbox
+
+    box = Outbox(limit=2, room=2)
+    box.put(b"EV 1\r\n", droppable=True)
+    box.put(b"EV 2\r\n", droppable=True)
+    box.put(b"EV 3\r\n", droppable=True)  # nobody reads: dropped, counted
+    box.put(b"OK reply\r\n")  # a reply is never dropped
+    assert len(box) == 3
+    assert box.take() == b'EV {"missed":1}\r\nEV 1\r\n'
+    assert [box.take(), box.take()] == [b"EV 2\r\n", b"OK reply\r\n"]
+    box.close()
+    assert box.take() is None

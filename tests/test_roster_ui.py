@@ -6,9 +6,11 @@ from types import SimpleNamespace
 import pytest
 
 from companion.store import Store
+from companion.ui.canvas import BODY_TOP, Canvas, text_width
 from companion.ui.final_count import FinalCountSetup, FinalCountTable
+from companion.ui.history import history_menu
 from companion.ui.home import home_menu, start_screen
-from companion.ui.roster import LETTERS, LetterPicker, PlayerPicker, history_menu
+from companion.ui.roster import LETTERS, LetterPicker, PlayerPicker
 from companion.ui.screen import Context, Message
 
 
@@ -105,4 +107,54 @@ def test_history_stats_and_resume(ctx):
     assert resumed.match.events == table.match.events
     history = history_menu(ctx, home_menu(ctx))
     titles = [item.label for item in history.items]
-    assert titles == ["Finished games", "Player stats", "Roster"]
+    assert titles == ["Players", "Finished games", "All time", "Roster"]  # nothing finished
+
+
+def ring_centre(draw) -> bytes:
+    """The pixels of the ring's middle slot (the letter OK adds) as ``draw`` leaves them."""
+    canvas = Canvas()
+    draw(canvas)
+    return canvas.image.crop((56, BODY_TOP + 19, 74, BODY_TOP + 44)).tobytes()
+
+
+def letter_in_the_centre(letter):
+    return ring_centre(lambda canvas: canvas.text(
+        56 + (18 - text_width(letter, 2)) // 2, BODY_TOP + 24, letter, scale=2, invert=True))
+
+
+def test_the_letter_ring_adds_the_case_it_shows(ctx):
+    """Before every OK, the middle of the ring shows exactly the letter that OK adds."""
+    picker = LetterPicker(lambda c, name: picker, None)
+    for char in "MARY-JO DE":
+        while LETTERS[picker.cursor] != char:
+            picker.press(ctx, press("down"))
+        shown = ring_centre(picker.draw)
+        before = picker.name
+        picker.press(ctx, press("ok"))
+        added = picker.name[len(before):]
+        assert shown == letter_in_the_centre("_" if added == " " else added), picker.name
+    assert picker.name == "Mary-Jo De"
+
+
+def test_shift_turns_the_case_of_the_next_letter(ctx):
+    done = []
+    picker = LetterPicker(lambda c, name: done.append(name) or picker, None)
+    for char in "D^J":
+        while LETTERS[picker.cursor] != char:
+            picker.press(ctx, press("down"))
+        picker.press(ctx, press("ok"))
+    assert picker.name == "DJ"
+    assert ring_centre(picker.draw) == letter_in_the_centre("j")  # shift lasts one letter
+    picker.press(ctx, press("ok", long=True))
+    assert done == ["DJ"]
+
+
+def test_a_name_that_would_look_like_one_on_the_roster_is_refused(ctx):
+    ctx.store.add_player("Оlga")  # a Cyrillic О: added over the serial console, say
+    picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
+    letters = picker.press(ctx, press("ok"))          # "+ New name"
+    spell(letters, ctx, "olga")
+    refused = letters.press(ctx, press("ok", long=True))
+    assert isinstance(refused, Message)
+    assert "Olga would look like Оlga" in " ".join(refused.lines)
+    assert refused.press(ctx, press("back")) is letters and letters.name == "Olga"

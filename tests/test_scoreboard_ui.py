@@ -58,7 +58,7 @@ def test_tools_opens_the_setup_which_starts_a_sheet():
 def test_the_picker_steps_negative_numbers_and_zero():
     ctx, table = sheet()
     picker = table.press(ctx, press("roll"))
-    assert isinstance(picker, NumberPicker) and picker.title == "Ann, round 1"
+    assert isinstance(picker, NumberPicker) and (picker.title, picker.right) == ("Ann", "round 1")
     picker = enter(picker, ctx, ["down", "down"])
     assert picker.value == -2 and picker.shown() == "-2"
     picker = enter(picker, ctx, ["ok", "up", "up", "up"])   # step 5
@@ -75,9 +75,9 @@ def test_roll_enters_and_goes_straight_on_to_the_next_player():
     ctx, table = sheet()
     picker = table.press(ctx, press("roll"))
     picker = enter(picker, ctx, ["up", "up", "up", "roll"])         # Ann +3
-    assert isinstance(picker, NumberPicker) and picker.title == "Bob, round 1"
+    assert isinstance(picker, NumberPicker) and (picker.title, picker.right) == ("Bob", "round 1")
     picker = enter(picker, ctx, ["down", "roll"])                   # Bob -1
-    assert picker.title == "Cy, round 1"
+    assert (picker.title, picker.right) == ("Cy", "round 1")
     back = enter(picker, ctx, ["roll"])                             # Cy 0: round complete
     assert back is table
     state = table.match.state()
@@ -96,9 +96,9 @@ def test_ok_enters_for_the_player_under_the_cursor_and_refuses_a_second_entry():
     table.press(ctx, press("down"))
     table.press(ctx, press("down"))                                 # Cy
     picker = table.press(ctx, press("ok"))
-    assert picker.title == "Cy, round 1"
+    assert (picker.title, picker.right) == ("Cy", "round 1")
     nxt = enter(picker, ctx, ["up", "roll"])
-    assert nxt.title == "Ann, round 1"                              # the first still to enter
+    assert (nxt.title, nxt.right) == ("Ann", "round 1")   # the first still to enter
     assert table.match.state()["rounds_entered"] == {"Ann": 0, "Bob": 0, "Cy": 1}
     no = table.press(ctx, press("ok"))                              # Cy again
     assert isinstance(no, Message) and no.title == "Not now"
@@ -161,3 +161,16 @@ def test_the_sheet_draws_leaders_and_rounds():
     assert table.top == 3 and table.selected == 6
     for screen in (table, ScoreboardSetup(None, None), table.press(ctx, press("roll"))):
         assert screen.render().size == (128, 64)
+
+
+def test_a_refused_entry_keeps_the_number_and_the_step_in_the_picker():
+    """Ann's points came in another way meanwhile: ROLL is refused, and OK goes back to
+    the same picker with the number and step as they were."""
+    ctx, table = sheet()
+    picker = enter(table.press(ctx, press("roll")), ctx, ["ok", "up", "up", "up"])
+    assert (picker.value, picker.step) == (15, 5)
+    table.session.apply({"type": "points", "player": "Ann", "points": 4})
+    refused = picker.press(ctx, press("roll"))
+    assert isinstance(refused, Message) and refused.title == "Not allowed"
+    back = refused.press(ctx, press("ok"))
+    assert back is picker and (picker.value, picker.step) == (15, 5)

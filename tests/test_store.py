@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -21,7 +20,6 @@ from companion.store import (
     NAME_MAX,
     SCHEMA_VERSION,
     MatchRecord,
-    PlayerStats,
     Store,
     StoreCorrupt,
     StoreTooNew,
@@ -338,46 +336,6 @@ def test_history_newest_first_with_limit(store: Store) -> None:
     assert [m.id for m in store.history()] == ids[::-1]
     assert [m.id for m in store.history(limit=2)] == ids[:-3:-1]
     assert store.history(limit=0) == []
-
-
-def test_stats(store: Store) -> None:
-    finished(store, "final-count", {"Ann": 310, "Bob": 120}, ["Ann"])
-    finished(store, "final-count", {"Ann": 200, "Bob": 305}, ["Bob"])
-    finished(store, "final-count", {"Ann": 300, "Bob": 300, "Cy": 50}, ["Ann", "Bob"])  # tie
-    finished(store, "card-down", {"Ann": 12, "Bob": 40}, ["Ann"])  # lowest wins (inferred)
-    finished(store, "card-down", {"Ann": 30, "Bob": 9}, ["Bob"])
-    finished(store, "count-up-21", {"Ann": 3, "Bob": 3}, ["Ann"], low_wins=False)  # flag
-    store.add_player("Dee")  # on the roster, never played
-    open_match = store.new_match("final-count", ["Ann", "Cy"], {})  # not counted
-    store.append(open_match, {"type": "roll"})
-    gone = store.new_match("final-count", ["Cy", "Bob"], {})
-    store.abandon(gone)
-
-    stats = store.stats()
-    assert list(stats) == ["Ann", "Bob", "Cy", "Dee"]
-    assert stats["Ann"] == PlayerStats(
-        name="Ann",
-        games=6,
-        wins=4,
-        win_rate=4 / 6,
-        best={"card-down": 12, "count-up-21": 3, "final-count": 310},
-    )
-    assert stats["Bob"].wins == 3 and stats["Bob"].best["card-down"] == 9
-    assert stats["Bob"].best["final-count"] == 305
-    assert stats["Cy"] == PlayerStats("Cy", games=1, wins=0, win_rate=0.0, best={"final-count": 50})
-    assert stats["Dee"] == PlayerStats("Dee")
-    assert json.dumps(stats["Ann"].to_json())
-
-
-def test_stats_tolerate_odd_results(store: Store) -> None:
-    finished(store, "x", {"Ann": 1, "Bob": 2}, ["Bob"])
-    mid = store.new_match("x", ["Ann", "Bob"], {})
-    store.finish(mid, {"totals": {"Ann": "lots", "Bob": True}, "winners": "Bob"})
-    mid = store.new_match("x", ["Ann", "Bob"], {})
-    store.finish(mid, {})
-    stats = store.stats()
-    assert stats["Bob"].games == 3 and stats["Bob"].wins == 1
-    assert stats["Bob"].best == {"x": 2} and stats["Ann"].best == {"x": 1}
 
 
 # -- migrations ---------------------------------------------------------------------------

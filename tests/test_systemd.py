@@ -1,5 +1,6 @@
-"""systemd/companion.service: lifecycle, identity, devices, no network, and a hardening
-score of 2.0 or lower from `systemd-analyze security` (when systemd-analyze is here)."""
+"""systemd/companion.service: lifecycle, identity, devices, a network that is the web
+page's port on the local network only, and a hardening score of 2.0 or lower from
+`systemd-analyze security` (when systemd-analyze is here)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from companion.errors import ConfigError
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "companion.service"
 DROPIN = REPO / "systemd" / "allow-network.conf"
+#: What deploy/install.sh puts in a new config's [web] listen.
+INSTALLER_WEB_LISTEN = re.search(
+    r"^WEB_LISTEN=(\S+)$", (REPO / "deploy" / "install.sh").read_text(), re.M).group(1)
+INSTALLER_WEB_PORT = 8080
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 
@@ -96,22 +101,39 @@ def test_devices_stay_reachable(service):
         assert allowed.get(device) == "rw", device
 
 
-def test_no_network_but_unix_sockets(service):
+def test_network_is_the_web_page_on_the_local_network(service):
+    """The web page (issue 15) runs inside the service: IP yes, but only the families
+    it needs, only its own port to bind, and only local addresses to talk to."""
+    assert values(service, "PrivateNetwork") in ([], ["no"])
+    families = " ".join(values(service, "RestrictAddressFamilies")).split()
+    assert sorted(families) == ["AF_INET", "AF_INET6", "AF_UNIX"]
     assert one(service, "IPAddressDeny") == "any"
-    assert one(service, "RestrictAddressFamilies").split() == ["AF_UNIX"]
-    assert one(service, "PrivateNetwork") == "yes"
+    allowed = " ".join(values(service, "IPAddressAllow")).split()
+    assert "any" not in allowed
+    assert {"localhost", "192.168.0.0/16", "10.0.0.0/8"} <= set(allowed)
+    assert one(service, "SocketBindDeny") == "any"
+    assert values(service, "SocketBindAllow") == [f"tcp:{INSTALLER_WEB_PORT}"]
 
 
-def test_network_dropin_opens_ip_only():
+def test_the_installer_config_listens_on_the_allowed_port():
+    port = int(INSTALLER_WEB_LISTEN.rsplit(":", 1)[1])
+    assert port == INSTALLER_WEB_PORT
+
+
+def test_the_unit_leaves_the_pin_factory_to_the_config(service):
+    # GPIOZERO_PIN_FACTORY in the unit would silently override [gpio] pin_factory
+    assert "GPIOZERO_PIN_FACTORY" not in " ".join(values(service, "Environment"))
+
+
+def test_network_dropin_opens_addresses_only():
     dropin = parse_unit(DROPIN)
     assert set(dropin) == {"Service"}
     service = dropin["Service"]
-    assert one(service, "PrivateNetwork") == "no"
-    families = " ".join(values(service, "RestrictAddressFamilies")).split()
-    assert set(families) == {"AF_INET", "AF_INET6"}
-    # the unit's IPAddressDeny=any must stay in force: no reset in the drop-in
-    assert not values(service, "IPAddressDeny")
-    assert values(service, "IPAddressAllow")
+    assert values(service, "IPAddressAllow") == ["any"]
+    # binding stays the web page's port, and no new address families
+    for key in ("SocketBindAllow", "SocketBindDeny", "RestrictAddressFamilies",
+                "IPAddressDeny", "PrivateNetwork"):
+        assert not values(service, key), key
 
 
 def exposure(*args: str) -> float:
@@ -138,7 +160,7 @@ def test_hardening_score_with_the_network_dropin(tmp_path):
     shutil.copy(UNIT, system / "companion.service")
     shutil.copy(DROPIN, system / "companion.service.d" / "allow-network.conf")
     with_network = exposure(f"--root={tmp_path}", "companion.service")
-    assert exposure(str(UNIT)) < with_network <= 2.0
+    assert exposure(str(UNIT)) <= with_network <= 2.0
 
 
 @needs_analyze

@@ -8,12 +8,15 @@ import os
 import pty
 import re
 import termios
+import tty
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
+from companion.clock import ManualClock
+from companion.config import Buttons, Config
 from companion.device import terminal as terminal_module
 from companion.device.buttons import BUTTONS, Press
 from companion.device.terminal import (
@@ -26,6 +29,8 @@ from companion.device.terminal import (
     to_braille,
     to_text,
 )
+from companion.sim import run_interactive
+from companion.ui.screen import Screen
 
 SIZE = (128, 64)
 
@@ -371,3 +376,72 @@ def test_raw_terminal_on_a_pipe_does_nothing() -> None:
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+# --- keys typed into the simulator: whole presses, in order ---------------------------
+
+
+class PressLog(Screen):
+    """A first screen that only writes down the presses the app gives it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.presses: list[Press] = []
+
+    def press(self, ctx, press: Press) -> Screen:
+        self.presses.append(press)
+        return self
+
+
+def typed_into_the_simulator(data: bytes, config: Config | None = None) -> list[Press]:
+    """Everything in ``data`` typed at once (before the simulator reads a byte), ending
+    with ``q``; the presses the app received. The presses are played through the mock
+    pins and the decoder on a manual clock, so nothing here depends on machine speed."""
+    log = PressLog()
+    leader, follower = pty.openpty()
+    try:
+        tty.setraw(follower)  # as typed: no line editing, no echo
+        os.write(leader, data + b"q")
+        clock = ManualClock()
+        with os.fdopen(follower, "r", closefd=False) as stdin:
+            status = run_interactive(config or Config(), root=lambda ctx: log, stdin=stdin,
+                                     out=io.StringIO(), clock=clock, wait=clock.advance)
+        assert status == 0
+    finally:
+        os.close(leader)
+        os.close(follower)
+    return log.presses
+
+
+def test_ten_downs_typed_at_once_are_ten_presses() -> None:
+    assert typed_into_the_simulator(b"\x1b[B" * 10) == [Press("down")] * 10
+
+
+def test_a_long_press_then_the_same_key_at_once_stays_two_presses() -> None:
+    # "Cy", hold OK, Enter: the hold is a long OK and the Enter a short one after it
+    assert typed_into_the_simulator(b"O\rO\r") == [
+        Press("ok", long=True), Press("ok"), Press("ok", long=True), Press("ok")]
+
+
+def test_many_arrows_at_once_are_not_cut_after_an_escape() -> None:
+    # 100 arrows are 300 bytes: read in chunks, an ESC may end one; it is no Esc key
+    assert typed_into_the_simulator(b"\x1b[A" * 100) == [Press("up")] * 100
+
+
+def test_presses_longer_than_a_wide_bounce_window_still_all_count() -> None:
+    config = Config(buttons=Buttons(bounce_time=0.3, hold_time=0.5))
+    assert typed_into_the_simulator(b"uuUu", config) == [
+        Press("up"), Press("up"), Press("up", long=True), Press("up")]
+
+
+# Keys without the lone-ESC ambiguity (an Esc typed before another key reads as Alt+key)
+# and without quit: whatever mix, all at once, the presses are the keys, in order.
+PRESS_KEYS = sorted(key for key, meaning in KEYMAP.items()
+                    if meaning != "quit" and key != b"\x1b")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(PRESS_KEYS), max_size=40))
+def test_any_keys_typed_at_once_are_the_same_presses_in_order(keys) -> None:
+    data = b"".join(keys)
+    assert typed_into_the_simulator(data) == KeyReader().feed(data)

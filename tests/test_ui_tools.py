@@ -184,3 +184,19 @@ def test_every_tools_screen_renders_a_hint_line():
         assert all(bar_top), type(screen).__name__  # the inverted hint bar
         screen.press(c, press("roll"))
         settle(screen, c).render()
+
+
+def test_a_long_bag_shows_the_newest_and_first_tokens_and_lists_every_one():
+    c = ctx()
+    tokens = [str(n) for n in range(1, 100)]
+    bag = BagScreen(TokenBag(tokens))
+    for _ in range(40):
+        bag = settle(bag.press(c, press("roll")), c)
+    drawn, left = bag._lines()
+    assert drawn.startswith("Drawn: < ") and drawn.endswith(" " + bag.bag.drawn[-1])
+    assert left.startswith("Left: ") and left.endswith(" >")
+    assert bag.hint == "ROLL draw  DN list"
+    listed = bag.press(c, press("down"))
+    words = " ".join(listed.lines).split()
+    assert sorted(w for w in words if w.isdigit()) == sorted(tokens)
+    assert listed.press(c, press("ok")) is bag

@@ -16,9 +16,10 @@ and tests::
     [('ok', True, 1.5), ('ok', False, 1.5)]
     >>> board.close()
 
-The pin factory is never set globally: each gpiozero device gets ``pin_factory=``, and
-with ``pin_factory=None`` gpiozero picks the platform's factory itself (lgpio, RPi.GPIO,
-...). Nothing here imports RPi.GPIO.
+The pin factory is never set globally: each gpiozero device gets ``pin_factory=``. The
+commands build it on purpose from ``[gpio] pin_factory`` (:mod:`companion.device.pins`);
+``pin_factory=None`` leaves the choice to gpiozero. A pin that cannot be opened is one
+:class:`BoardError` line naming the cause and the fix. Nothing here imports RPi.GPIO.
 """
 
 from __future__ import annotations
@@ -26,17 +27,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError
+from gpiozero import LED, Buzzer, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from companion.clock import Clock, monotonic
 from companion.config import BUTTON_NAMES, Buttons
-from companion.errors import CompanionError
+from companion.device.pins import GPIOError, explain_gpio_error
 
 Sink = Callable[[str, bool, float], None]
 
 
-class BoardError(CompanionError):
+class BoardError(GPIOError):
     """A pin of the board cannot be opened (taken, missing, no GPIO access)."""
 
 
@@ -86,8 +87,10 @@ class Board:
     def _open(self, kind: Any, what: str, pin: int, **kwargs: Any) -> Any:
         try:
             return kind(pin, pin_factory=self.pin_factory, **kwargs)
-        except (GPIOZeroError, OSError, RuntimeError) as err:
-            raise BoardError(f"cannot open the {what} on GPIO{pin}: {err}") from err
+        except Exception as err:  # noqa: BLE001 - gpiozero, lgpio and RPi.GPIO all differ
+            raise BoardError(
+                f"cannot open the {what} on GPIO{pin}: {explain_gpio_error(err)}"
+            ) from err
 
     def _open_button(self, name: str, pin: int) -> DigitalInputDevice:
         # Contact to ground + internal pull-up: closed contact reads low = active.

@@ -10,6 +10,15 @@ Why not gpiozero's ``bounce_time``/``hold_time``: mock pins do not simulate boun
 gpiozero's hold detection runs on wall-clock threads, so neither could be tested
 deterministically.
 
+Fast presses: every press is counted as long as the contact stays closed, and then
+open, for at least ``bounce_time`` each (20 ms by default; a finger tapping as fast as
+it can stays well over 50 ms in each). What is lost is only a whole press *and* release
+inside one bounce window: on the pin that is the very pattern contact bounce makes, so
+no decoder can tell the two apart, and counting it would turn every bouncing press into
+two. Edges are never dropped on the way: gpiozero calls the board for each one, the
+board stamps it with the clock and the app queues it (an unbounded queue) until the
+decoder takes it. See docs/buttons.md.
+
 >>> decoder = ButtonDecoder(hold_time=0.8, bounce_time=0.02)
 >>> decoder.edge("ok", True, 0.0)
 []

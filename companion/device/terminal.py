@@ -27,7 +27,7 @@ import os
 import sys
 import termios
 import tty
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
@@ -35,6 +35,7 @@ from typing import Literal, TextIO
 from PIL import Image
 
 from companion.device.buttons import Press
+from companion.errors import CompanionError
 
 __all__ = [
     "KEYMAP",
@@ -195,6 +196,8 @@ class PngWriter:
         self.scale = scale
         self.count = 0
         self._last: bytes | None = None
+        # Made now, so a directory that cannot be written is said before anything runs.
+        self._writing(lambda: self.directory.mkdir(parents=True, exist_ok=True))
 
     def write(self, image: Image.Image) -> Path | None:
         """Write the frame if it differs from the previous one; returns the file."""
@@ -203,7 +206,6 @@ class PngWriter:
         if data == self._last:
             return None
         self._last = data
-        self.directory.mkdir(parents=True, exist_ok=True)
         picture = Image.new("RGB", image.size, self.DARK)
         picture.paste(self.LIT, mask=image)
         width, height = image.size
@@ -212,8 +214,16 @@ class PngWriter:
         )
         self.count += 1
         path = self.directory / f"frame-{self.count:04d}.png"
-        picture.save(path)
+        self._writing(lambda: picture.save(path))
         return path
+
+    def _writing(self, step: Callable[[], object]) -> None:
+        """Run a file step; a failure is one CompanionError naming the directory."""
+        try:
+            step()
+        except OSError as err:
+            raise CompanionError(
+                f"cannot write PNGs in {self.directory}: {err.strerror or err}") from None
 
 
 Key = Press | Literal["quit"]
@@ -346,6 +356,7 @@ def _sequence_end(seq: bytes) -> int | None:
 def raw_terminal(fd: int, raw: bool = False) -> Iterator[None]:
     """Put the terminal on ``fd`` in cbreak mode (``raw=True``: raw mode) and restore
     its settings on exit, even after an exception. Not a terminal: does nothing.
+    Input already typed is kept.
 
     cbreak is the default because it keeps Ctrl-C working as a signal; it also keeps
     ICRNL, so Enter arrives as ``\\n`` (both ``\\r`` and ``\\n`` mean OK).
@@ -355,10 +366,12 @@ def raw_terminal(fd: int, raw: bool = False) -> Iterator[None]:
         return
     saved = termios.tcgetattr(fd)
     try:
+        # TCSANOW, not tty's default TCSAFLUSH: keys typed while the program started
+        # are kept and played, not thrown away.
         if raw:
-            tty.setraw(fd)
+            tty.setraw(fd, termios.TCSANOW)
         else:
-            tty.setcbreak(fd)
+            tty.setcbreak(fd, termios.TCSANOW)
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

@@ -17,7 +17,7 @@ from companion.games import block_lottery as rules
 from companion.session import Session
 from companion.table.bag import TokenBag
 from companion.table.dice import roll_dice
-from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, text_width
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -37,6 +37,7 @@ from companion.ui.screen import (
     Press,
     Screen,
     is_,
+    wrap,
 )
 from companion.ui.tools import Spinner, step_value
 
@@ -66,11 +67,12 @@ def draw_faces(canvas: Canvas, counts: Sequence[int], *, cursor: int | None = No
         x = _face_x(face)
         canvas.die(x + (COLUMN - FACE_DIE) // 2, top, FACE_DIE, face, held=face == cursor)
         count = str(counts[face - 1])
-        size = scale if len(count) == 1 else min(scale, 2)
+        # Picked-up marks need the row under the counts: the counts go small then.
+        size = 1 if picked else scale if len(count) == 1 else min(scale, 2)
         canvas.text(_centred_x(x, COLUMN, count, size), top + FACE_DIE + 3, count, scale=size)
         if picked and picked[face - 1]:
             mark = f"x{picked[face - 1]}"
-            canvas.text(_centred_x(x, COLUMN, mark, 1), top + FACE_DIE + 19, mark, invert=True)
+            canvas.text(_centred_x(x, COLUMN, mark, 1), top + FACE_DIE + 14, mark, invert=True)
 
 
 def _counts(faces: Sequence[int]) -> list[int]:
@@ -78,22 +80,20 @@ def _counts(faces: Sequence[int]) -> list[int]:
     return [tally[face] for face in rules.FACES]
 
 
-def describe_event(event: dict) -> str:
-    """A short line for the undo item ("Ann took a 4")."""
+def describe_event(event: dict, named: bool = True) -> str:
+    """A short line for the undo item ("Ann took a 4"; unnamed: "take of a 4")."""
     kind, player = event.get("type"), event.get("player", "")
     if kind == "pool":
         return "pool roll"
-    if kind == "take":
-        return f"{player} took a {event.get('face')}"
-    if kind == "end":
-        return f"{player}: round end"
-    if kind == "reroll":
-        return f"{player}'s re-roll"
     if kind == "token":
         return f"token {event.get('token')}"
-    if kind == "score":
-        return f"{player}'s cards"
-    return str(kind)
+    if kind == "take":
+        return f"{player} took a {event.get('face')}" if named else f"take of a {event.get('face')}"
+    words = {"end": ("{}: round end", "round end"), "reroll": ("{}'s re-roll", "re-roll"),
+             "score": ("{}'s cards", "card count")}.get(str(kind))
+    if words is None:
+        return str(kind)
+    return words[0].format(player) if named else words[1]
 
 
 # -- setup ----------------------------------------------------------------------------------
@@ -273,13 +273,8 @@ class BlockLotteryTable(GameScreen):
         self.spinner.frames_left = 0
         self.ceremony.frames_left = 0
 
-    def menu(self, ctx: Context) -> Screen:
-        menu = super().menu(ctx)
-        for index, item in enumerate(menu.items):
-            if item.label.startswith("Undo ") and self.match.events:
-                label = "Undo " + describe_event(self.match.events[-1])
-                menu.items[index] = item._replace(label=label)
-        return menu
+    def describe_event(self, event: dict, named: bool = True) -> str:
+        return describe_event(event, named)
 
     # -- buttons ---------------------------------------------------------------------------
 
@@ -352,16 +347,17 @@ class BlockLotteryTable(GameScreen):
     def _who_takes(self, ctx: Context) -> Screen:
         face = self.face
         dice = self.match.state()["dice"]
-        items = [MenuItem(name, lambda ctx, menu, name=name: self._take(ctx, name, face),
+        items = [MenuItem(name, lambda ctx, menu, name=name: self._take(ctx, name, face, menu),
                           note=f"{len(dice[name])} dice") for name in self.match.players]
         menu = Menu(f"Who takes a {face}?", items, self)
         who = self.last_taker or self.match.first_player
         menu.selected = self.match.players.index(who)
         return menu
 
-    def _take(self, ctx: Context, player: str, face: int) -> Screen:
+    def _take(self, ctx: Context, player: str, face: int, menu: Screen) -> Screen:
+        # A refusal goes back to the menu, still on the player picked.
         self.last_taker = player
-        return self.apply(ctx, {"type": "take", "player": player, "face": face})
+        return self.apply(ctx, {"type": "take", "player": player, "face": face}, after=menu)
 
     def _end_menu(self, ctx: Context) -> Screen:
         expect = self.match.expecting()
@@ -381,7 +377,8 @@ class BlockLotteryTable(GameScreen):
     def _enders(self, ctx: Context, title: str, players: Sequence[str], cause: str,
                 parent: Screen) -> Screen:
         items = [MenuItem(name, lambda ctx, menu, name=name: self.apply(
-            ctx, {"type": "end", "player": name, "cause": cause})) for name in players]
+            ctx, {"type": "end", "player": name, "cause": cause}, after=menu))
+                 for name in players]
         return Menu(title, items, parent)
 
     def _holders(self) -> list[str]:
@@ -451,13 +448,12 @@ class BlockLotteryTable(GameScreen):
             self._draw_lottery(canvas, state)
 
     def _draw_round_start(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(f"Round {state['round']} of {rules.ROUNDS}")
-        canvas.line(0, f"{state['dealer']} deals {rules.HAND_SIZE} each")
-        canvas.line(1, f"{state['first_player']} plays first")
+        canvas.title(f"Round {state['round']} of {rules.ROUNDS}", f"deal {rules.HAND_SIZE}")
+        canvas.line(0, f"Dealer: {state['dealer']}")
+        canvas.line(1, f"First: {state['first_player']}")
         canvas.line(2, "Prizes " + " ".join(map(str, state["prizes"])))
         if state["rounds"]:
-            last = state["rounds"][-1]
-            canvas.line(3, f"({last['ended_by']} ended round {last['round']})")
+            canvas.line(3, f"Ended by {state['rounds'][-1]['ended_by']}")
 
     def _draw_pool(self, canvas: Canvas, state: dict) -> None:
         last = state["last_take"]
@@ -465,11 +461,11 @@ class BlockLotteryTable(GameScreen):
             canvas.title("Rolling 15 dice")
             draw_faces(canvas, self.spin_counts)
             return
-        if last is None:
-            title = f"R{state['round']} {state['dealer']} deals"
-        else:
-            title = f"{last['player']} took a {last['face']}"
-        canvas.title(clip(title, 14), f"{state['pool_left']} left")
+        title = f"Round {state['round']}" if last is None \
+            else f"{last['player']} took a {last['face']}"
+        left = f"{state['pool_left']} left"
+        # The dice left are also the counts under the faces: they give way to a long name.
+        canvas.title(title, left if len(title) + 1 + len(left) <= COLUMNS else "")
         draw_faces(canvas, state["pool"], cursor=self.face)
 
     def _draw_rerolls(self, canvas: Canvas, state: dict) -> None:
@@ -479,10 +475,11 @@ class BlockLotteryTable(GameScreen):
             canvas.paragraph(["Nobody has dice.", "ROLL: the lottery."])
             return
         top = max(0, self.row - MENU_ROWS + 1)
+        width = max(len(name) for name in holders)
         for row, name in enumerate(holders[top : top + MENU_ROWS]):
             dice = state["dice"][name]
-            done = " done" if name in state["rerolled"] else ""
-            text = f"{clip(name, 9):<9} {len(dice):>2} dice{done}"
+            done = "done" if name in state["rerolled"] else "dice"
+            text = f"{name:<{width}} {len(dice):>2} {done}"
             canvas.line(row, text, invert=top + row == self.row)
 
     def _draw_lottery(self, canvas: Canvas, state: dict) -> None:
@@ -531,11 +528,10 @@ class RoundOver(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
         canvas.title(f"Round {state['round']} over")
-        who = state["ended_by"]
-        lines = [clip(f"{who} {rules.CAUSE_WORDS[state['end']]}")]
+        lines = wrap(f"{state['ended_by']} {rules.CAUSE_WORDS[state['end']]}.")
         if state["round"] < rules.ROUNDS:
-            lines.append(clip(f"{who} deals round {state['round'] + 1}"))
-        lines += ["Now re-rolls, then", "the lottery."]
+            lines.append(f"They deal round {state['round'] + 1}.")
+        lines.append("Re-rolls come next.")
         canvas.paragraph(lines)
 
 
@@ -566,10 +562,11 @@ class RerollScreen(Screen):
     @property
     def title(self) -> str:  # type: ignore[override]
         if self.rolled is not None and self.spinner.spinning:
-            return clip(f"{self.player} rolls...")
-        if self.rolled is not None:
-            return clip(f"{self.player} rolled " + " ".join(map(str, self.rolled)))
-        return clip(f"{self.player}: {sum(self.picked)} picked up")
+            return f"{self.player} rolls..."
+        if self.rolled is not None:  # the new faces are also in the counts under the dice
+            rolled = f"{self.player} rolled " + " ".join(map(str, self.rolled))
+            return rolled if len(rolled) <= COLUMNS else f"{self.player} rolled"
+        return f"{self.player}: {sum(self.picked)} up"
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.rolled is not None:
@@ -685,7 +682,8 @@ class ScoreEntry(Screen):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        return clip(f"{self.player}'s cards", 16)
+        cards = f"{self.player}'s cards"
+        return cards if len(cards) + len(" round 3") <= COLUMNS else self.player
 
     def press(self, ctx: Context, press: Press) -> Screen:
         field = self.fields[self.cursor]
@@ -737,20 +735,43 @@ class ScoreEntry(Screen):
 
 
 class RoundResult(ResultScreen):
-    """The round's scores: a summary page, then one page per player with every part
+    """The round's scores: the summary (every player's points and the tokens, on more
+    pages when long names need a line each), then one page per player with every part
     (cards, dice, lottery, lucky, minus hand, the floor at 0). OK/DOWN next, UP back."""
 
     hint = "OK next  UP back"
+    #: Players on a summary page when each needs a line of their own.
+    SUMMARY_ROWS = 3
 
     def __init__(self, table: BlockLotteryTable, index: int):
         super().__init__(table)
         self.record = table.match.result()["rounds"][index]
         self.players = list(self.record["players"])
+        self.summaries = self._summary_pages()
         self.page = 0
+
+    @property
+    def pages(self) -> int:
+        return len(self.summaries) + len(self.players)
+
+    def _summary_pages(self) -> list[list[str]]:
+        """Each summary page's lines: two players a line while the names are short."""
+        points = self.record["points"]
+        width = max(len(name) for name in self.players)
+        if width <= 6:
+            cells = [f"{name:<6}{points[name]:>3}" for name in self.players]
+            lines = [" ".join(cells[row : row + 2]) for row in range(0, len(cells), 2)]
+            chunks = [lines]
+        else:
+            lines = [f"{name:<{width}} {points[name]:>3}" for name in self.players]
+            chunks = [lines[i : i + self.SUMMARY_ROWS]
+                      for i in range(0, len(lines), self.SUMMARY_ROWS)]
+        tokens = "Tokens " + " ".join(self.record["tokens"])
+        return [chunk + [tokens] for chunk in chunks]
 
     def next_screen(self, ctx: Context) -> Screen:
         """The next page; after the last, the game's end or the standings so far."""
-        if self.page < len(self.players):
+        if self.page < self.pages - 1:
             self.page += 1
             return self
         if self.table.match.over:
@@ -767,24 +788,16 @@ class RoundResult(ResultScreen):
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        if self.page == 0:
-            self._draw_summary(canvas)
+        where = f"{self.page + 1}/{self.pages}"
+        if self.page < len(self.summaries):
+            canvas.title(f"Round {self.record['round']} scores", where)
+            canvas.paragraph(self.summaries[self.page])
         else:
-            self._draw_player(canvas, self.players[self.page - 1])
+            self._draw_player(canvas, self.players[self.page - len(self.summaries)], where)
 
-    def _draw_summary(self, canvas: Canvas) -> None:
-        record = self.record
-        canvas.title(f"Round {record['round']} scores", f"1/{len(self.players) + 1}")
-        cells = [f"{clip(name, 6):<6}{record['points'][name]:>3}" for name in self.players]
-        for row in range(0, len(cells), 2):
-            canvas.line(row // 2, " ".join(cells[row : row + 2]))
-        tokens = " ".join(record["tokens"])
-        canvas.line(3, clip(f"Tokens {tokens}"))
-
-    def _draw_player(self, canvas: Canvas, name: str) -> None:
+    def _draw_player(self, canvas: Canvas, name: str, where: str) -> None:
         row = self.record["players"][name]
-        canvas.title(clip(f"R{self.record['round']} {name}", 15),
-                     f"{self.page + 1}/{len(self.players) + 1}")
+        canvas.title(f"R{self.record['round']} {name}", where)
         lines = []
         if self.record["lucky_number"] is not None:
             lines.append(f"Cards {row['cards']} Dice {row['dice']}")
@@ -810,8 +823,5 @@ class GameOver(GameOverScreen):
     def title_right(self, result: dict) -> str:
         return f"{rules.ROUNDS} rounds"
 
-    def names_top(self, scale: int) -> int:
-        return BODY_TOP + 13
-
     def extra_line(self, result: dict) -> str:
-        return "Tie: best round 3" if result["tie_break"] else ""
+        return "tie: round 3" if result["tie_break"] else ""

@@ -16,9 +16,10 @@ pixels, so it stays crisp::
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+from companion import font
 
 WIDTH, HEIGHT = 128, 64
 #: Pixels per character and per text line of the small font.
@@ -31,11 +32,10 @@ BODY_TOP, BODY_BOTTOM = LINE_H + 1, HINT_Y - 2
 # The bitmap font leaves two rows above its capitals for accents; drawing two rows
 # higher packs lines at 10 px with the glyphs still clear of each other.
 _FONT_TOP = 2
-#: The font: Latin-1 characters 32-255 in 8x11 cells, each glyph 1 pixel in from its
-#: cell's left edge, one raw 1-bit strip (scripts/make_font.py extracts it from
-#: Pillow's built-in X11 courB08). Characters advance 6 pixels; ink may reach 1 further.
-FONT_FILE = Path(__file__).resolve().parent.parent / "data" / "font8x11.bin"
-FIRST_CHAR, LAST_CHAR, CELL_W, CELL_H, CELL_MARGIN = 32, 255, 8, 11, 1
+#: The font (see companion.font): Latin-1, Latin Extended, Greek and Cyrillic in 8x11
+#: cells, each glyph 1 pixel in from its cell's left edge. Characters advance 6 pixels;
+#: ink may reach 1 further. A character outside the font shows as font.MISSING.
+CELL_W, CELL_H, CELL_MARGIN = font.CELL_W, font.CELL_H, 1
 
 # Pip positions on a 3x3 grid (column, row) for each face: how real dice are printed.
 PIPS = {
@@ -50,9 +50,9 @@ PIPS = {
 
 @lru_cache(maxsize=1)
 def font_strip() -> Image.Image:
-    """Every glyph side by side: character c is the cell at (c - 32) * 8."""
-    cells = LAST_CHAR - FIRST_CHAR + 1
-    return Image.frombytes("1", (cells * CELL_W, CELL_H), FONT_FILE.read_bytes())
+    """Every glyph, one 8x11 cell under the other: cell i is at y = i * 11."""
+    data = font.glyph_data()
+    return Image.frombytes("1", (CELL_W, len(data)), data)  # 8 pixels: a byte a row
 
 
 @lru_cache(maxsize=512)
@@ -63,11 +63,8 @@ def _glyphs(text: str, scale: int) -> Image.Image:
     # One spare column each side for ink that reaches past the 6-pixel advance.
     line = Image.new("1", (max(1, len(text)) * CHAR_W + 2, CELL_H))
     for i, char in enumerate(text):
-        code = ord(char)
-        if not FIRST_CHAR <= code <= LAST_CHAR:
-            code = ord("?")  # the panel can only show Latin-1
-        left = (code - FIRST_CHAR) * CELL_W
-        glyph = strip.crop((left, 0, left + CELL_W, CELL_H))
+        top = font.glyph_index(char) * CELL_H
+        glyph = strip.crop((0, top, CELL_W, top + CELL_H))
         line.paste(1, (i * CHAR_W + 1 - CELL_MARGIN, 0), glyph)
     line = line.crop((1, 0, line.width - 1, CELL_H))
     if scale == 1:

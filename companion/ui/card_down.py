@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from companion.games import card_down as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip
+from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, WIDTH, Canvas, clip
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -40,10 +40,11 @@ from companion.ui.screen import (
     Press,
     Screen,
     is_,
+    wrap,
 )
 
-#: Where text beside the big top-card value starts, and how many characters fit there.
-BESIDE_X, BESIDE_COLUMNS = 24, 17
+#: Where text beside the big top-card value starts (17 characters fit there).
+BESIDE_X = 24
 #: The "games" option as the setup screen offers it (0: until the table stops).
 GAME_COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10)
 #: Quick mode: the button (and long press) that names each special card, in the order
@@ -168,7 +169,7 @@ class CardDownTable(GameScreen):
         if self.by_sum:
             return SumPicker(self, player, held, door)
         picker = ValuePicker(
-            f"{player}: {rules.n_cards(held)}", rules.VALUES,
+            f"{player}'s cards", rules.VALUES,
             lambda ctx, values: self.apply(
                 ctx, {"type": "hand", "player": player, "values": values}, after=picker),
             door, start="5", limits=(held, held),
@@ -219,7 +220,7 @@ class CardDownTable(GameScreen):
             return self.apply(ctx, {"type": kind, "player": player})
         if is_(press, "ok"):
             if self.exact:
-                return CardPicker(self, f"{player} plays", player)
+                return CardPicker(self, player, player)
             card = {"card": {"value": rules.DRAW_TWO}} if match.stacked else {}
             return self.apply(ctx, {"type": "play", "player": player, **card})
         if is_(press, "down"):
@@ -238,7 +239,7 @@ class CardDownTable(GameScreen):
 
         if len(claims) == 1:
             return call(*claims[0])(ctx, self)
-        return Menu(f"{player} calls out", [MenuItem(f"{offender}: {word}", call(offender, word))
+        return Menu(f"{player} calls:", [MenuItem(f"{offender}: {word}", call(offender, word))
                                             for offender, word in claims], self)
 
     # -- picture ---------------------------------------------------------------------
@@ -253,21 +254,21 @@ class CardDownTable(GameScreen):
             canvas.title(self.session.title)
 
     def _draw_deal(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(f"Game {state['game_number']}", f"{clip(state['dealer'], 8)} deals")
+        canvas.title(f"Game {state['game_number']}", f"pile {state['draw_pile']}")
         first = self.match.seats.left_of(state["dealer"])
-        canvas.line(0, "Deal 7 cards each,")
-        canvas.line(1, "turn up the top card.")
-        canvas.line(2, f"{first} plays first")
-        canvas.line(3, f"Draw pile {state['draw_pile']}")
+        canvas.line(0, f"Dealer: {state['dealer']}")
+        canvas.line(1, "7 each, turn one up")
+        canvas.line(2, f"First: {first}")
 
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
-        arrow = ">>" if state["direction"] == "left" else "<<"
-        canvas.title(f"{clip(state['current'], 10)} {arrow}", f"pile {state['draw_pile']}")
+        canvas.title(state["current"], f"pile {state['draw_pile']}")
         top = state["top"]
         canvas.big_text(1, BODY_TOP, top["value"] or "?")
-        lines = [_describe_top(top), _situation(state), _who_next(state)]
-        for row, text in enumerate(lines):
-            canvas.text(BESIDE_X, BODY_TOP + row * LINE_H, clip(text, BESIDE_COLUMNS))
+        lines = [line for line in (_describe_top(top), _situation(state)) if line]
+        lines += _who_next(state)
+        # Three rows beside the value; a call-out pushes the card's words off first.
+        for row, text in enumerate(lines[-3:]):
+            canvas.text(BESIDE_X, BODY_TOP + row * LINE_H, text)
         canvas.line(3, _counts_line(state["in_hand"], state["current"], state["direction"],
                                     self.match.seats))
 
@@ -300,23 +301,32 @@ def _situation(state: dict) -> str:
     return ""
 
 
-def _who_next(state: dict) -> str:
+def _who_next(state: dict) -> list[str]:
+    """Who plays next, or (a word was forgotten) the call-out UP makes."""
     calls = state["call_outs"]
     if calls:
-        return f"UP call {calls[0]['offender']} {calls[0]['word']}"
-    return f"next {state['next']}"
+        return [f"UP: call {calls[0]['word']}", f"on {calls[0]['offender']}"]
+    return [f"next {state['next']}"]
 
 
 def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -> str:
-    """Every player's cards in turn order from the player whose turn it is, names cut
-    as short as needed to fit one line."""
+    """">> Ann7 Bob5 Cy3": the direction of play, then every player's cards in turn
+    order from the player whose turn it is, names as short as needed (3 letters at the
+    least); players who do not fit are counted at the end ("+4": UP lists them all)."""
     step = 1 if direction == "left" else -1
+    arrow = ">>" if step == 1 else "<<"
     order = seats.round_from(current, step)
-    for length in (6, 5, 4, 3, 2, 1):
-        text = " ".join(f"{name[:length]}{in_hand[name]}" for name in order)
-        if len(text) <= 21:
+    for length in (6, 5, 4, 3):
+        text = " ".join([arrow, *(f"{name[:length]}{in_hand[name]}" for name in order)])
+        if len(text) <= COLUMNS:
             return text
-    return clip(text)
+    shown = [arrow]
+    for index, name in enumerate(order):
+        more = f" +{len(order) - index - 1}" if index < len(order) - 1 else ""
+        if len(" ".join(shown + [f"{name[:3]}{in_hand[name]}"])) + len(more) > COLUMNS:
+            return " ".join(shown) + f" +{len(order) - index}"
+        shown.append(f"{name[:3]}{in_hand[name]}")
+    return " ".join(shown)
 
 
 class ToMenu(Screen):
@@ -378,6 +388,7 @@ class CardPicker(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.FIELDS[self.field])
+        # (the title is the player's name, or "First card")
         value, colour, suit = self.choice
         canvas.big_text(3, BODY_TOP, value)
         if self.field == 0:
@@ -418,7 +429,7 @@ class SpecialCard(Screen):
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(f"{clip(self.player, 12)} played a")
+        canvas.title(f"{self.player} played a")
         canvas.paragraph(["UP:2 draw2  DN:A skip", "OK:B rev ROLL:C again",
                           "hold OK:   D colour", "hold ROLL: 0 null"])
 
@@ -450,9 +461,10 @@ class WordQuestion(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         held = self.table.match.in_hand[self.player]
-        canvas.title(f"{clip(self.player, 10)}: {rules.n_cards(held)}")
+        canvas.title(f"{self.player}: {rules.n_cards(held)}")
         canvas.centered(BODY_TOP + 1, self.word + "?", scale=3)
-        canvas.line(3, f"Did {self.player} say it?", center=True)
+        question = f"Did {self.player} say it?"
+        canvas.line(3, question if len(question) <= COLUMNS else "Said it in time?", center=True)
 
 
 class ColourMenu(Menu):
@@ -469,7 +481,7 @@ class ColourMenu(Menu):
 
         items = [MenuItem(colour.capitalize(), name(colour)) for colour in rules.COLOURS]
         items.append(MenuItem("No colour named", name(None)))
-        super().__init__(f"{clip(player, 10)} names:", items, table)
+        super().__init__(f"{player} names:", items, table)
         top = table.match.top
         if top is not None and top.colour in rules.COLOURS:
             self.selected = rules.COLOURS.index(top.colour)
@@ -502,10 +514,8 @@ class WentOut(Screen):
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
         canvas.title(f"Game {state['game_number']} over")
-        canvas.line(0, f"{state['went_out']} went out!")
-        canvas.line(1, "Now enter the cards")
-        canvas.line(2, "left in each hand:")
-        canvas.line(3, "each value, or a sum")
+        canvas.paragraph(wrap(f"{state['went_out']} went out!")
+                         + ["Now enter each hand:", "values, or a sum"])
 
 
 class SumPicker(Screen):
@@ -533,8 +543,9 @@ class SumPicker(Screen):
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(f"{clip(self.player, 10)}: {rules.n_cards(self.held)}", f"0-{self.most}")
-        canvas.text(1, BODY_TOP + 8, "Sum")
+        canvas.title(self.player, f"0-{self.most}")
+        canvas.text(1, BODY_TOP + 4, "Sum of")
+        canvas.text(1, BODY_TOP + 14, rules.n_cards(self.held))
         canvas.big_text(WIDTH - 4, BODY_TOP + 4, str(self.total), right=True)
 
 
@@ -563,11 +574,12 @@ class GameResult(ResultScreen):
 
     def draw(self, canvas: Canvas) -> None:
         rows = sorted(self.game["players"].items(), key=lambda row: row[1]["points"])
+        width = max(len(name) for name in self.game["players"])
         canvas.title(f"Game {self.game['game']} points",
                      f"{self.top + 1}/{len(rows)}" if len(rows) > self.ROWS else "")
         for row, (name, player) in enumerate(rows[self.top : self.top + self.ROWS]):
             mark = "OUT" if name == self.game["went_out"] else f"{player['cards']}c"
-            canvas.line(row, f"{clip(name, 10):<10} {mark:>4} {player['points']:>5}",
+            canvas.line(row, f"{name:<{width}} {mark:>4} {player['points']:>{COLUMNS - width - 6}}",
                         invert=name == self.game["went_out"])
 
 
@@ -581,4 +593,4 @@ class MatchOver(GameOverScreen):
         return f"{len(result['games'])} games"
 
     def extra_line(self, result: dict) -> str:
-        return "lowest total wins"
+        return "lowest wins"

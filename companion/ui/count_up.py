@@ -12,18 +12,25 @@ from collections.abc import Sequence
 
 from companion.games import count_up as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
+from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, text_width
+from companion.ui.play import (
+    GameOverScreen,
+    GameScreen,
+    ResultScreen,
+    Row,
+    SetupScreen,
+    fitting,
+)
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 
 #: The picker's word for a pass, beside the numbers.
 PASS = "pass"
-#: The y of the picker row: under the big number, clear of the hint line.
-PICKER_Y = BODY_TOP + 31
-#: Where the hand/trick table starts on the right of the big number, and its columns.
-TABLE_X, COLUMN_X, COLUMN_W = 40, 77, 26
-#: The y of the line under a big score.
-BOTTOM_Y = BODY_TOP + 33
+#: Where the picker row and the "lead"/"high" word go: right of the big number.
+RIGHT_X = 44
+#: The rows of the two players (name, cards in hand, tricks won) under the big number.
+ROWS_Y = BODY_TOP + 22
+#: The y of the first of the two rows of a big score (a result screen).
+SCORE_Y = BODY_TOP + 11
 #: A long UP/DOWN moves the picker this many places.
 BIG_STEP = 5
 
@@ -146,56 +153,43 @@ class CountUpTable(GameScreen):
 
     def draw(self, canvas: Canvas) -> None:
         match = self.match
-        canvas.title(f"Game {match.game_number}", match_score(match))
+        first, second = match.players
+        canvas.title(f"Game {match.game_number}",
+                     f"games {match.totals[first]}-{match.totals[second]}")
         leading = not match.trick
-        canvas.text(1, BODY_TOP, "lead" if leading else "high")
         item = self.selected()
         big = item if leading else match.highest
-        canvas.big_text(1, BODY_TOP + 9, str(big) if isinstance(big, int) else "--")
-        self._draw_hands(canvas)
+        canvas.big_text(1, BODY_TOP, str(big) if isinstance(big, int) else "--")
         self._draw_picker(canvas, item)
-
-    def _draw_hands(self, canvas: Canvas) -> None:
-        """Cards in hand and tricks won, a column per player; the one on turn inverted."""
-        match = self.match
-        for column, name in enumerate(match.players):
-            x = COLUMN_X + column * COLUMN_W
-            canvas.text(x, BODY_TOP, clip(name, 4).rjust(4), invert=name == match.current)
-            canvas.text(x, BODY_TOP + 10, str(match.cards_left[name]).rjust(4))
-            canvas.text(x, BODY_TOP + 20, str(match.tricks[name]).rjust(4))
-        canvas.text(TABLE_X, BODY_TOP + 10, "hand")
-        canvas.text(TABLE_X, BODY_TOP + 20, "tricks")
+        canvas.text(RIGHT_X, BODY_TOP + 11, "lead" if leading else "high")
+        header = "hand won"  # over the two number columns at the right end of the rows
+        canvas.text(WIDTH - 1 - text_width(header), BODY_TOP + 11, header)
+        for row, name in enumerate(match.players):
+            numbers = f"{match.cards_left[name]:>5}{match.tricks[name]:>4}"
+            canvas.text(1, ROWS_Y + row * 10, f"{name:<{COLUMNS - len(numbers)}}{numbers}",
+                        invert=name == match.current)
 
     def _draw_picker(self, canvas: Canvas, item: int | str | None) -> None:
-        """"Bob: 8 [9] 10 pass": the choices in one row, the cursor inverted; a long list
-        (a lead) scrolls, with < and > where it goes on."""
+        """"8 [9] 10 pass": the choices in one row right of the big number, the cursor
+        inverted; a long list (a lead) scrolls, with < and > where it goes on."""
         player = self.match.current
-        prefix = f"{clip(player, 5)}:"
+        room = (WIDTH - RIGHT_X) // CHAR_W
         if self.choices() == [PASS]:
-            why = "no cards" if self.match.cards_left[player] == 0 else "no follow"
-            canvas.text(1, PICKER_Y, f"{prefix} {why}, pass")
+            why = "no card" if self.match.cards_left[player] == 0 else "no fit"
+            canvas.text(RIGHT_X, BODY_TOP, f"{why}: pass")
             return
         labels = [str(choice) for choice in self.choices()]
         at = labels.index(str(item))
-        room = 21 - len(prefix) - 1
-        first, last = strip_window(labels, at, room)
-        x = 1 + text_width(prefix + " ")
-        canvas.text(1, PICKER_Y, prefix)
+        first, last = strip_window(labels, at, room - 1)  # a column clear of the ">"
+        x = RIGHT_X
         if first > 0:
-            canvas.text(x, PICKER_Y, "<")
-        x += text_width("<")
+            canvas.text(x, BODY_TOP, "<")
+        x += text_width("< ")
         for index in range(first, last):
-            canvas.text(x, PICKER_Y, labels[index], invert=index == at)
+            canvas.text(x, BODY_TOP, labels[index], invert=index == at)
             x += text_width(labels[index] + " ")
         if last < len(labels):
-            canvas.text(WIDTH - text_width(">"), PICKER_Y, ">")
-
-
-def match_score(match: rules.CountUp) -> str:
-    """"Ann 1-0 Bob": games won, in seat order."""
-    first, second = match.players
-    return (f"{clip(first, 5)} {match.totals[first]}-{match.totals[second]} "
-            f"{clip(second, 5)}")
+            canvas.text(WIDTH - 1 - text_width(">"), BODY_TOP, ">")
 
 
 def strip_window(labels: Sequence[str], at: int, room: int) -> tuple[int, int]:
@@ -241,22 +235,18 @@ class TrickWon(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
         winner = self.trick["winner"]
-        canvas.title(f"{winner} takes trick {self.number}")
-        canvas.line(0, "tricks won", center=True)
+        canvas.title(f"Trick {self.number}", "tricks won")
+        canvas.line(0, fitting(f"{winner} took it, leads", f"{winner} took it"))
         draw_score(canvas, match.players, match.tricks)
-        canvas.centered(BOTTOM_Y, f"{winner} leads next")
 
 
 def draw_score(canvas: Canvas, players: Sequence[str], counts: dict[str, int]) -> None:
-    """Two players' counts big in the middle ("2-1"), their names at either side."""
-    first, second = players
-    score = f"{counts[first]}-{counts[second]}"
-    canvas.centered(BODY_TOP + 10, score, scale=3)
-    # The names get what the score leaves at either side.
-    room = max(3, (WIDTH - text_width(score, 3)) // (2 * text_width("x")))
-    middle = BODY_TOP + 17
-    canvas.text(1, middle, clip(first, room))
-    canvas.text(WIDTH - text_width(clip(second, room)), middle, clip(second, room))
+    """Two players' counts big, a row each under the first line: the name on the left,
+    the count on the right."""
+    for row, name in enumerate(players):
+        y = SCORE_Y + row * 16
+        canvas.text(1, y + 4, name)
+        canvas.big_text(WIDTH - 2, y, str(counts[name]), scale=2, right=True)
 
 
 class GameResult(ResultScreen):
@@ -272,17 +262,13 @@ class GameResult(ResultScreen):
         match = self.table.match
         game = self.game
         first, second = match.players
+        winner = game["winner"]
         tricks = f"{game['tricks'][first]}-{game['tricks'][second]}"
-        canvas.title(f"Game {game['game']} to {game['winner']}")
-        if game["tie_break"]:
-            canvas.line(0, clip(f"tricks {tricks}, last {game['last_trick']}"), center=True)
-        else:
-            canvas.line(0, f"tricks {tricks}", center=True)
+        canvas.title(f"Game {game['game']}", "games won")
+        # Equal tricks say the last trick decided it; the words say so when they fit.
+        canvas.line(0, fitting(f"{winner} won {tricks}, last trick", f"{winner} won {tricks}")
+                    if game["tie_break"] else f"{winner} won {tricks}")
         draw_score(canvas, match.players, match.totals)
-        if match.over:
-            canvas.centered(BOTTOM_Y, f"Match to {clip(game['winner'], 12)}")
-        else:
-            canvas.centered(BOTTOM_Y, f"games won; {match.first_leader} leads")
 
 
 class MatchOver(GameOverScreen):
@@ -299,9 +285,8 @@ class MatchOver(GameOverScreen):
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
         match = self.table.match
-        canvas.line(0, "games won", center=True)
+        canvas.line(0, f"Match to {result['winners'][0]}")
         draw_score(canvas, match.players, match.totals)
-        canvas.centered(BOTTOM_Y, f"Match to {clip(result['winners'][0], 12)}")
 
 
 def games_list(match: rules.CountUp, parent: Screen) -> Menu:

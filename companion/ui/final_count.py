@@ -8,9 +8,11 @@ what ``match.expecting()`` allows, and every outcome goes in as an event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.games import final_count as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, HINT_Y, Canvas, clip
+from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, HINT_Y, WIDTH, Canvas, text_width
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -25,6 +27,11 @@ from companion.ui.tools import Spinner
 
 #: The picker starts on the 10s: 16 of the 52 cards are worth ten.
 COMMON_RANK = "10"
+#: The die on the turn screen: big enough to read, small enough to leave 17 columns
+#: beside it for "next" and a name at the cap.
+TURN_DIE = 20
+#: Width of a chart legend's marker and the gap after it.
+LEGEND_MARK = 8
 
 
 class FinalCountSetup(SetupScreen):
@@ -66,17 +73,16 @@ class FinalCountTable(GameScreen):
             return HandResult(self, len(match.hands) - 1)
         if match.phase == rules.BOARD:
             limits = match.state()["card_limits"]["board"]
-            return ValuePicker("Board cards", rules.RANKS, self._enter_board, self,
-                               start=COMMON_RANK, limits=tuple(limits), summary=_board_sum)
+            return self._picker("Board cards", lambda cards: {"type": "board", "cards": cards},
+                                tuple(limits), _board_sum)
         if match.phase == rules.HANDS:
             state = match.state()
             player = match.expecting().choices["player"][0]
             board = state["entered"]["board"]
-            return ValuePicker(f"{player}'s cards", rules.RANKS,
-                               lambda ctx, cards: self._enter_hand(ctx, player, cards), self,
-                               start=COMMON_RANK,
-                               limits=tuple(state["card_limits"]["hands"][player]),
-                               summary=lambda cards: _hand_line(cards, board, match.goal))
+            return self._picker(f"{player}'s cards",
+                                lambda cards: {"type": "hand", "player": player, "cards": cards},
+                                tuple(state["card_limits"]["hands"][player]),
+                                lambda cards: _hand_line(cards, board, match.goal))
         if match.over:
             return GameOver(self)
         return self
@@ -85,23 +91,25 @@ class FinalCountTable(GameScreen):
         self.goal_first = None
         self.results_seen = min(self.results_seen, len(self.match.hands))
 
-    def _enter_board(self, ctx: Context, cards: list[str]) -> Screen:
-        return self.apply(ctx, {"type": "board", "cards": cards}, after=self.route(ctx))
-
-    def _enter_hand(self, ctx: Context, player: str, cards: list[str]) -> Screen:
-        picker = self.route(ctx)
-        return self.apply(ctx, {"type": "hand", "player": player, "cards": cards}, after=picker)
+    def _picker(self, title: str, event: Callable[[list[str]], dict], limits: tuple[int, int],
+                summary: Callable[[list[str]], str]) -> ValuePicker:
+        """A card picker whose entry becomes ``event(cards)``; a refusal goes back to this
+        same picker, the cards entered and the cursor as they were."""
+        picker = ValuePicker(title, rules.RANKS,
+                             lambda ctx, cards: self.apply(ctx, event(cards), after=picker),
+                             self, start=COMMON_RANK, limits=limits, summary=summary)
+        return picker
 
     # -- buttons ---------------------------------------------------------------------
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        expect = self.match.expecting()
+        # Whose roll it is stands on the screen; the hint is the buttons.
         if self.match.phase == rules.GOAL:
             return "ROLL roll for goal"
-        if "call" in expect.types:
-            return f"ROLL {clip(expect.player, 7)}  OK call"
-        return f"ROLL {clip(expect.player, 7)}  BACK menu"
+        if "call" in self.match.expecting().types:
+            return "ROLL roll  OK call"
+        return "ROLL roll  BACK menu"
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
@@ -131,7 +139,7 @@ class FinalCountTable(GameScreen):
         last = self.match.state()["last_roll"]
         items = [MenuItem(name + (" (rolled)" if last and name == last["player"] else ""),
                           lambda ctx, menu, name=name:
-                          self.apply(ctx, {"type": "call", "player": name}))
+                          self.apply(ctx, {"type": "call", "player": name}, after=menu))
                  for name in callers]
         return Menu("Who calls?", items, self)
 
@@ -151,7 +159,7 @@ class FinalCountTable(GameScreen):
 
     def draw(self, canvas: Canvas) -> None:
         state = self.match.state()
-        canvas.title(f"Hand {state['hand']}, {state['dealer']} deals")
+        canvas.title(f"Hand {state['hand']}", "final round" if state["caller"] else "")
         if self.match.phase == rules.GOAL:
             self._draw_goal(canvas, state)
         elif not state["rolls"] and not self.spinner.spinning:
@@ -166,38 +174,37 @@ class FinalCountTable(GameScreen):
         if self.spinner.spinning:
             faces = faces[:-1] + [self.spin_face] if self.goal_first else [self.spin_face]
         for i in range(2):
-            x = 72 + i * 28
+            x = 76 + i * 26
             if i < len(faces):
-                canvas.die(x, BODY_TOP + 12, 26, faces[i])
+                canvas.die(x, BODY_TOP + 12, 24, faces[i])
             else:
-                canvas.frame((x, BODY_TOP + 12, x + 25, BODY_TOP + 37))
+                canvas.frame((x, BODY_TOP + 12, x + 23, BODY_TOP + 35))
 
     def _draw_hand_start(self, canvas: Canvas, state: dict) -> None:
-        canvas.line(0, f"{state['current']} plays first")
+        canvas.line(0, f"Dealer: {state['dealer']}")
+        canvas.line(1, f"First: {state['current']}")
         if state["goal"] is not None:
-            canvas.line(1, f"Goal {state['goal']}")
+            canvas.line(2, f"Goal {state['goal']}")
             for i, face in enumerate(state["goal_rolls"]):
-                canvas.die(86 + i * 21, BODY_TOP + 11, 19, face)
-        canvas.line(2, f"Draw pile {state['draw_pile']}")
+                canvas.die(86 + i * 21, BODY_TOP + 21, 19, face)
+        canvas.line(3, f"Draw pile {state['draw_pile']}")
 
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
+        """The die with who rolled it and what it does; the pile, the goal, who is next."""
         last = state["last_roll"]
         spinning = self.spinner.spinning
-        canvas.die(1, BODY_TOP + 1, 30, self.spin_face if spinning else last["value"])
-        right = 36
+        canvas.die(1, BODY_TOP + 1, TURN_DIE, self.spin_face if spinning else last["value"])
+        right = TURN_DIE + 5
+        room = (WIDTH - right) // CHAR_W
         if not spinning:
-            canvas.text(right, BODY_TOP + 1, clip(f"{last['player']} rolled", 15))
-            canvas.text(1, BODY_TOP + 33, clip(f"{last['value']}: {last['action']}"))
-        rest = state["final_round"]
-        if state["caller"]:
-            waiting = "Final: " + ", ".join(rest) if rest else "Final round"
-        else:
-            waiting = f"Next: {state['current']}"
-        canvas.text(right, BODY_TOP + 11, clip(waiting, 15))
+            rolled = f"{last['player']} rolled"
+            canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
+            canvas.line(3, f"{last['value']}: {last['action']}")
         pile = f"pile {state['draw_pile']}"
         if state["goal"] is not None:
             pile += f" goal {state['goal']}"
-        canvas.text(right, BODY_TOP + 21, clip(pile, 15))
+        canvas.text(right, BODY_TOP + 11, pile)
+        canvas.text(right, BODY_TOP + 21, f"next {state['current']}")
 
 
 def _board_sum(cards: list[str]) -> str:
@@ -224,28 +231,25 @@ class HandResult(ResultScreen):
 
     def next_screen(self, ctx: Context) -> Screen:
         return Standings(self.table.match, self.table,
-                         title=f"Totals after hand {self.number}")
+                         title=f"After hand {self.number}")
 
     def draw(self, canvas: Canvas) -> None:
         hand = self.hand
-        extra = []
-        if hand.get("bonus"):
-            extra.append(f"+{hand['bonus']} bonus")
-        if hand.get("split"):
-            extra.append("split")
-        canvas.title(f"Hand {self.number}", " ".join(extra))
+        extra = f"+{hand['bonus']}" if hand.get("bonus") else ""
+        if extra:
+            extra += " split" if hand.get("split") else " bonus"
+        canvas.title(f"Hand {self.number}", extra)
+        width = max(len(name) for name in hand["players"])
         for row, (name, player) in enumerate(hand["players"].items()):
-            if player["bust"]:
-                total, mark = str(player["total"]), "BUST"
-            elif player["hit_goal"]:
-                total, mark = str(player["total"]), "GOAL"
-            else:
-                total, mark = str(player["total"]), ""
+            mark = "BUST" if player["bust"] else "GOAL" if player["hit_goal"] else ""
             if name in hand["winners"]:
                 mark = mark or "WIN"
             points = f"+{player['points']}" if player["points"] else "0"
-            canvas.line(row, f"{clip(name, 7):<7} {total:>3} {mark:<4} {points:>4}",
-                        invert=name in hand["winners"])
+            line = f"{name:<{width}} {player['total']:>3} {mark:<4} {points:>4}"
+            if len(line) > COLUMNS:  # long names: the points, or the mark when none
+                tail = points if player["points"] else mark or "0"
+                line = f"{name:<{width}} {player['total']:>3} {tail:>{COLUMNS - width - 5}}"
+            canvas.line(row, line, invert=name in hand["winners"])
 
 
 class GameOver(GameOverScreen):
@@ -283,7 +287,9 @@ class TotalsChart(Screen):
                 running[name].append(running[name][-1] + hand["players"][name]["points"])
         top = max([rules.GAME_TARGET] + [line[-1] for line in running.values()])
         canvas.title("Totals by hand")
-        left, right, y0, y1 = 1, 100, BODY_TOP, HINT_Y - 2
+        # The legend on the right takes what the longest name needs; the chart the rest.
+        legend = WIDTH - 1 - LEGEND_MARK - text_width(max(players, key=len))
+        left, right, y0, y1 = 1, legend - 4, BODY_TOP, HINT_Y - 2
         hands = max(1, len(result["hands"]))
 
         def point(i: int, total: int) -> tuple[int, int]:
@@ -297,9 +303,9 @@ class TotalsChart(Screen):
             canvas.draw.line(line, fill=1, width=1)
             end = line[-1]
             # Each player's line ends in a different marker, named on the right.
-            canvas.text(104, BODY_TOP + index * 10, clip(name, 4))
+            canvas.text(legend + LEGEND_MARK, BODY_TOP + index * 10, name)
             _marker(canvas, end, index)
-            _marker(canvas, (124, BODY_TOP + index * 10 + 3), index)
+            _marker(canvas, (legend + 2, BODY_TOP + index * 10 + 3), index)
 
 
 def _marker(canvas: Canvas, at: tuple[int, int], kind: int) -> None:

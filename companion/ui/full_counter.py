@@ -15,7 +15,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import full_counter as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
+from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -53,8 +53,9 @@ EFFECT_WORDS = {
 }
 #: How many games a match lasts, as the setup screen offers it (0: until ended).
 GAME_COUNTS = (0, 1, 3, 5, 10)
-#: The right-hand column of the table screen.
+#: The right-hand column of the table screen, and the characters that fit in it.
 RIGHT_X = 50
+RIGHT_COLUMNS = (WIDTH - RIGHT_X) // CHAR_W
 
 
 def label(card: rules.Card) -> str:
@@ -184,8 +185,8 @@ class DeckScreen(Screen):
             try:
                 rules.Deck.from_option(deck)
             except CompanionError as err:
-                deck[self.key], self.editing = self.editing, None
-                return Message("Not allowed", wrap(str(err))[:4], self)
+                # The value stays as set and still being edited: change it, or BACK.
+                return Message("Not allowed", wrap(str(err)), self)
             self.editing = None
         return self
 
@@ -204,7 +205,7 @@ class DeckScreen(Screen):
             size = f"{rules.Deck.from_option(deck).size} cards"
         except CompanionError:
             size = "?"
-        canvas.title("Deck profile", size)
+        canvas.title("Deck", size)
         for row in range(MENU_ROWS):
             index = self.top + row
             if index >= len(self.LINES):
@@ -276,12 +277,18 @@ class FullCounterTable(GameScreen):
         return guide
 
     def _confirm_end(self, parent: Screen) -> Screen:
-        return Confirm("End the match?", ["Fewest losses wins.", self._loss_line()],
+        return Confirm("End the match?", ["Fewest losses wins.", *self._loss_lines()],
                        lambda ctx: self.apply(ctx, {"type": "end"}), parent)
 
-    def _loss_line(self) -> str:
-        return "Lost: " + " ".join(f"{clip(name, 4)} {n}"
-                                   for name, n in self.match.losses.items())
+    def _loss_lines(self) -> list[str]:
+        """Who has the fewest losses now, in up to three lines."""
+        losses = self.match.losses
+        fewest = min(losses.values())
+        leaders = [name for name, n in losses.items() if n == fewest]
+        names = wrap(" & ".join(leaders))
+        if len(names) > 2:
+            names = [f"{len(leaders)} players"]
+        return [f"Fewest now, {fewest}:", *names]
 
     # -- buttons ---------------------------------------------------------------------
 
@@ -305,10 +312,11 @@ class FullCounterTable(GameScreen):
         player = self.match.current
         beat = self.match.to_beat
         start = str(beat) if beat is not None else str(self._lowest_plain())
-        picker = ValuePicker(self.match.expecting().prompt,
-                             [label(card) for card in self.deck.cards()],
+        # The prompt is "Ann: 7 or higher": the name on the title, the rest under it.
+        prompt = self.match.expecting().prompt.removeprefix(f"{player}: ")
+        picker = ValuePicker(player, [label(card) for card in self.deck.cards()],
                              lambda ctx, entered: self._submit(ctx, player, entered, picker),
-                             self, start=start, summary=self._effect_of)
+                             self, start=start, summary=self._effect_of, prompt=prompt)
         return picker
 
     def _lowest_plain(self) -> int:
@@ -330,7 +338,7 @@ class FullCounterTable(GameScreen):
         try:
             event = play_event(player, [card_of(text) for text in entered])
         except CompanionError as err:
-            return Message("Not allowed", wrap(str(err))[:4], picker)
+            return Message("Not allowed", wrap(str(err)), picker)
         return self.apply(ctx, event, after=picker)
 
     def _others(self, ctx: Context) -> Screen:
@@ -380,7 +388,7 @@ class FullCounterTable(GameScreen):
         def open_menu(ctx: Context, menu: Screen) -> Screen:
             counts = [self._quick_item(player, role, f"{n} card{'s' if n > 1 else ''}", n)
                       for n in range(1, self.deck.copies + 1)]
-            return Menu(f"{rules.NAMES[role]}: how many", counts, menu)
+            return Menu(f"{rules.NAMES[role]} played", counts, menu)
         return open_menu
 
     def _out(self, ctx: Context, player: str) -> Screen:
@@ -394,17 +402,21 @@ class FullCounterTable(GameScreen):
             canvas.title(self.session.title)
             canvas.line(0, clip(self.match.expecting().prompt))
             return
-        quick = state["pile"] is None
-        where = f"G{state['game_number']}" if quick else f"pile {state['pile']}"
-        canvas.title(f"{state['current']}'s turn", where)
+        turn = f"{state['current']}'s turn"
+        arrow = ">>" if state["direction"] == "clockwise" else "<<"
+        canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
-        canvas.text(RIGHT_X, BODY_TOP, state["direction"].capitalize())
-        canvas.text(RIGHT_X, BODY_TOP + 10, state["order"].capitalize())
+        # The right column: the pile, the last play, how many are out (the direction is
+        # the title's arrow, ascending or descending the arrow by the value).
+        pile = "" if state["pile"] is None else f"pile {state['pile']}"
+        out = f"{len(state['out'])} out" if state["out"] else ""
         last = state["last"]
-        if last:
-            canvas.text(RIGHT_X, BODY_TOP + 20, clip(f"{last['player']} {last['text']}", 13))
-        if state["out"]:
-            canvas.text(RIGHT_X, BODY_TOP + 30, clip("Out: " + ",".join(state["out"]), 13))
+        said = [last["player"], *wrap(last["text"], RIGHT_COLUMNS)] if last else []
+        if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
+            pile, out = f"{pile}, {out}", ""
+        rows = [text for text in (pile, *said, out) if text]
+        for row, text in enumerate(rows[:4]):
+            canvas.text(RIGHT_X, BODY_TOP + row * 10, text)
 
     def _draw_to_beat(self, canvas: Canvas, state: dict) -> None:
         """The value to beat big, an arrow for up or down, and the run on top; "ANY"
@@ -439,7 +451,7 @@ class BlindPicker(ValuePicker):
 
     def __init__(self, table: FullCounterTable, player: str, parent: Screen):
         deck = table.deck
-        super().__init__(f"{player}: blind card", [label(card) for card in deck.cards()],
+        super().__init__(f"{player}'s blind", [label(card) for card in deck.cards()],
                          self._flipped, parent, start=str(table._lowest_plain()))
         self.table = table
         self.player = player
@@ -449,7 +461,7 @@ class BlindPicker(ValuePicker):
         return self.table.apply(ctx, event, after=self)
 
     def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "ok"):
+        if is_(press, "ok") or is_(press, "roll"):  # one card: no list to finish
             return self._flipped(ctx, [self.values[self.cursor]])
         return super().press(ctx, press)
 

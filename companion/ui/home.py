@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
@@ -29,28 +29,32 @@ def home_menu(ctx: Context | None = None) -> Menu:
     items += [
         MenuItem("Tools", lambda ctx, menu: tools_menu(menu)),
         MenuItem("History", lambda ctx, menu: _history(ctx, menu)),
-        MenuItem("Settings", lambda ctx, menu: settings_screen(ctx, menu)),
+        MenuItem("Settings", lambda ctx, menu: settings_menu(ctx, menu)),
     ]
     return Menu("Tabletop Companion", items)
 
 
 def start_screen(ctx: Context) -> Screen:
     """What the device shows when it starts: a notice if the game log had a problem,
-    else the offer to resume an unfinished game, else the main menu."""
+    then the offer to resume an unfinished game (also when the log can only be read),
+    then the main menu."""
     home = home_menu(ctx)
+    after = resume_offer(ctx, home) or home
     if ctx.notice:
-        return Message("Game log", wrap(ctx.notice)[:4], home)
-    offer = resume_offer(ctx, home)
-    return offer or home
+        return Message("Game log", wrap(ctx.notice)[:4], after)
+    return after
 
 
 def resume_offer(ctx: Context, home: Screen) -> Screen | None:
-    """"Resume Final Count, hand 4?" for the newest unfinished match, if any."""
+    """"Resume Final Count, hand 4?" for the newest unfinished match, if any. While the
+    log can only be read it is offered all the same, to look at or to play on unsaved
+    (written once saving works again)."""
     if ctx.store is None:
         return None
     record = ctx.store.unfinished()
     if record is None:
         return None
+    read_only = bool(getattr(ctx.store, "readonly", False))
     from companion.errors import CompanionError
     from companion.session import Session
     from companion.ui.games import table_screen
@@ -60,7 +64,8 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     except CompanionError as err:
         return Message("Cannot resume", wrap(str(err))[:4], home)
     if session.match.over:  # the power went between the last event and finishing
-        ctx.store.finish(record.id, session.match.result())
+        if not read_only:
+            ctx.store.finish(record.id, session.match.result())
         return None
     state = session.match.state()
     # Where the game stands, in the game's own word: hand, round or game number.
@@ -69,12 +74,37 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
                   if isinstance(state.get(key), int)), "?")
     question = f"Resume {session.title}" + where
     names = ", ".join(session.match.players)
-    return Confirm("Unfinished game", [*wrap(question), *wrap(names)][:4],
+    lines = [*wrap(question), *wrap(names)]
+    if read_only:  # the last line says what playing on means now
+        lines = [*lines[:3], "Not saved for now"]
+    return Confirm("Unfinished game", lines[:4],
                    lambda ctx: table_screen(session, home).route(ctx), home)
 
 
+def unfinished_first(ctx: Context, menu: Screen, then: Callable[[], Screen]) -> Screen:
+    """Before a new game from the buttons: when a game is unfinished, ask (resume it,
+    or end it and go on to ``then``), so a new game never pushes one out of view."""
+    record = None if ctx.store is None else ctx.store.unfinished()
+    if record is None:
+        return then()
+    offer = resume_offer(ctx, menu)
+    if not isinstance(offer, Confirm):
+        return offer or then()  # finished after all, or a message why it cannot be read
+    title = next((info.title for info in GAMES if info.game_id == record.game_id), "it")
+
+    def end_it(ctx: Context, _menu: Screen) -> Screen:
+        ctx.store.abandon(record.id)  # a read-only log notes it for later
+        return then()
+
+    return Menu("Unfinished game", [
+        MenuItem(f"Resume {title}", lambda ctx, _menu: offer.action(ctx) or menu),
+        MenuItem("End it, new game", end_it),
+    ], menu)
+
+
 def _history(ctx: Context, menu: Screen) -> Screen:
-    from companion.ui.roster import history_menu
+    # Imported when opened: the figures bring openskill, which the start need not pay for.
+    from companion.ui.history import history_menu
 
     return history_menu(ctx, menu)
 
@@ -91,7 +121,8 @@ def _game_opener(info: GameInfo):
             return Message(info.title, ["Coming soon.", "Tools work for any", "game meanwhile."],
                            menu)
         flows = importlib.import_module("companion.ui.games")
-        return flows.setup_screen(ctx, info.game_id, menu)
+        return unfinished_first(ctx, menu,
+                                lambda: flows.setup_screen(ctx, info.game_id, menu))
 
     return open_game
 
@@ -125,6 +156,14 @@ class Lines(Screen):
         canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
 
 
+def settings_menu(ctx: Context, parent: Screen) -> Screen:
+    """Settings: pair a phone with the web page, and what the device is configured as."""
+    from companion.ui.pair import pair_screen
+
+    return Menu("Settings", [MenuItem("Pair a phone", pair_screen),
+                             MenuItem("This device", settings_screen)], parent)
+
+
 def settings_screen(ctx: Context, parent: Screen) -> Screen:
     """What the device is configured as (edit the config file to change it)."""
     config = ctx.config
@@ -142,29 +181,9 @@ def settings_screen(ctx: Context, parent: Screen) -> Screen:
         f"Dim after {idle.dim_after:g} s",
         f"Blank after {idle.blank_after:g} s",
         f"Serial {config.serial.url or 'off'}",
+        f"Web {getattr(ctx, 'web_address', '') or 'off'}",
         f"Version {__version__}",
         "Config file:",
         config.source or "(defaults)",
     ]
     return Lines("Settings", lines, parent)
-
-
-def history_screen(ctx: Context, parent: Screen) -> Screen:
-    """Finished games, newest first (needs the event store)."""
-    if ctx.store is None:
-        return Message("History", ["No game log here:", "the store could not", "be opened."],
-                       parent)
-    titles = {info.game_id: info.title for info in GAMES}
-    lines = []
-    for record in ctx.store.history(limit=30):
-        winners = ", ".join((record.result or {}).get("winners", [])) or "-"
-        when = _date(record.finished)
-        lines.append(f"{when} {titles.get(record.game_id, record.game_id)}")
-        lines.append(f"  won: {winners}")
-    return Lines("History", lines or ["No finished games", "yet."], parent)
-
-
-def _date(timestamp: float | None) -> str:
-    import time
-
-    return time.strftime("%m-%d", time.localtime(timestamp)) if timestamp else "--"

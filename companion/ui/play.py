@@ -16,7 +16,15 @@ from collections.abc import Callable, Sequence
 from companion.errors import CompanionError, StoreError
 from companion.games import engine
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.canvas import (
+    BODY_TOP,
+    CHAR_W,
+    COLUMNS,
+    LINE_H,
+    WIDTH,
+    Canvas,
+    text_width,
+)
 from companion.ui.roster import PlayerPicker
 from companion.ui.screen import (
     MENU_ROWS,
@@ -30,6 +38,7 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
+from companion.ui.tools import newest_that_fit
 
 log = logging.getLogger("companion")
 
@@ -60,9 +69,9 @@ class GameScreen(Screen):
             self.session.apply(event)
         except StoreError as err:  # checked fine, but could not be written: not applied
             log.error("event not saved: %s", err)
-            return Message("Not saved", wrap(str(err))[:4], after or self)
+            return Message("Not saved", wrap(str(err)), after or self)
         except CompanionError as err:
-            return Message("Not allowed", wrap(str(err))[:4], after or self)
+            return Message("Not allowed", wrap(str(err)), after or self)
         return self.after_event(ctx)
 
     def after_event(self, ctx: Context) -> Screen:
@@ -73,7 +82,7 @@ class GameScreen(Screen):
         """The game menu: undo, standings, leave."""
         items = [MenuItem("Back to the game", lambda ctx, menu: self.route(ctx))]
         if self.match.events:
-            items.append(MenuItem("Undo " + describe(self.match.events[-1]),
+            items.append(MenuItem(self.undo_label(self.match.events[-1]),
                                   lambda ctx, menu: self._undo(ctx)))
         items.append(MenuItem("Standings", lambda ctx, menu: Standings(
             self.match, menu, high_wins=self.match.high_wins)))
@@ -84,11 +93,25 @@ class GameScreen(Screen):
                 lambda ctx: self._abandon(), menu)))
         return Menu(self.session.title, items, self)
 
+    def describe_event(self, event: dict, named: bool = True) -> str:
+        """``event`` in a few words for the undo line; without the player's name when
+        ``named`` is False."""
+        return describe(event if named else {k: v for k, v in event.items() if k != "player"})
+
+    def undo_label(self, event: dict) -> str:
+        """"Undo Ann roll 3" as it fits one menu row: a long name leaves out the name,
+        then the values ("Undo roll 3", "Undo hand")."""
+        for words in (self.describe_event(event), self.describe_event(event, named=False),
+                      str(event.get("type", ""))):
+            if len("Undo " + words) <= COLUMNS:
+                return "Undo " + words
+        return "Undo the last move"
+
     def _undo(self, ctx: Context) -> Screen:
         try:
             self.session.undo()
         except CompanionError as err:
-            return Message("Cannot undo", wrap(str(err))[:4], self)
+            return Message("Cannot undo", wrap(str(err)), self)
         self.undone(ctx)
         return self.route(ctx)
 
@@ -105,12 +128,20 @@ class GameScreen(Screen):
         return self
 
 
+def fitting(*texts: str) -> str:
+    """The first of ``texts`` that fits one line: the same thing said shorter and
+    shorter, never cut (the last should always fit)."""
+    return next((text for text in texts if len(text) <= COLUMNS), texts[-1])
+
+
 def describe(event: dict) -> str:
     """A short description of an event for the undo line ("Ann roll 3", "Bob play 9")."""
     words = [str(event.get("player", "")), str(event.get("type", ""))]
     for key, value in event.items():
         if key in ("type", "player"):
             continue
+        if isinstance(value, dict):  # a card: its value, colour, suit
+            value = [part for part in value.values() if part is not None]
         words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
     return " ".join(w for w in words if w)
 
@@ -133,9 +164,12 @@ class ValuePicker(Screen):
         start: str | None = None,
         limits: tuple[int, int] | None = None,
         summary: Callable[[list[str]], str] | None = None,
+        prompt: str = "",
     ):
         super().__init__(parent)
         self.title = title
+        #: What the first line says while nothing is entered ("2 or higher").
+        self.prompt = prompt
         self.values = list(values)
         self.cursor = self.values.index(start) if start in self.values else 0
         self.entered: list[str] = []
@@ -160,13 +194,19 @@ class ValuePicker(Screen):
         return self
 
     def draw(self, canvas: Canvas) -> None:
-        right = f"{self.limits[0]}-{self.limits[1]}" if self.limits else ""
-        canvas.title(self.title, right)
+        limits = ""
+        if self.limits:
+            low, high = self.limits
+            limits = str(low) if low == high else f"{low}-{high}"
+        # The limits go on the title's right while they fit there, else on the first line.
+        beside = len(self.title) + 1 + len(limits) <= COLUMNS
+        canvas.title(self.title, limits if beside else "")
         summary = self.summary(self.entered) if self.summary and self.entered else ""
-        room = 21 - len(summary) - (1 if summary else 0)
-        shown = " ".join(self.entered) or "(none yet)"
-        if len(shown) > room:
-            shown = "~" + shown[-(room - 1):]
+        room = COLUMNS - len(summary) - (1 if summary else 0)
+        if self.entered:  # the newest cards, "<" where older ones are
+            shown = newest_that_fit(self.entered, room)
+        else:
+            shown = self.empty_line(limits if limits and not beside else "")
         canvas.text(1, BODY_TOP, shown)
         if summary:
             canvas.text(WIDTH - text_width(summary), BODY_TOP, summary)
@@ -174,34 +214,73 @@ class ValuePicker(Screen):
             value = self.values[index]
             centre = x + (width - text_width(value, self.scale) + self.scale) // 2
             if index == self.cursor:
-                canvas.frame((x, y - 1, x + width - 1, y + 7 * self.scale), fill=1)
-            canvas.text(centre, y, value, scale=self.scale, invert=index == self.cursor)
+                _dark_on_light(canvas, (x, y - 1, x + width - 1, y + 7 * self.scale),
+                               centre, y, value, self.scale)
+            else:
+                canvas.text(centre, y, value, scale=self.scale)
+
+    def empty_line(self, limits: str) -> str:
+        """The first line while nothing is entered: the prompt, or how many to enter
+        when the title had no room for it."""
+        if self.prompt:
+            return self.prompt
+        return f"(enter {limits})" if limits else "(none yet)"
 
     @property
     def scale(self) -> int:
-        return 2 if len(self.values) <= 14 else 1
+        return self._layout()[0]
+
+    def _layout(self) -> tuple[int, int]:
+        """(scale, values per row): big in two rows when they fit across, else small
+        in up to three."""
+        for scale, rows in ((2, 2), (1, 3), (1, 4)):
+            per_row = -(-len(self.values) // rows)
+            if all(self._row_width(start, per_row, scale) <= WIDTH
+                   for start in range(0, len(self.values), per_row)):
+                return scale, per_row
+        return 1, -(-len(self.values) // 4)
+
+    def _row_width(self, start: int, per_row: int, scale: int) -> int:
+        return sum(text_width(value, scale) + 2 * scale
+                   for value in self.values[start : start + per_row])
 
     def _cells(self) -> list[tuple[int, int, int]]:
         """(x, y, width) of every value: all of them stay in place and only the cursor
-        moves, so a move repaints two cells rather than the whole row."""
-        per_row = -(-len(self.values) // 2) if self.scale == 2 else 11
+        moves, so a move repaints two cells rather than the whole row. Rows are a blank
+        pixel apart from the cursor's box, and clear of the hint line."""
+        scale, per_row = self._layout()
+        pitch = 7 * scale + 2
         cells = []
         for row_start in range(0, len(self.values), per_row):
             row = self.values[row_start : row_start + per_row]
-            widths = [text_width(value, self.scale) + 2 * self.scale for value in row]
+            widths = [text_width(value, scale) + 2 * scale for value in row]
             spare = (WIDTH - sum(widths)) // max(1, len(row))
             x = (WIDTH - sum(widths) - spare * len(row)) // 2
-            y = BODY_TOP + 10 + (row_start // per_row) * (8 * self.scale + 1)
+            y = BODY_TOP + 11 + (row_start // per_row) * pitch
             for width in widths:
                 cells.append((x, y, width + spare))
                 x += width + spare
         return cells
 
 
+def _dark_on_light(canvas: Canvas, box: tuple[int, int, int, int], x: int, y: int, text: str,
+                   scale: int) -> None:
+    """``text`` dark in a lit ``box`` that hugs its capitals (inverted text keeps room for
+    descenders, which digits and card ranks do not have)."""
+    canvas.frame(box, fill=1)
+    ink = Canvas()
+    ink.text(x, y, text, scale=scale)
+    canvas.image.paste(0, (0, 0), ink.image)
+
+
 class Standings(Screen):
-    """Cumulative totals, leader first, the scores big (2 players per screen)."""
+    """Cumulative totals, leader first, two players a page: the place and name with
+    the total big beside them, or (when a long name and a long total do not fit side by
+    side) one player a page with the total under the name."""
 
     hint = "UP/DN more  OK back"
+    #: How big the totals are drawn: two rows of it fit with a blank line between.
+    SCALE = 2
 
     def __init__(self, match, parent: Screen | None, title: str = "Standings",
                  high_wins: bool = True):
@@ -213,24 +292,36 @@ class Standings(Screen):
         self.rows = sorted(result["totals"].items(),
                            key=lambda kv: (kv[0] not in winners, -kv[1] if high_wins else kv[1]))
         self.top = 0
+        self.per_page = 2 if all(self._side_by_side(place, name, total) for place, (name, total)
+                                 in enumerate(self.rows, start=1)) else 1
+
+    def _side_by_side(self, place: int, name: str, total: int) -> bool:
+        room = WIDTH - 3 - text_width(str(total), self.SCALE)
+        return text_width(f"{place}. {name} ") <= room
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
-            step = 2 if press.button == "down" else -2
-            self.top = max(0, min(self.top + step, (len(self.rows) - 1) // 2 * 2))
+            step = self.per_page if press.button == "down" else -self.per_page
+            last = (len(self.rows) - 1) // self.per_page * self.per_page
+            self.top = max(0, min(self.top + step, last))
             return self
         if press.button in ("ok", "roll") and self.parent is not None:
             return self.parent.returned(ctx)
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        pages = (len(self.rows) + 1) // 2
-        canvas.title(self.title, f"{self.top // 2 + 1}/{pages}" if pages > 1 else "")
-        for row, (name, total) in enumerate(self.rows[self.top : self.top + 2]):
-            y = BODY_TOP + 1 + row * 22
+        pages = -(-len(self.rows) // self.per_page)
+        canvas.title(self.title, f"{self.top // self.per_page + 1}/{pages}" if pages > 1 else "")
+        shown = self.rows[self.top : self.top + self.per_page]
+        for row, (name, total) in enumerate(shown):
             place = self.top + row + 1
-            canvas.text(1, y + 7, clip(f"{place}. {name}", 11))
-            canvas.big_text(WIDTH - 2, y, str(total), right=True)
+            if self.per_page == 1:  # the name on its own line, the total big under it
+                canvas.text(1, BODY_TOP + 1, f"{place}. {name}")
+                canvas.big_text(WIDTH - 2, BODY_TOP + 14, str(total), right=True)
+                continue
+            y = BODY_TOP + 2 + row * 20
+            canvas.text(1, y + 4, f"{place}. {name}")
+            canvas.big_text(WIDTH - 2, y, str(total), scale=self.SCALE, right=True)
 
 
 # -- setting up a game ------------------------------------------------------------------
@@ -277,9 +368,11 @@ class SetupScreen(Screen):
     @property
     def rows(self) -> list[Row]:
         """(label, what OK does) for every row: the players, the options, Start."""
-        who = self.joiner.join(self.names or self.default_names)
-        return [(f"Players: {who}", self.pick_players), *self.option_rows(),
-                ("Start", self.begin)]
+        names = self.names or self.default_names
+        who = f"Players: {self.joiner.join(names)}"
+        if len(who) > COLUMNS:  # the names are on the screen OK opens
+            who = f"Players: {len(names)} seated"
+        return [(who, self.pick_players), *self.option_rows(), ("Start", self.begin)]
 
     def option_rows(self) -> list[Row]:
         """The game's own rows, between the players and Start."""
@@ -317,7 +410,7 @@ class SetupScreen(Screen):
         try:
             table = self.start(ctx)
         except self.refusals as err:
-            return Message("Cannot start", wrap(str(err))[:4], self)
+            return Message("Cannot start", wrap(str(err)), self)
         return table.route(ctx)
 
     def move_to(self, row: int) -> None:
@@ -374,9 +467,9 @@ class GameOverScreen(Screen):
     the order that wins), UP a game's extra screen where it has one, BACK the game menu
     (an undo can still take the last event back), OK or ROLL goes home.
 
-    A game says its title bar in ``heading`` and :meth:`title_right`, may add a last
-    line in :meth:`extra_line`, and draws its own body in :meth:`draw_result` where the
-    winner-and-total picture does not fit it.
+    A game says its title bar in ``heading`` and :meth:`title_right`, may add a short
+    line under "Winner" in :meth:`extra_line`, and draws its own body in
+    :meth:`draw_result` where the winner-and-total picture does not fit it.
     """
 
     heading = "Game over"
@@ -391,7 +484,7 @@ class GameOverScreen(Screen):
         return ""
 
     def extra_line(self, result: dict) -> str:
-        """A last line under the result (nothing when empty)."""
+        """A few words under "Winner", beside the total (nothing when empty)."""
         return ""
 
     def down_screen(self) -> Screen:
@@ -419,26 +512,29 @@ class GameOverScreen(Screen):
         result = self.table.match.result()
         canvas.title(self.heading, self.title_right(result))
         self.draw_result(canvas, result)
-        extra = self.extra_line(result)
-        if extra:
-            canvas.line(3, extra)
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
-        """"Winner" (or "Shared win") with the winning total big on the right, the
-        winners' names under it, big while they fit."""
+        """"Winner" (or "Shared win") and the extra line on the left, the winning total
+        big on the right, the winners' names under them: big while one fits, else on
+        two lines (more winners than that: how many, DOWN shows them)."""
         winners = result["winners"]
-        canvas.text(1, BODY_TOP + 1, "Winner" if len(winners) == 1 else "Shared win")
+        label = "Winner" if len(winners) == 1 else "Shared win"
+        extra = self.extra_line(result)
         total = str(result["totals"][winners[0]])
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, total, scale=self.total_scale(total),
-                        right=True)
+        left = text_width(max(label, extra, key=len)) + CHAR_W
+        scale = 3 if left + text_width(total, 3) <= WIDTH - 2 else 2
+        canvas.text(1, BODY_TOP + 1, label)
+        if extra:
+            canvas.text(1, BODY_TOP + 11, extra)
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, total, scale=scale, right=True)
         names = " & ".join(winners)
-        scale = 2 if len(names) <= 10 else 1
-        canvas.text(1, self.names_top(scale), clip(names, 21 // scale), scale=scale)
+        if len(names) <= COLUMNS // 2:
+            canvas.text(1, BODY_TOP + 25, names, scale=2)
+            return
+        lines = wrap(names)
+        if len(lines) > 2:
+            lines = [f"{len(winners)} players tie:", "DOWN lists them"]
+        for row, text in enumerate(lines):  # under the total, clear of the hint line
+            canvas.text(1, BODY_TOP + 23 + row * LINE_H, text)
 
-    def total_scale(self, total: str) -> int:
-        """How big the winning total is drawn."""
-        return 3
 
-    def names_top(self, scale: int) -> int:
-        """The y of the winners' names drawn at ``scale``."""
-        return BODY_TOP + (13 if scale == 1 else 12)

@@ -1,5 +1,6 @@
 """Players at the table: the roster of names, a letter picker to add one, a picker that
-seats players for a new game, and the per-player statistics.
+seats players for a new game, and the roster's own menu (under History, see
+:mod:`companion.ui.history`).
 
 The roster lives in the event store; without a store the device still seats players,
 under the names P1, P2, ...
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.errors import CompanionError
-from companion.games import GAMES
+from companion.names import NAME_MAX, check_name
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
 from companion.ui.screen import (
     MENU_ROWS,
@@ -25,17 +26,23 @@ from companion.ui.screen import (
     wrap,
 )
 
-#: The letter ring: A-Z, then a space and a hyphen for double names.
-LETTERS = [chr(code) for code in range(ord("A"), ord("Z") + 1)] + [" ", "-"]
-NAME_MAX = 12
+#: The letter ring: A-Z, a space and a hyphen for double names, and SHIFT, which turns
+#: the case of the letters the ring offers.
+SHIFT = "^"
+LETTERS = [chr(code) for code in range(ord("A"), ord("Z") + 1)] + [" ", "-", SHIFT]
 
 Seated = Callable[[Context, list[str]], Screen]
 
 
 class LetterPicker(Screen):
-    """Spell a name: UP/DOWN turn the letter ring, OK adds the letter, BACK rubs out the
-    last one, a long OK (or ROLL) finishes. Capitals come by themselves at the start of
-    each word."""
+    """Spell a name: UP/DOWN turn the letter ring, OK adds the letter shown, BACK rubs out
+    the last one, a long OK (or ROLL) finishes: ``done(ctx, name)`` gets the name
+    checked by the name rule and may raise a CompanionError, which is shown with the
+    name kept as spelled.
+
+    The ring shows each letter in the case OK adds: capitals at the start of each word,
+    small letters after; OK on ``^`` (SHIFT) turns that for the next letter ("DJ",
+    "McCoy")."""
 
     title = "New name"
     hint = "OK add  hold OK: done"
@@ -45,22 +52,30 @@ class LetterPicker(Screen):
         self.done = done
         self.name = ""
         self.cursor = 0
+        self.shift = False
+
+    def shown(self, letter: str) -> str:
+        """``letter`` of the ring as it is shown now, which is what OK adds."""
+        capital = (not self.name or self.name.endswith((" ", "-"))) != self.shift
+        return letter.upper() if capital else letter.lower()
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
             step = (5 if press.long else 1) * (1 if press.button == "down" else -1)
             self.cursor = (self.cursor + step) % len(LETTERS)
+        elif is_(press, "ok") and LETTERS[self.cursor] == SHIFT:
+            self.shift = not self.shift
         elif is_(press, "ok") and len(self.name) < NAME_MAX:
-            letter = LETTERS[self.cursor]
-            starts_word = not self.name or self.name.endswith((" ", "-"))
-            self.name += letter if starts_word else letter.lower()
+            self.name += self.shown(LETTERS[self.cursor])
+            self.shift = False
         elif is_(press, "back") and self.name:
             self.name = self.name[:-1]
         elif is_(press, "ok", long=True) or is_(press, "roll"):
-            name = self.name.strip()
-            if not name:
-                return Message("New name", ["Spell a name first,", "or BACK to leave."], self)
-            return self.done(ctx, name)
+            try:
+                return self.done(ctx, check_name(self.name))
+            except CompanionError as refused:
+                # Back to this picker with the name as spelled: a refusal loses nothing.
+                return Message("Not added", wrap(str(refused))[:4], self)
         else:
             return super().press(ctx, press)
         return self
@@ -70,11 +85,11 @@ class LetterPicker(Screen):
         shown = self.name + "_"
         canvas.text(1, BODY_TOP + 1, shown, scale=2 if len(shown) <= 10 else 1)
         for offset in range(-3, 4):
-            letter = LETTERS[(self.cursor + offset) % len(LETTERS)]
+            letter = self.shown(LETTERS[(self.cursor + offset) % len(LETTERS)])
             x = (offset + 3) * 18 + 2
-            shown = "_" if letter == " " else letter
-            centre = x + (18 - text_width(shown, 2)) // 2
-            canvas.text(centre, BODY_TOP + 24, shown, scale=2, invert=offset == 0)
+            letter = "_" if letter == " " else letter
+            centre = x + (18 - text_width(letter, 2)) // 2
+            canvas.text(centre, BODY_TOP + 24, letter, scale=2, invert=offset == 0)
 
 
 class PlayerPicker(Screen):
@@ -132,10 +147,7 @@ class PlayerPicker(Screen):
         return self
 
     def _added(self, ctx: Context, name: str) -> Screen:
-        try:
-            ctx.store.add_player(name)
-        except CompanionError as err:
-            return Message("Not added", wrap(str(err))[:4], self)
+        name = ctx.store.add_player(name)  # refused: the letter picker says why
         self.names = self._roster(ctx)
         if len(self.chosen) < self.high and name not in self.chosen:
             self.chosen.append(name)
@@ -150,40 +162,10 @@ class PlayerPicker(Screen):
             canvas.line(row, f"{seat} {clip(name, 17)}", invert=index == self.selected)
 
 
-def history_menu(ctx: Context, parent: Screen) -> Screen:
-    """Finished games, player statistics and the roster."""
-    if ctx.store is None:
-        return Message("History", ["No game log here:", "the store could not", "be opened."],
-                       parent)
-    from companion.ui.home import history_screen
-
-    return Menu("History", [
-        MenuItem("Finished games", lambda ctx, menu: history_screen(ctx, menu)),
-        MenuItem("Player stats", lambda ctx, menu: stats_screen(ctx, menu)),
-        MenuItem("Roster", lambda ctx, menu: roster_menu(ctx, menu)),
-    ], parent)
-
-
-def stats_screen(ctx: Context, parent: Screen) -> Screen:
-    """Per player: games, wins, win rate, best score per game."""
-    from companion.ui.home import Lines
-
-    titles = {info.game_id: info.title for info in GAMES}
-    lines = []
-    for name, stats in sorted(ctx.store.stats().items(), key=lambda kv: -kv[1].wins):
-        lines.append(clip(f"{name} {stats.wins}/{stats.games} won {stats.win_rate:.0%}"))
-        for game_id, best in stats.best.items():
-            lines.append(clip(f" best {titles.get(game_id, game_id)} {best}"))
-    return Lines("Player stats", lines or ["No finished games", "yet."], parent)
-
-
 def roster_menu(ctx: Context, parent: Screen) -> Screen:
     """Every name; OK on a name offers to take it off; "+ New name" adds one."""
     def add(ctx: Context, name: str) -> Screen:
-        try:
-            ctx.store.add_player(name)
-        except CompanionError as err:
-            return Message("Not added", wrap(str(err))[:4], roster_menu(ctx, parent))
+        ctx.store.add_player(name)  # refused: the letter picker says why
         return roster_menu(ctx, parent)
 
     items = [MenuItem("+ New name", lambda ctx, menu: LetterPicker(add, menu))]
@@ -199,4 +181,4 @@ def _remove(ctx: Context, name: str, history: Screen) -> Screen:
     return roster_menu(ctx, history)
 
 
-__all__ = ["LetterPicker", "PlayerPicker", "history_menu", "WIDTH"]
+__all__ = ["LetterPicker", "PlayerPicker", "roster_menu", "WIDTH"]

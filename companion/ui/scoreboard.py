@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from companion.errors import CompanionError
 from companion.games import scoreboard as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
-from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
+from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, text_width
+from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen, fitting
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -56,9 +56,12 @@ class NumberPicker(Screen):
         step: int | None = None,
         below: Callable[[int], str] | None = None,
         signed: bool = True,
+        right: str = "",
     ):
         super().__init__(parent)
         self.title = title
+        #: The right of the title bar ("round 3").
+        self.right = right
         self.submit = submit
         self.value = value
         self.low, self.high = low, high
@@ -86,7 +89,7 @@ class NumberPicker(Screen):
         return f"{self.value:+d}" if self.signed and self.value else str(self.value)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
+        canvas.title(self.title, self.right)
         text = self.shown()
         scale = 3 if len(text) <= 4 else 2
         canvas.big_text(1, BODY_TOP + 2 + (3 if scale == 2 else 0), text, scale=scale)
@@ -94,7 +97,7 @@ class NumberPicker(Screen):
             label = f"{button} {sign}{self.step}"
             canvas.text(WIDTH - text_width(label), BODY_TOP + 1 + row * 11, label)
         if self.below is not None:
-            canvas.text(1, BODY_TOP + 31, clip(self.below(self.value)))
+            canvas.text(1, BODY_TOP + 31, self.below(self.value))
 
 
 class ScoreboardSetup(SetupScreen):
@@ -159,15 +162,17 @@ class ScoreboardTable(GameScreen):
         try:
             self.match.check({"type": "points", "player": player, "points": 0})
         except CompanionError as err:
-            return Message("Not now", wrap(str(err))[:4], self)
+            return Message("Not now", wrap(str(err)), self)
         state = self.match.state()
         total = state["totals"][player]
         picker = NumberPicker(
-            clip(f"{player}, round {state['round']}"),
+            player,
             lambda ctx, points: self._enter(ctx, picker, player, points),
             self,
             step=self.step,
-            below=lambda points: f"total {total} -> {total + points}",
+            below=lambda points: fitting(f"total {total} -> {total + points}",
+                                         f"{total} -> {total + points}"),
+            right=f"round {state['round']}",
         )
         return picker
 
@@ -193,7 +198,7 @@ class ScoreboardTable(GameScreen):
         waiting = self.match.waiting()
         if not waiting:
             return ""
-        return f"ROLL {clip(waiting[0], 7)}  OK pick"
+        return fitting(f"ROLL {waiting[0]}  OK pick", "ROLL next  OK pick")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         players = self.match.players
@@ -228,10 +233,15 @@ class ScoreboardTable(GameScreen):
         players = self.match.players
         for row, name in enumerate(players[self.top : self.top + MENU_ROWS]):
             star = "*" if name in state["leaders"] and self.match.events else " "
-            rounds = f"r{state['rounds_entered'][name]}"
             total = str(state["totals"][name])
-            left = f"{star}{clip(name, 20 - len(total) - len(rounds) - 2)}"
-            line = left.ljust(20 - len(total) - len(rounds) - 1) + total + " " + rounds
+            line = f"{star}{name} {total} r{state['rounds_entered'][name]}"
+            # Rounds entered, right-aligned, while they fit beside the name and total.
+            if len(line) <= COLUMNS - 1:
+                rounds = f"r{state['rounds_entered'][name]}"
+                line = f"{star}{name}".ljust(COLUMNS - 2 - len(total) - len(rounds)) \
+                    + f"{total} {rounds}"
+            else:
+                line = f"{star}{name}".ljust(COLUMNS - 1 - len(total)) + total
             canvas.line(row, line, invert=self.top + row == self.selected)
 
 
@@ -243,9 +253,3 @@ class GameOver(GameOverScreen):
 
     def title_right(self, result: dict) -> str:
         return f"{len(result['rounds'])} rounds"
-
-    def total_scale(self, total: str) -> int:
-        return 3 if len(total) <= 4 else 2  # points are any number: a long total shrinks
-
-    def names_top(self, scale: int) -> int:
-        return BODY_TOP + 25

@@ -13,6 +13,10 @@ came from::
 
 The five buttons are ``up``, ``down``, ``ok``, ``back`` and ``roll``; a press is short or
 long. Screens that animate say when they next want a :meth:`Screen.tick`.
+
+While nothing can be saved, every screen carries the "not saved" mark: its header band
+lit, the words dark (:func:`mark_unsaved`). :meth:`Screen.render` draws it for all of
+them (``unsaved=True``), so no screen can forget it and none draws its own.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any, NamedTuple, Protocol
 from PIL import Image
 
 from companion.clock import Clock, monotonic
-from companion.ui.canvas import LINE_H, Canvas, clip
+from companion.ui.canvas import CHAR_W, COLUMNS, LINE_H, WIDTH, Canvas, clip
 
 #: Menu rows that fit between the title bar and the hint line.
 MENU_ROWS = 4
@@ -41,7 +45,9 @@ class Context:
     """What screens may use: outcomes come from ``rng``; ``anim_rng`` only decorates.
 
     ``store`` is the event store (None when it could not be opened: the Tools still
-    work); ``notice`` is a line to show once at start (e.g. a store problem);
+    work; read-only while the storage cannot be written); ``notice`` is a line to show
+    once at start (e.g. a store problem); ``unsaved`` says why games are not saved now
+    ("" while they are);
     ``listeners`` are given to every game session (see :class:`companion.session.Session`).
     """
 
@@ -62,6 +68,9 @@ class Context:
         self.config = config
         self.store = store
         self.notice = notice
+        self.unsaved = ""
+        #: True while the club broker is connected (club mode): the header's club mark.
+        self.club_up = False
         self.listeners: list[Callable[..., None]] = []
 
 
@@ -98,12 +107,43 @@ class Screen:
         """Draw the body (title, content); the hint line is added by :meth:`render`."""
         canvas.title(self.title)
 
-    def render(self) -> Image.Image:
-        """The finished 128x64 picture of this screen."""
+    def render(self, *, unsaved: bool = False, club: bool = False) -> Image.Image:
+        """The finished 128x64 picture of this screen; ``unsaved`` marks the header "not
+        saved", else ``club`` marks it "the link to the club is up"."""
         canvas = Canvas()
         self.draw(canvas)
         canvas.hint(self.hint)
+        if unsaved:
+            mark_unsaved(canvas.image)
+        elif club:
+            mark_club(canvas.image)
         return canvas.image
+
+
+# Both marks take no room from the words: a title at its longest stays whole, and a
+# table whose club link comes and goes never sees its screens move.
+
+#: The header band the "not saved" mark lights (the title's row, above its rule).
+HEADER = (0, 0, WIDTH, LINE_H - 1)
+#: The stretch of the header's rule that the club mark dots.
+CLUB_RULE = (WIDTH - 4 * CHAR_W, LINE_H - 1, WIDTH, LINE_H)
+
+
+def mark_unsaved(image: Image.Image) -> None:
+    """The "not saved" mark: the header band drawn inverted, lit with dark words, on
+    every screen (a screen without a title has its top rows inverted just the same)."""
+    band = image.crop(HEADER)
+    image.paste(band.point(lambda lit: 0 if lit else 255, "1"), HEADER)
+
+
+def mark_club(image: Image.Image) -> None:
+    """The club mark: the right end of the header's rule dotted (a screen without a
+    rule there has nothing to dot, so its picture is left as it is)."""
+    rule = image.crop(CLUB_RULE)
+    if rule.getbbox() != (0, 0, rule.width, 1):  # not a whole rule: not a header
+        return
+    for x in range(CLUB_RULE[0] + 1, WIDTH, 2):
+        image.putpixel((x, LINE_H - 1), 0)
 
 
 def is_(press: Press, button: str, long: bool = False) -> bool:
@@ -153,6 +193,8 @@ class Menu(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         where = f"{self.selected + 1}/{len(self.items)}" if len(self.items) > MENU_ROWS else ""
+        if len(self.title) + 1 + len(where) > COLUMNS:
+            where = ""  # the title first: the moving highlight shows where the list is
         canvas.title(self.title, where)
         for row, item in enumerate(self.items[self.top : self.top + MENU_ROWS]):
             index = self.top + row
@@ -164,23 +206,34 @@ class Menu(Screen):
 
 
 class Message(Screen):
-    """A few lines of text; any of OK, ROLL or BACK goes back."""
-
-    hint = "OK back"
+    """A few lines of text; any of OK, ROLL or BACK goes back. More lines than the
+    screen holds scroll with UP/DOWN (the title says where), so no word is lost."""
 
     def __init__(self, title: str, lines: Sequence[str], parent: Screen | None = None):
         super().__init__(parent)
         self.title = title
         self.lines = list(lines)
+        self.top = 0
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "UP/DN more  OK back" if len(self.lines) > MENU_ROWS else "OK back"
 
     def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down") and len(self.lines) > MENU_ROWS:
+            step = 1 if press.button == "down" else -1
+            self.top = max(0, min(self.top + step, len(self.lines) - MENU_ROWS))
+            return self
         if press.button in ("ok", "roll", "back") and self.parent is not None:
             return self.parent.returned(ctx)
         return self
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title)
-        canvas.paragraph(self.lines[:4])
+        more = len(self.lines) > MENU_ROWS
+        where = f"{self.top + 1}/{len(self.lines) - MENU_ROWS + 1}" if more else ""
+        fits = len(self.title) + 1 + len(where) <= COLUMNS
+        canvas.title(self.title, where if fits else "")
+        canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
 
 
 class Confirm(Screen):
@@ -223,6 +276,7 @@ def wrap(text: str, width: int = 21) -> list[str]:
 
 
 __all__ = [
-    "Context", "Confirm", "LINE_H", "Menu", "MenuItem", "Message", "Press", "Screen", "is_",
+    "CLUB_RULE", "HEADER", "Context", "Confirm", "mark_club", "mark_unsaved",
+    "LINE_H", "Menu", "MenuItem", "Message", "Press", "Screen", "is_",
     "wrap",
 ]

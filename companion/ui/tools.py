@@ -17,8 +17,16 @@ from companion.table.shuffle import (
     passes_needed,
     shuffle_plan,
 )
-from companion.ui.canvas import BODY_TOP, HINT_Y, WIDTH, Canvas, dice_layout, text_width
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Press, Screen, is_
+from companion.ui.canvas import (
+    BODY_TOP,
+    COLUMNS,
+    HINT_Y,
+    WIDTH,
+    Canvas,
+    dice_layout,
+    text_width,
+)
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Press, Screen, is_, wrap
 
 #: Animation: frames and seconds per frame after a roll or draw.
 SPIN_FRAMES, SPIN_STEP = 4, 0.08
@@ -47,7 +55,9 @@ def _scoreboard(ctx: Context, menu: Screen) -> Screen:
 
     if not (available("scoreboard") and has_screens("scoreboard")):
         return Message("Scoreboard", ["Coming soon."], menu)
-    return setup_screen(ctx, "scoreboard", menu)
+    from companion.ui.home import unfinished_first
+
+    return unfinished_first(ctx, menu, lambda: setup_screen(ctx, "scoreboard", menu))
 
 
 class Spinner:
@@ -184,10 +194,11 @@ class DiceScreen(Screen):
 
 
 def _roll_line(faces: tuple[int, ...], width: int) -> str:
+    """"3456=18": the faces and their total, or "15d6=52" when the faces do not fit."""
     total = f"={sum(faces)}"
     shown = "".join(str(face) for face in faces)
     if len(shown) + len(total) > width:
-        shown = shown[: width - len(total) - 1] + "~"
+        shown = f"{len(faces)}d6"
     return shown + total
 
 
@@ -234,7 +245,8 @@ class NumberedBagSetup(Screen):
 
 
 class BagScreen(Screen):
-    """Draw tokens without replacement: ROLL draws, OK refills (after asking)."""
+    """Draw tokens without replacement: ROLL draws, OK refills (after asking), DOWN
+    lists every token drawn and left when they do not all fit on the screen."""
 
     roll_ready = True
 
@@ -250,7 +262,9 @@ class BagScreen(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "OK refill  BACK out" if not self.bag.remaining else "ROLL draw  OK refill"
+        if not self.bag.remaining:
+            return "OK refill  DN list" if self._cut() else "OK refill  BACK out"
+        return "ROLL draw  DN list" if self._cut() else "ROLL draw  OK refill"
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "roll") and self.bag.remaining:
@@ -262,7 +276,29 @@ class BagScreen(Screen):
         if is_(press, "ok") and self.bag.drawn:
             return Confirm("Refill the bag?", ["Every token goes", "back in the bag."],
                            lambda ctx: self.bag.reset(), self)
+        if is_(press, "down"):
+            return self.token_list()
         return super().press(ctx, press)
+
+    def token_list(self) -> Screen:
+        """Every token drawn (in order) and left, a scrolling list."""
+        from companion.ui.home import Lines
+
+        drawn, left = self.bag.drawn, self.bag.remaining
+        lines = [f"Drawn ({len(drawn)}):", *(wrap(" ".join(drawn)) or ["-"]),
+                 f"Left ({len(left)}):", *(wrap(" ".join(left)) or ["-"])]
+        return Lines("Tokens", lines, self)
+
+    def _lines(self) -> tuple[str, str]:
+        """"Drawn: < 4 9 2", the newest tokens (< where older ones are), and "Left: 1
+        3 5 >", the first ones (> where more are)."""
+        drawn = newest_that_fit(self.bag.drawn, COLUMNS - len("Drawn: ")) or "-"
+        left = first_that_fit(self.bag.remaining, COLUMNS - len("Left: ")) or "bag empty"
+        return "Drawn: " + drawn, "Left: " + left
+
+    def _cut(self) -> bool:
+        drawn, left = self._lines()
+        return drawn.startswith("Drawn: <") or left.endswith(">")
 
     def tick_after(self) -> float | None:
         return self.spinner.tick_after()
@@ -287,10 +323,29 @@ class BagScreen(Screen):
         elif not self.bag.drawn and not self.spinner.spinning:
             canvas.centered(BODY_TOP + 8, "ROLL to draw")
         if not self.spinner.spinning:
-            drawn = " ".join(self.bag.drawn[-8:]) or "-"
-            left = " ".join(self.bag.remaining) or "bag empty"
-            canvas.text(1, 34, "Drawn: " + drawn)
-            canvas.text(1, 44, "Left: " + left)
+            drawn, left = self._lines()
+            canvas.text(1, 34, drawn)
+            canvas.text(1, 44, left)
+
+
+def newest_that_fit(tokens: list[str], room: int) -> str:
+    """The last ``tokens`` that fit ``room`` columns, "< " before them when not all do."""
+    if len(" ".join(tokens)) <= room:
+        return " ".join(tokens)
+    shown: list[str] = []
+    while len(" ".join(["<", tokens[-len(shown) - 1], *shown])) <= room:
+        shown.insert(0, tokens[-len(shown) - 1])
+    return " ".join(["<", *shown])
+
+
+def first_that_fit(tokens: list[str], room: int) -> str:
+    """The first ``tokens`` that fit ``room`` columns, " >" after them when not all do."""
+    if len(" ".join(tokens)) <= room:
+        return " ".join(tokens)
+    shown: list[str] = []
+    while len(" ".join([*shown, tokens[len(shown)], ">"])) <= room:
+        shown.append(tokens[len(shown)])
+    return " ".join([*shown, ">"])
 
 
 # -- shuffle guide ---------------------------------------------------------------------
@@ -365,7 +420,8 @@ class ShuffleGuide(Screen):
         kind, number, first = self.pages[self.page]
         if kind == "deal":
             last = min(first + CARDS_PER_PAGE, self.cards)
-            return f"Pass {number + 1}/{len(self.plan)} cards {first + 1}-{last}"
+            title = f"Pass {number + 1}/{len(self.plan)} cards {first + 1}-{last}"
+            return title if len(title) <= COLUMNS else title.replace(" cards ", ": ")
         return {"how": "How to deal", "gather": f"End of pass {number + 1}",
                 "done": "Shuffled!"}[kind]
 
@@ -448,7 +504,7 @@ class FirstPlayer(Screen):
         return self
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"{self.players} players")
+        canvas.title(self.title, f"{self.players} seats")
         if self.seat is None:
             canvas.paragraph(["Number the seats 1 to",
                               f"{self.players} clockwise from", "anyone, then ROLL."])

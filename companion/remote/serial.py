@@ -12,9 +12,12 @@ one command per line and gets one line back::
     > EVENT {"type": "roll", "player": "Ann", "value": 3}
     ERR ILLEGAL it is Bob's turn, not Ann's
 
-Replies are ``OK <json>`` or ``ERR <CODE> <message>``; every event applied by anyone
-(buttons or console) is also pushed as ``EV <json>``. ``HELP`` lists the commands and
-:data:`ERRORS` the error codes; docs/events.md ("Serial console") has the whole grammar.
+Replies are ``OK <json>`` or ``ERR <CODE> <message>``, exactly one per command line;
+every event applied by anyone (buttons, console, web page) is also pushed as
+``EV <json>``. ``HELP`` lists the commands and :data:`ERRORS` the error codes;
+docs/events.md ("Serial console") has the whole grammar. What the commands do lives
+in :mod:`companion.remote.commands` (shared with the web page); this module is only
+the protocol and the port.
 
 Three layers, so each can be tested alone:
 
@@ -29,13 +32,20 @@ Three layers, so each can be tested alone:
       [Line(text='HELP'), BadLine(code='ENCODING', message='the line is not UTF-8 (byte 1)')]
 
 - :class:`Console`: parses each line (on the reader's thread) and runs the command on
-  the app's owner thread through ``app.post("call", fn)``, exactly like a button press
-  reaches the app through the queue. The reader waits for its command to finish before
-  reading on, so the console never has more than one item in the app's queue: a flood
-  of commands can delay a button press by one command, never by a backlog.
+  the app's owner thread through :func:`companion.remote.commands.call`, exactly like a
+  button press reaches the app through the queue. The reader waits for its command to
+  finish before reading on, so the console never has more than one item in the app's
+  queue: a flood of commands can delay a button press by one command, never by a
+  backlog.
 - :class:`Link`: the port. A reader thread (blocking reads), a writer thread (the app's
   thread only enqueues output, so a terminal that stops reading never stalls the
   buttons), and reopening a vanished port every :data:`RETRY_SECONDS`.
+
+Nothing is dropped without a word. A reply always reaches the port: while the other
+end does not read, the reader stops taking commands (so the other end's writes wait,
+as on any serial line) instead of throwing replies away. Only ``EV`` lines can be
+dropped, when nobody reads them for :data:`OUT_MAX` lines; the next line sent is then
+``EV {"missed": n}`` (STATUS re-syncs a mirror).
 
 :func:`run_console` is the other end: ``companion console PORT`` on a laptop.
 :func:`companion.launch.serial_console` runs a :class:`Link` beside ``app.run()``.
@@ -43,35 +53,34 @@ Three layers, so each can be tested alone:
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
-import queue
 import re
 import sys
 import threading
-import traceback
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import serial
 
-from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
-from companion.store import NAME_MAX
+from companion.errors import CompanionError
+from companion.remote import commands
+from companion.remote.commands import HISTORY_DEFAULT, HISTORY_MAX, RemoteError
+from companion.store import NAME_MAX, ROSTER_MAX
 
 if TYPE_CHECKING:
     from companion.app import App
     from companion.session import Session
 
 __all__ = [
+    "COMMANDS",
     "ERRORS",
     "MAX_LINE",
     "BadLine",
     "Command",
     "Console",
-    "ConsoleError",
     "Line",
     "LineSplitter",
     "Link",
@@ -86,28 +95,24 @@ log = logging.getLogger("companion")
 MAX_LINE = 1024
 #: Seconds between attempts to open a port that is missing (cable pulled).
 RETRY_SECONDS = 3.0
-#: A write that the other end does not take within this many seconds is dropped.
-WRITE_TIMEOUT = 2.0
-#: Output lines waiting for the port beyond this are dropped (nobody is reading).
+#: Lines waiting for the port: beyond this, EV lines are dropped (and counted).
 OUT_MAX = 1000
-#: HISTORY without a number, and the most it gives.
-HISTORY_DEFAULT, HISTORY_MAX = 10, 100
+#: The reader takes no new command while this many lines wait for the port (the other
+#: end is not reading): replies are held back by not asking, never dropped.
+REPLY_ROOM = OUT_MAX // 2
 #: Every line the device sends ends so, for plain terminals as much as for programs.
 EOL = "\r\n"
 PROMPT = "> "
 
-#: The error codes, each with what it means (``ERR <CODE> <message>``).
+#: The error codes, each with what it means (``ERR <CODE> <message>``): the line's
+#: own, then the commands' (:data:`companion.remote.commands.ERRORS`).
 ERRORS: dict[str, str] = {
     "TOOLONG": f"the line was longer than {MAX_LINE} bytes (it was dropped whole)",
     "ENCODING": "the line is not UTF-8",
     "BADLINE": "the line has a NUL or another control byte (binary noise)",
     "UNKNOWN": "no such command (HELP lists them)",
-    "BADARG": "the command's arguments are missing or wrong",
     "BADJSON": "EVENT needs one JSON object",
-    "NOGAME": "no game on the screen",
-    "ILLEGAL": "the game refused it: against the rules or not the moment",
-    "STORE": "the game log cannot do it (no log, a name taken, disk full)",
-    "INTERNAL": "a bug; the device carries on (details in its log)",
+    **commands.ERRORS,
 }
 
 #: (usage, what it does): HELP's reply, one line per command.
@@ -115,9 +120,14 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("HELP", "this list"),
     ("STATUS", "the game on the screen as JSON: state and what it expects next"),
     ("PLAYERS", "the roster"),
-    ("ADD PLAYER Name", f"add a name to the roster (at most {NAME_MAX} characters)"),
-    ("NEW game Name,Name[,...] [option=value ...]",
-     "start a game, e.g. NEW final-count Ann,Bob,Cy hit_goal=true"),
+    ("ADD PLAYER Name", f"add a name to the roster (at most {NAME_MAX} characters, "
+                        f"{ROSTER_MAX} names)"),
+    ("RENAME PLAYER Old,New", "rename a roster name (past games keep the old one)"),
+    ("REMOVE PLAYER Name", "take a name off the roster (past games keep it)"),
+    ("NEW game Name,Name[,...] [option=value ...] [--force]",
+     "start a game, e.g. NEW final-count Ann,Bob,Cy hit_goal=true; while a game is "
+     "unfinished: ERR OPEN, unless --force (it is kept as abandoned)"),
+    ("LEAVE", "end the unfinished game (kept as abandoned) and go to the main menu"),
     ("EVENT {json}", 'apply an event, e.g. EVENT {"type": "call", "player": "Ann"}'),
     ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal)"),
     ("UNDO", "take back the last event"),
@@ -235,17 +245,6 @@ class LineSplitter:
 # -- commands ---------------------------------------------------------------------------
 
 
-class ConsoleError(CompanionError):
-    """A command fails with ``ERR <code> <message>``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-
-    def reply(self) -> str:
-        return err_line(self.code, str(self))
-
-
 class Command(NamedTuple):
     """A parsed command line: the command's name (``"ADD PLAYER"``) and its arguments."""
 
@@ -277,27 +276,28 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+_NO_ARGS = ("HELP", "STATUS", "PLAYERS", "ROLL", "UNDO", "LEAVE")
+_PLAYER_VERBS = {"ADD": "ADD PLAYER", "REMOVE": "REMOVE PLAYER", "RENAME": "RENAME PLAYER"}
+
+
 def parse_command(text: str) -> Command:
-    """The command on one line, or :class:`ConsoleError` (UNKNOWN, BADARG, BADJSON).
+    """The command on one line, or :class:`RemoteError` (UNKNOWN, BADARG, BADJSON).
 
     Pure: it runs on the reader's thread and knows nothing of the game::
 
         >>> parse_command("new final-count Ann,Bob hit_goal=true")
-        Command(name='NEW', args=('final-count', ['Ann', 'Bob'], {'hit_goal': True}))
+        Command(name='NEW', args=('final-count', ['Ann', 'Bob'], {'hit_goal': True}, False))
         >>> parse_command("HISTORY 3")
         Command(name='HISTORY', args=(3,))
     """
     verb, _, rest = text.strip().partition(" ")
     verb, rest = verb.upper(), rest.strip()
-    if verb in ("HELP", "STATUS", "PLAYERS", "ROLL", "UNDO"):
+    if verb in _NO_ARGS:
         if rest:
-            raise ConsoleError("BADARG", f"{verb} takes no arguments")
+            raise RemoteError("BADARG", f"{verb} takes no arguments")
         return Command(verb)
-    if verb == "ADD":
-        word, _, name = rest.partition(" ")
-        if word.upper() != "PLAYER" or not name.strip():
-            raise ConsoleError("BADARG", "usage: ADD PLAYER Name")
-        return Command("ADD PLAYER", (name.strip(),))
+    if verb in _PLAYER_VERBS:
+        return _parse_player(_PLAYER_VERBS[verb], rest)
     if verb == "NEW":
         return Command("NEW", _parse_new(rest))
     if verb == "EVENT":
@@ -306,62 +306,79 @@ def parse_command(text: str) -> Command:
         if not rest:
             return Command("HISTORY", (HISTORY_DEFAULT,))
         if not (rest.isascii() and rest.isdigit()) or not 1 <= int(rest) <= HISTORY_MAX:
-            raise ConsoleError("BADARG", f"HISTORY takes a number from 1 to {HISTORY_MAX}")
+            raise RemoteError("BADARG", f"HISTORY takes a number from 1 to {HISTORY_MAX}")
         return Command("HISTORY", (int(rest),))
     if verb == "EXPORT":
         words = rest.split()
         if len(words) > 2:
-            raise ConsoleError("BADARG", "usage: EXPORT [current|last|ID] [jsonl|csv]")
+            raise RemoteError("BADARG", "usage: EXPORT [current|last|ID] [jsonl|csv]")
         ref = words[0].lower() if words else "current"
         fmt = words[1].lower() if len(words) > 1 else "jsonl"
         if fmt not in ("jsonl", "csv"):
-            raise ConsoleError("BADARG", f"EXPORT writes jsonl or csv, not {words[1]!r}")
+            raise RemoteError("BADARG", f"EXPORT writes jsonl or csv, not {words[1]!r}")
         if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-            raise ConsoleError("BADARG", f"a match is current, last or a number, not {words[0]!r}")
+            raise RemoteError("BADARG", f"a match is current, last or a number, not {words[0]!r}")
         return Command("EXPORT", (ref, fmt))
     if verb == "PROMPT":
         if rest.upper() not in ("ON", "OFF"):
-            raise ConsoleError("BADARG", "usage: PROMPT ON|OFF")
+            raise RemoteError("BADARG", "usage: PROMPT ON|OFF")
         return Command("PROMPT", (rest.upper() == "ON",))
     shown = verb if len(verb) <= 20 else verb[:20] + "..."
-    raise ConsoleError("UNKNOWN", f"no command {shown!r}; HELP lists the commands")
+    raise RemoteError("UNKNOWN", f"no command {shown!r}; HELP lists the commands")
 
 
-def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any]]:
+def _parse_player(name: str, rest: str) -> Command:
+    usage = next(usage for usage, _ in COMMANDS if usage.startswith(name))
+    word, _, names = rest.partition(" ")
+    names = names.strip()
+    if word.upper() != "PLAYER" or not names:
+        raise RemoteError("BADARG", f"usage: {usage}")
+    if name != "RENAME PLAYER":
+        return Command(name, (names,))
+    old, comma, new = names.partition(",")
+    if not comma or not old.strip() or not new.strip():
+        raise RemoteError("BADARG", f"usage: {usage}")
+    return Command(name, (old.strip(), new.strip()))
+
+
+def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
     from companion.replay import parse_option
 
-    usage = "usage: NEW game Name,Name[,...] [option=value ...]"
+    usage = "usage: NEW game Name,Name[,...] [option=value ...] [--force]"
     game, _, rest = rest.partition(" ")
     words = rest.split()
+    force = bool(words) and words[-1].lower() == "--force"
+    if force:
+        words.pop()
     # Options are the trailing NAME=VALUE words; names may hold spaces ("Mary Ann").
     split = len(words)
     while split > 0 and _OPTION.match(words[split - 1]):
         split -= 1
     if not game or split == 0:
-        raise ConsoleError("BADARG", usage)
+        raise RemoteError("BADARG", usage)
     names = [name.strip() for name in " ".join(words[:split]).split(",")]
     if not all(names):
-        raise ConsoleError("BADARG", f"an empty player name; {usage}")
+        raise RemoteError("BADARG", f"an empty player name; {usage}")
     options: dict[str, Any] = {}
     for word in words[split:]:
         try:
             name, value = parse_option(word)
         except ValueError as problem:
-            raise ConsoleError("BADARG", str(problem)) from None
+            raise RemoteError("BADARG", str(problem)) from None
         options[name] = value
-    return game.lower(), names, options
+    return game.lower(), names, options, force
 
 
 def _parse_event(rest: str) -> dict[str, Any]:
     if not rest:
-        raise ConsoleError("BADJSON", 'usage: EVENT {"type": ...}')
+        raise RemoteError("BADJSON", 'usage: EVENT {"type": ...}')
     try:
         event = json.loads(rest, parse_constant=_no_constant)
     except (ValueError, RecursionError) as problem:
         why = problem.msg if isinstance(problem, json.JSONDecodeError) else "too deeply nested"
-        raise ConsoleError("BADJSON", f"not JSON ({why})") from None
+        raise RemoteError("BADJSON", f"not JSON ({why})") from None
     if not isinstance(event, dict):
-        raise ConsoleError("BADJSON", 'an event is a JSON object, like {"type": "call", ...}')
+        raise RemoteError("BADJSON", 'an event is a JSON object, like {"type": "call", ...}')
     return event
 
 
@@ -369,217 +386,34 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-# -- running a command on the owner thread ----------------------------------------------------
+#: Each command line's function in :mod:`companion.remote.commands`.
+_RUN: dict[str, Callable[..., Any]] = {
+    "STATUS": commands.status,
+    "PLAYERS": commands.players,
+    "ADD PLAYER": commands.add_player,
+    "RENAME PLAYER": commands.rename_player,
+    "REMOVE PLAYER": commands.remove_player,
+    "NEW": commands.new_game,
+    "LEAVE": commands.leave,
+    "EVENT": commands.event,
+    "ROLL": commands.roll,
+    "UNDO": commands.undo,
+    "HISTORY": commands.history,
+    "EXPORT": commands.export,
+}
 
 
 def execute(app: App, command: Command) -> str:
     """Run ``command`` against ``app`` and return the reply line. Never raises.
 
-    Call it only on the app's owner thread (from a ``"call"`` item): it touches the
-    screen, the match and the store, which that thread owns.
+    Call it only on the app's owner thread: it touches the screen, the match and the
+    store, which that thread owns. (:class:`Console` goes through
+    :func:`companion.remote.commands.call` instead.)
     """
     try:
-        return _RUN[command.name](app, *command.args)
-    except ConsoleError as problem:
-        return problem.reply()
-    except IllegalEvent as problem:
-        return err_line("ILLEGAL", str(problem))
-    except StoreError as problem:
-        return err_line("STORE", str(problem))
-    except (UnknownGame, BadSetup) as problem:
-        return err_line("BADARG", str(problem))
-    except CompanionError as problem:
-        return err_line("ILLEGAL", str(problem))
-    except Exception as problem:  # noqa: BLE001 - a bug must not kill the owner thread
-        log.error("serial console: %s failed:\n%s", command.name, traceback.format_exc())
-        return err_line("INTERNAL", f"{type(problem).__name__}: {problem}")
-
-
-def status(app: App) -> dict[str, Any]:
-    """STATUS: the match on the screen, or only the screen's title outside a game."""
-    screen = app.screen
-    title = screen.title or type(screen).__name__
-    session = app.current_session()
-    if session is None:
-        return {"screen": title, "game": None}
-    match = session.match
-    return {
-        "screen": title,
-        "game": match.game_id,
-        "title": session.title,
-        "match_id": session.match_id,
-        "players": list(match.players),
-        "options": dict(match.options),
-        "seq": len(match.events),
-        "over": match.over,
-        "expecting": _expecting(match),
-        "state": match.state(),
-    }
-
-
-def _expecting(match: Any) -> dict[str, Any]:
-    expect = match.expecting()
-    return {
-        "types": list(expect.types),
-        "player": expect.player,
-        "choices": {name: list(values) for name, values in expect.choices.items()},
-        "prompt": expect.prompt,
-    }
-
-
-def _applied(session: Session, event: dict[str, Any]) -> dict[str, Any]:
-    match = session.match
-    return {"match_id": session.match_id, "seq": len(match.events), "event": event,
-            "over": match.over, "expecting": _expecting(match)}
-
-
-def _game_screen(app: App) -> Any:
-    game = app.game_screen()
-    if game is None:
-        raise ConsoleError("NOGAME", "no game on the screen (NEW starts one)")
-    return game
-
-
-def _store(app: App) -> Any:
-    if app.ctx.store is None:
-        raise ConsoleError("STORE", "this device has no game log now, so nothing is saved")
-    return app.ctx.store
-
-
-def _run_status(app: App) -> str:
-    return ok_line(status(app))
-
-
-def _run_players(app: App) -> str:
-    return ok_line(_store(app).roster())
-
-
-def _run_add_player(app: App, name: str) -> str:
-    store = _store(app)
-    store.add_player(name)
-    return ok_line({"added": name.strip(), "players": store.roster()})
-
-
-def _run_new(app: App, game_id: str, names: list[str], options: dict[str, Any]) -> str:
-    from companion.games import new_match
-    from companion.session import Session
-    from companion.ui.games import table_screen
-    from companion.ui.home import home_menu
-
-    for name in names:
-        if len(name) > NAME_MAX or not name.isprintable():
-            raise ConsoleError("BADARG", f"a player name is 1 to {NAME_MAX} printable "
-                                         f"characters, not {name!r}")
-    new_match(game_id, names, options)  # refused here, before anything is stored
-    ctx = app.ctx
-    session = Session.start(game_id, names, options, store=ctx.store, listeners=ctx.listeners)
-    try:
-        screen = table_screen(session, home_menu(ctx)).route(ctx)
-    except UnknownGame:
-        session.abandon()  # an engine without screens yet: do not leave it to resume
-        raise
-    app.set_screen(screen)
-    app.wake()  # a change from the console is news for the people at the table
-    return ok_line(status(app))
-
-
-def _run_event(app: App, event: dict[str, Any]) -> str:
-    session = _game_screen(app).session
-    session.apply(event)
-    app.refresh_game()
-    app.wake()
-    return ok_line(_applied(session, event))
-
-
-def _run_roll(app: App) -> str:
-    from companion.device.buttons import Press
-
-    game = _game_screen(app)
-    expect = game.session.match.expecting()
-    if "roll" not in expect.types and "goal" not in expect.types:
-        raise ConsoleError("ILLEGAL", f"nothing to roll now ({expect.prompt or 'game over'})")
-    before = len(game.session.match.events)
-    # Exactly what the ROLL button does on the game screen. The Hit Goal takes two
-    # presses, one die each; one ROLL from the console rolls the goal, so press again
-    # when the first press only rolled the first die.
-    screen = game
-    for _ in range(2):
-        screen = game.press(app.ctx, Press("roll"))
-        if len(game.session.match.events) > before or "goal" not in expect.types:
-            break
-    session = game.session
-    if len(session.match.events) == before:
-        # The screen would show "Not allowed" over itself; the console gets the reason.
-        why = " ".join(getattr(screen, "lines", ())) or "the roll was refused"
-        raise ConsoleError("ILLEGAL", why)
-    app.set_screen(screen)
-    app.wake()
-    return ok_line(_applied(session, session.match.events[-1]))
-
-
-def _run_undo(app: App) -> str:
-    game = _game_screen(app)
-    session = game.session
-    undone = session.undo()
-    hook = getattr(game, "undone", None)
-    if callable(hook):
-        hook(app.ctx)  # as the game menu's Undo does: drop screen state the event made
-    app.refresh_game()
-    app.wake()
-    match = session.match
-    return ok_line({"match_id": session.match_id, "seq": len(match.events), "undone": undone,
-                    "over": match.over, "expecting": _expecting(match)})
-
-
-def _run_history(app: App, limit: int) -> str:
-    return ok_line([record.to_json() for record in _store(app).history(limit)])
-
-
-def _run_export(app: App, ref: str, fmt: str) -> str:
-    from companion.export import jsonl_lines, score_rows
-    from companion.store import MatchRecord
-
-    session = app.current_session() if ref == "current" else None
-    store = app.ctx.store
-    if session is not None and (session.match_id is None or store is None):
-        match = session.match  # a game not saved anywhere: export what is in memory
-        record = MatchRecord(id=0, game_id=match.game_id, players=tuple(match.players),
-                             options=dict(match.options), started=0.0, finished=None,
-                             result=None, abandoned=False, event_count=len(match.events))
-        events = list(match.events)
-    else:
-        store = _store(app)
-        if session is not None:
-            match_id = session.match_id
-        elif ref == "current":
-            record_now = store.unfinished()
-            if record_now is None:
-                raise ConsoleError("NOGAME", "no match in progress")
-            match_id = record_now.id
-        else:
-            match_id = store.resolve(ref)
-        record, events = store.match(match_id), store.events(match_id)
-    if fmt == "jsonl":
-        return ok_line(jsonl_lines(record, events))
-    rows = score_rows(record, events)
-    if rows is None:
-        raise ConsoleError("BADARG", f"match {record.id} has no scores to export")
-    sheet = io.StringIO()
-    csv.writer(sheet, lineterminator="\n").writerows(rows)
-    return ok_line(sheet.getvalue().splitlines())
-
-
-_RUN: dict[str, Callable[..., str]] = {
-    "STATUS": _run_status,
-    "PLAYERS": _run_players,
-    "ADD PLAYER": _run_add_player,
-    "NEW": _run_new,
-    "EVENT": _run_event,
-    "ROLL": _run_roll,
-    "UNDO": _run_undo,
-    "HISTORY": _run_history,
-    "EXPORT": _run_export,
-}
+        return ok_line(commands.guarded(_RUN[command.name], app, *command.args))
+    except RemoteError as problem:
+        return err_line(problem.code, problem.message)
 
 
 # -- the protocol over a byte stream ---------------------------------------------------------
@@ -593,17 +427,25 @@ class Console:
     app are posted to its queue and :meth:`feed` waits until the owner thread has run
     them; nothing here ever waits while holding the owner thread. :meth:`attach` adds
     the ``EV`` mirror to ``app.ctx.listeners`` (which every session shares).
+    ``room`` (optional) is called before each command and may block until the output
+    has room for its reply (the :class:`Link`'s back-pressure).
     """
 
-    def __init__(self, app: App, send: Callable[[bytes], None], *, max_line: int = MAX_LINE):
+    def __init__(self, app: App, send: Callable[[bytes], None], *, max_line: int = MAX_LINE,
+                 room: Callable[[], None] | None = None, timeout: float = commands.CALL_TIMEOUT):
         self.app = app
         self.send = send
+        self.push = send  # EV lines (the Link makes them droppable)
+        self.room = room or (lambda: None)
+        self.timeout = timeout
         self.splitter = LineSplitter(max_line)
         self.prompt = False
         #: Lines that looked like the device's own output, echoed back (ignored).
         self.ignored = 0
+        #: Lines answered so far (each with exactly one OK or ERR line).
+        self.answered = 0
         self._closed = threading.Event()
-        self._pending: threading.Event | None = None
+        self._wake = threading.Event()
 
     @property
     def prompt(self) -> bool:
@@ -624,22 +466,19 @@ class Console:
         self._closed.set()
         if self.on_event in self.app.ctx.listeners:
             self.app.ctx.listeners.remove(self.on_event)
-        pending = self._pending
-        if pending is not None:
-            pending.set()
+        self._wake.set()
 
     def on_event(self, session: Session, event: dict[str, Any], undone: bool = False) -> None:
-        """A session listener (owner thread): push ``EV <json>``; an undo is pushed as
-        ``EV {..., "seq": n, "undone": event}`` (n is the count of events left)."""
-        line = "EV " + _dumps({"game": session.match.game_id, "match_id": session.match_id,
-                               "seq": len(session.match.events),
-                               "undone" if undone else "event": event})
+        """A session listener (owner thread): push ``EV <json>``
+        (:func:`companion.remote.commands.ev_payload`)."""
+        line = "EV " + _dumps(commands.ev_payload(session, event, undone))
         if self.prompt:  # write over the waiting prompt, then show it again
-            self.send(("\r" + line + EOL + PROMPT).encode())
+            self.push(("\r" + line + EOL + PROMPT).encode())
         else:
-            self.send((line + EOL).encode())
+            self.push((line + EOL).encode())
 
     def reply(self, line: str) -> None:
+        self.answered += 1
         self.send((line + EOL + (PROMPT if self.prompt else "")).encode())
 
     def feed(self, data: bytes) -> None:
@@ -654,6 +493,7 @@ class Console:
             self.handle(item)
 
     def handle(self, item: Line | BadLine) -> None:
+        self.room()
         if isinstance(item, BadLine):
             self.reply(err_line(item.code, item.message))
             return
@@ -663,8 +503,8 @@ class Console:
             return
         try:
             command = parse_command(text)
-        except ConsoleError as problem:
-            self.reply(problem.reply())
+        except RemoteError as problem:
+            self.reply(err_line(problem.code, problem.message))
             return
         if command.name == "HELP":
             self.reply(ok_line([f"{usage}  -  {what}" for usage, what in COMMANDS]))
@@ -672,25 +512,17 @@ class Console:
             self.prompt = command.args[0]
             self.reply(ok_line({"prompt": self.prompt}))
         else:
-            self._on_owner(command)
+            self.reply(self._on_owner(command))
 
-    def _on_owner(self, command: Command) -> None:
-        done = threading.Event()
-        self._pending = done
-        # Checked after _pending is set and detach() sets _closed before reading it, so
-        # either this returns or detach() releases the wait below.
+    def _on_owner(self, command: Command) -> str:
         if self._closed.is_set():
-            return
-
-        def call(app: App) -> None:
-            try:
-                self.reply(execute(app, command))
-            finally:
-                done.set()
-
-        self.app.post("call", call)
-        done.wait()
-        self._pending = None
+            return err_line("BUSY", f"the console is closing; {command.name} was not run")
+        try:
+            payload = commands.call(self.app, _RUN[command.name], *command.args,
+                                    timeout=self.timeout, wake=self._wake)
+        except RemoteError as problem:
+            return err_line(problem.code, problem.message)
+        return ok_line(payload)
 
 
 # -- the port ------------------------------------------------------------------------------
@@ -699,39 +531,109 @@ class Console:
 Opener = Callable[[], Any]
 
 
+class Outbox:
+    """Lines waiting for the port, between the threads that make them and the writer.
+
+    Replies are always kept; EV lines beyond ``limit`` are dropped and counted, and the
+    count goes out as ``EV {"missed": n}`` before the next line. :meth:`wait_room`
+    blocks the reader (never the app's thread) while ``room`` lines are waiting.
+    """
+
+    def __init__(self, limit: int = OUT_MAX, room: int = REPLY_ROOM):
+        self.limit = limit
+        self.room = room
+        self.missed = 0
+        self.closed = False
+        #: True while the reader waits for room (the other end is not reading).
+        self.held = False
+        self._lines: deque[bytes] = deque()
+        self._changed = threading.Condition()
+
+    def put(self, data: bytes, *, droppable: bool = False) -> None:
+        with self._changed:
+            if droppable and len(self._lines) >= self.limit:
+                self.missed += 1
+                return
+            self._lines.append(data)
+            self._changed.notify_all()
+
+    def take(self) -> bytes | None:
+        """The next bytes to write (with any missed-lines notice first); None once
+        closed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._lines or self.closed)
+            if self.closed:
+                return None
+            data = self._lines.popleft()
+            if self.missed:
+                data = f'EV {{"missed":{self.missed}}}{EOL}'.encode() + data
+                self.missed = 0
+            self._changed.notify_all()
+            return data
+
+    def wait_room(self) -> None:
+        with self._changed:
+            self.held = len(self._lines) >= self.room
+            self._changed.wait_for(lambda: len(self._lines) < self.room or self.closed)
+            self.held = False
+
+    def clear(self) -> int:
+        """Forget what waits (the port went away: nobody is there for it)."""
+        with self._changed:
+            count = len(self._lines)
+            self._lines.clear()
+            self.missed = 0
+            self._changed.notify_all()
+            return count
+
+    def close(self) -> None:
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+    def __len__(self) -> int:
+        with self._changed:
+            return len(self._lines)
+
+
 class Link:
     """The serial console on ``url`` for ``app``: :meth:`start`, then :meth:`stop`.
 
     Reading uses blocking reads (``timeout=None``: ``read(1)``, then what is waiting),
     woken for :meth:`stop` by pyserial's ``cancel_read``. A port without
     ``cancel_read`` (``socket://``) reads with a 1 s timeout instead, only so that
-    :meth:`stop` is noticed. When the port fails (cable pulled, device gone) it is
-    closed and opened again every ``retry`` seconds, with one log line per outage.
+    :meth:`stop` is noticed. Writing blocks while the other end does not read (woken
+    for :meth:`stop` by ``cancel_write``); the reader then stops taking commands. When
+    the port fails (cable pulled, device gone) it is closed and opened again every
+    ``retry`` seconds, with one log line per outage.
     """
 
     def __init__(self, app: App, url: str, baud: int = 115200, *,
-                 retry: float = RETRY_SECONDS, opener: Opener | None = None):
+                 retry: float = RETRY_SECONDS, opener: Opener | None = None,
+                 call_timeout: float = commands.CALL_TIMEOUT):
         self.app = app
         self.url = url
         self.baud = baud
         self.retry = retry
-        self.console = Console(app, self._enqueue)
+        self.out = Outbox()
+        self.console = Console(app, self._enqueue, room=self.out.wait_room,
+                               timeout=call_timeout)
+        self.console.push = self._push
         self.port: Any = None
         #: Set while the port is open (tests wait on it).
         self.connected = threading.Event()
-        #: Output lines dropped because nobody was there to take them.
+        #: Lines dropped because the port went away under them, or nobody was there.
         self.dropped = 0
         #: How many times an open port failed.
         self.outages = 0
         self._open = opener or self._open_serial
         self._stop = threading.Event()
-        self._out: queue.Queue[bytes | None] = queue.Queue()
-        self._lock = threading.Lock()  # one thread at a time uses or swaps self.port
+        self._lock = threading.Lock()  # one thread at a time swaps self.port
         self._threads: list[threading.Thread] = []
 
     def _open_serial(self) -> Any:
         port = serial.serial_for_url(self.url, baudrate=self.baud, timeout=None,
-                                     write_timeout=WRITE_TIMEOUT)
+                                     write_timeout=None)
         if not hasattr(port, "cancel_read"):
             port.timeout = 1.0
         return port
@@ -749,15 +651,24 @@ class Link:
         """Stop both threads and close the port (safe to call twice)."""
         self._stop.set()
         self.console.detach()
+        self.out.close()
         port = self.port
-        if port is not None and hasattr(port, "cancel_read"):
-            try:
-                port.cancel_read()
-            except (serial.SerialException, OSError, queue.Full):
-                pass  # closed by the reader already, or (loop://) full: not waiting anyway
-        self._out.put(None)
-        for thread in self._threads:
-            thread.join(timeout)
+        for cancel in ("cancel_read", "cancel_write"):
+            if port is not None and hasattr(port, cancel):
+                try:
+                    getattr(port, cancel)()
+                except (serial.SerialException, OSError):
+                    pass  # closed by the reader already: not waiting anyway
+        reader, writer = self._threads or (None, None)
+        if reader is not None:
+            reader.join(timeout)
+        if writer is not None:
+            # loop:// has no cancel for a write into its full buffer; the reader is gone,
+            # so empty the buffer for it until the writer sees the stop.
+            while writer.is_alive() and port is not None and self.url.startswith("loop://"):
+                port.reset_input_buffer()
+                writer.join(0.05)
+            writer.join(timeout)
         self._close_port()
 
     def __enter__(self) -> Link:
@@ -813,34 +724,37 @@ class Link:
 
     def _write_loop(self) -> None:
         while True:
-            data = self._out.get()
+            data = self.out.take()
             if data is None:
                 return
             with self._lock:
-                if self.port is None:
-                    self.dropped += 1  # nobody connected; a mirror re-syncs with STATUS
-                    continue
-                try:
-                    self._write(self.port, data)
-                except (serial.SerialException, OSError):
-                    # Timed out (nobody reads) or the port is gone; the reader notices
-                    # a gone port on its side and reopens it.
-                    self.dropped += 1
+                port = self.port
+            if port is None:
+                self.dropped += 1 + self.out.clear()  # nobody there; a mirror re-syncs
+                continue
+            try:
+                self._write(port, data)
+            except _PORT_GONE:
+                # The port is gone; the reader notices on its side and reopens it.
+                # What waited was for the one who was there: it is gone with them.
+                self.dropped += 1 + self.out.clear()
 
     def _write(self, port: Any, data: bytes) -> None:
-        # In pieces of about a quarter second of line time, so that a long reply
-        # (STATUS late in a game) is not cut by the write timeout, which is there only
-        # for a peer that stopped reading.
+        # In pieces of about a quarter second of line time, so that stop() is noticed
+        # between them even on a slow line.
         piece = max(64, self.baud // 40)
         for start in range(0, len(data), piece):
+            if self._stop.is_set():
+                return
             port.write(data[start : start + piece])
 
     def _enqueue(self, data: bytes) -> None:
-        """Queue output for the writer thread; never blocks (the app's thread calls it)."""
-        if self._out.qsize() >= OUT_MAX:
-            self.dropped += 1
-            return
-        self._out.put(data)
+        """Queue a reply (or echo) for the writer thread; never dropped."""
+        self.out.put(data)
+
+    def _push(self, data: bytes) -> None:
+        """Queue an EV line; the app's thread calls it, so it never blocks."""
+        self.out.put(data, droppable=True)
 
     def _close_port(self) -> None:
         with self._lock:
@@ -850,6 +764,12 @@ class Link:
                 port.close()
             except (serial.SerialException, OSError):
                 pass  # it is gone already; closing was only tidying up
+
+
+#: What a write raises when the port goes away under it: besides pyserial's own error,
+#: a port the reader thread has just closed fails inside pyserial with TypeError (its
+#: file descriptor is None by then) or ValueError/AttributeError on other platforms.
+_PORT_GONE = (serial.SerialException, OSError, TypeError, ValueError, AttributeError)
 
 
 def _reason(problem: BaseException) -> str:

@@ -1,0 +1,13 @@
+"""Club mode: many tables, one league, over an MQTT broker (Mosquitto).
+
+- :mod:`.wire`: the topic tree, the payloads, the log's chain hash, broker URLs.
+- :mod:`.mqtt`: one paho-mqtt connection that only posts into its owner's queue.
+- :mod:`.publisher`: the device's thread that publishes its game log, the log being the
+  outbox (``[club] broker`` in the config starts it).
+- :mod:`.receiver`: the dashboard's logic: every table's matches into one Store,
+  whatever the order, duplicates or outages.
+- :mod:`.dashboard`: ``companion club``, the receiver on its own thread.
+
+Importing this package imports no MQTT client; paho is loaded by :mod:`.mqtt` only.
+``docs/club.md`` describes the topics and payloads for other programs.
+"""

@@ -1,0 +1,213 @@
+"""``companion bench --club``: many tables through one broker to one dashboard.
+
+``tables`` simulated tables (a real store, session and :class:`Publisher` each, fifty to
+a worker process) each play one event a second, staggered, through one broker (a throwaway
+Mosquitto on a free port unless ``--broker``) to one :class:`Dashboard` in a process of
+its own. Measured over ``seconds`` after a short warm-up:
+
+- **lag**: from the moment an event is written to a table's store (its time of play) to
+  the moment the dashboard has stored it; p50, p95 and the worst, in ms;
+- **dashboard CPU**: the dashboard process's user + system time over the window, as a
+  percentage of one core;
+- how many events were played in the window, and how many of them arrived (the bench
+  waits up to a minute for late ones: an event that never arrives is not hidden).
+
+Target (DESIGN.md): 50 tables at one event a second, p95 <= 200 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+WARMUP = 3.0
+PLAYERS = ("Ann", "Bob", "Cy", "Di")
+
+
+def _dashboard_process(url: str, state_dir: str, pipe: Any) -> None:
+    """The dashboard in its own process, answering the bench's requests on ``pipe``:
+    ``("window", t0, t1)`` -> (arrival - time of play) of every event played in it;
+    ``"cpu"`` -> its own user + system seconds so far; ``"stop"``."""
+    from companion.club.dashboard import Dashboard
+
+    arrivals: list[tuple[float, float]] = []
+    dashboard = Dashboard(url, state_dir).start()
+    dashboard.call(lambda receiver: setattr(
+        receiver, "on_applied", lambda at: arrivals.append((at, time.time()))))
+    pipe.send("ready")
+    try:
+        while True:
+            request = pipe.recv()
+            if request == "stop":
+                return
+            if request == "cpu":
+                times = os.times()
+                pipe.send(times.user + times.system)
+            else:
+                _, first, last = request
+                pipe.send([done - at for at, done in list(arrivals) if first <= at < last])
+    finally:
+        dashboard.stop()
+
+
+class SimulatedTable:
+    """One table: its store, a publisher, and a scoreboard match played event by event."""
+
+    def __init__(self, directory: Path, name: str, url: str, rng: random.Random):
+        from companion.club.publisher import Publisher
+        from companion.config import Club
+        from companion.session import Session
+        from companion.store import Store
+
+        self.store = Store.in_dir(directory / name)
+        self.publisher = Publisher(Club(broker=url, table=name), self.store.path).start()
+        self.session = Session.start("scoreboard", list(PLAYERS), store=self.store,
+                                     listeners=[self.publisher.listener])
+        self.rng = rng
+
+    def play(self) -> None:
+        match = self.session.match
+        seat = len(match.events) % len(PLAYERS)
+        self.session.apply({"type": "points", "player": PLAYERS[seat],
+                            "points": self.rng.randint(0, 20)})
+
+    def close(self) -> None:
+        self.publisher.stop()
+        self.store.close()
+
+
+
+#: Simulated tables per worker process: paho waits with select(), which cannot watch a
+#: socket numbered above 1024, and each table holds two store connections' files.
+TABLES_PER_WORKER = 50
+
+
+def _tables_process(url: str, first: int, count: int, total: int, directory: str,
+                    pipe: Any) -> None:
+    """Tables ``first .. first + count - 1`` of ``total``: table ``i`` plays at
+    ``t0 + i / total`` and every second after, until the window ends; then it reports
+    how many events it played inside the window."""
+    rng = random.Random(first)
+    tables = {i: SimulatedTable(Path(directory), f"bench-{i:03d}", url, rng)
+              for i in range(first, first + count)}
+    pipe.send("ready")
+    t0, window_start, window_end = pipe.recv()
+    played = 0
+    try:
+        second = 0
+        while True:
+            for i, table in tables.items():
+                due = t0 + second + i / total
+                if due >= window_end:
+                    pipe.send(played)
+                    return
+                wait = due - time.time()
+                if wait > 0:
+                    time.sleep(wait)
+                table.play()
+                played += due >= window_start
+            second += 1
+    finally:
+        for table in tables.values():
+            table.close()
+
+
+def run(url: str, tables: int, seconds: float, directory: Path) -> dict[str, Any]:
+    """Measure (see the module docstring); the figures as a dict."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    dashboard = context.Process(target=_dashboard_process,
+                                args=(url, str(directory / "club"), theirs), daemon=True)
+    dashboard.start()
+    workers = []
+    for first in range(0, tables, TABLES_PER_WORKER):
+        mine, pipe = context.Pipe()
+        count = min(TABLES_PER_WORKER, tables - first)
+        process = context.Process(target=_tables_process, daemon=True,
+                                  args=(url, first, count, tables, str(directory), pipe))
+        process.start()
+        workers.append((process, mine))
+    try:
+        for pipe in [ours] + [mine for _, mine in workers]:
+            if not pipe.poll(120) or pipe.recv() != "ready":
+                raise RuntimeError("a bench process did not start")
+        t0 = time.time() + 0.5
+        window = (t0 + WARMUP, t0 + WARMUP + seconds)
+        for _, mine in workers:
+            mine.send((t0, *window))
+        time.sleep(max(0.0, window[0] - time.time()))
+        ours.send("cpu")
+        cpu_start = ours.recv()
+        time.sleep(max(0.0, window[1] - time.time()))
+        ours.send("cpu")
+        cpu = ours.recv() - cpu_start
+        sent = sum(mine.recv() for _, mine in workers)
+        # Every event played in the window counts, however late it arrives (up to 60 s).
+        deadline = time.monotonic() + 60
+        while True:
+            ours.send(("window", *window))
+            lags = sorted(ours.recv())
+            if len(lags) >= sent or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+    finally:
+        for process, _ in workers:
+            process.join(30)
+        ours.send("stop")
+        dashboard.join(30)
+    return {
+        "tables": tables, "seconds": seconds, "events_sent": sent,
+        "events_stored": len(lags),
+        "lag_ms": {"p50": _ms(_quantile(lags, 0.50)), "p95": _ms(_quantile(lags, 0.95)),
+                   "max": _ms(lags[-1] if lags else None)},
+        "dashboard_cpu_percent": round(100 * cpu / seconds, 1),
+        "target_p95_ms": 200,
+    }
+
+
+def _quantile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q * 100) - 1]
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 1)
+
+
+def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | None = None,
+                    as_json: bool = False, out: Any = None) -> int:
+    """Run the club bench and print the figures (one JSON object with ``as_json``)."""
+    from companion.club.localbroker import LocalBroker
+    from companion.errors import CompanionError
+
+    out = out or sys.stdout
+    if not 1 <= tables <= 1000 or not 1 <= seconds <= 3600:
+        raise CompanionError("--tables is 1 to 1000 and --seconds 1 to 3600")
+    with tempfile.TemporaryDirectory(prefix="companion-club-bench-") as tmp:
+        directory = Path(tmp)
+        if broker:
+            result = run(broker, tables, seconds, directory)
+        else:
+            with LocalBroker(directory / "broker") as local:
+                result = run(local.url, tables, seconds, directory)
+    if as_json:
+        print(json.dumps(result), file=out)
+    else:
+        lag = result["lag_ms"]
+        print(f"club: {result['tables']} tables x 1 event/s for {result['seconds']} s: "
+              f"{result['events_stored']}/{result['events_sent']} events stored", file=out)
+        print(f"  end-to-end lag  p50 {lag['p50']} ms  p95 {lag['p95']} ms  max {lag['max']} ms"
+              f"  (target p95 <= {result['target_p95_ms']} ms)", file=out)
+        print(f"  dashboard CPU   {result['dashboard_cpu_percent']} % of one core", file=out)
+    return 0

@@ -1,0 +1,119 @@
+"""One connection to the club's broker (paho-mqtt), reporting into its owner's queue.
+
+paho runs its own network thread: it connects, reconnects after any outage (with a
+growing pause) and resends what the broker did not acknowledge. Nothing in here touches
+a store or waits for the network: every callback only *posts* a tuple to ``post``, and
+the owner's thread (the publisher or the dashboard) does the work::
+
+    ("up",)                     connected (again): subscribe, resend
+    ("down",)                   the connection is gone; paho retries by itself
+    ("acked", mid)              the broker has the QoS 1 message ``mid``
+    ("message", topic, bytes)   a message on a subscribed topic
+
+paho is imported here only, so the device loads it only when club mode is on.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from companion.club.wire import Broker
+from companion.errors import CompanionError
+
+log = logging.getLogger("companion.club")
+
+Post = Callable[..., None]
+
+
+class BrokerLink:
+    """A paho client for ``broker``; ``will`` is (topic, payload) set retained when the
+    connection dies; ``subscribe`` are topics (QoS 1) to (re)subscribe on every connect;
+    ``persistent`` keeps the broker's session (and so its queue for us) across outages."""
+
+    def __init__(
+        self,
+        broker: Broker,
+        client_id: str,
+        post: Post,
+        *,
+        username: str = "",
+        password: str = "",
+        ca_file: str = "",
+        will: tuple[str, bytes] | None = None,
+        subscribe: Sequence[str] = (),
+        persistent: bool = False,
+        retry: tuple[float, float] = (0.5, 10.0),
+    ):
+        try:
+            import paho.mqtt.client as mqtt
+        except ImportError:
+            raise CompanionError("club mode needs paho-mqtt: pip install paho-mqtt") from None
+        self.broker = broker
+        self.post = post
+        self.subscribe = tuple(subscribe)
+        self.client = mqtt.Client(
+            callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=not persistent,
+            protocol=mqtt.MQTTv311,
+        )
+        user = username or broker.username
+        if user:
+            self.client.username_pw_set(user, password or broker.password or None)
+        if broker.tls:
+            try:
+                self.client.tls_set(ca_certs=ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
+            except (OSError, ssl.SSLError) as err:
+                raise CompanionError(f"cannot use the club CA file {ca_file!r}: {err}") from None
+        if will is not None:
+            self.client.will_set(will[0], will[1], qos=1, retain=True)
+        self.client.reconnect_delay_set(min_delay=retry[0], max_delay=retry[1])
+        self.client.max_queued_messages_set(0)
+        self.client.on_connect = self._connected
+        self.client.on_disconnect = self._disconnected
+        self.client.on_publish = self._published
+        self.client.on_message = self._message
+        self._mqtt = mqtt
+
+    def start(self) -> BrokerLink:
+        """Connect in the background (a broker that is down is retried, never waited for)."""
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        """Disconnect cleanly (the will is not sent) and stop paho's thread."""
+        try:
+            self.client.disconnect()
+        finally:
+            self.client.loop_stop()
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> int:
+        """Hand a QoS 1 message to paho (never blocks on the network); its mid."""
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        return int(info.mid)
+
+    # -- paho's thread: post only -------------------------------------------------
+
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                   properties: Any = None) -> None:
+        if reason.is_failure:
+            log.warning("club broker %s refused the connection: %s", self.broker, reason)
+            return
+        for topic in self.subscribe:
+            client.subscribe(topic, qos=1)
+        self.post("up")
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                      properties: Any = None) -> None:
+        self.post("down")
+
+    def _published(self, client: Any, userdata: Any, mid: int, reason: Any = None,
+                   properties: Any = None) -> None:
+        self.post("acked", mid)
+
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        self.post("message", message.topic, bytes(message.payload))

@@ -1,0 +1,394 @@
+"""The device's side of club mode: publish the game log, with the log itself as outbox.
+
+A :class:`Publisher` is a thread with its own connection to the store's file (SQLite WAL
+lets the app's connection and this one work side by side; a write waits out the other
+briefly with the busy timeout). So the app's thread never waits for the broker, nor for
+this thread: after an event or an undo it only calls :meth:`Publisher.signal`, which
+puts an item on a queue. The Store object itself stays owned by the app's thread.
+
+What the broker has acknowledged is kept in the store (``matches.published``, moved by
+:meth:`Store.mark_published` only if the log did not change meanwhile; an undo lowers it
+in the same transaction as the undo). Anything after the mark is sent again after a
+reconnect or a restart, so nothing is lost; the receiver drops what it already has (see
+:mod:`companion.club.wire` for the generations that make that safe with undo).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.club import wire
+from companion.config import Club
+from companion.errors import CompanionError, StoreError
+
+log = logging.getLogger("companion.club")
+
+Row = tuple[dict[str, Any], float]
+#: The meta key of the device's generation counter.
+GEN_KEY = "club-gen"
+#: The meta key prefix that records the state the broker last acknowledged per match
+#: (read by :meth:`Store.unpublished`).
+STATE_KEY = "published-state:"
+
+
+@dataclass
+class Outgoing:
+    """What this thread knows of one match's stream (rebuilt after a restart)."""
+
+    match_id: int
+    uid: str
+    header: dict[str, Any]
+    rows: list[Row]          # the log as last read
+    hashes: list[str]        # chain hashes of ``rows``
+    mark: int                # the store's published mark as last read
+    gen: int = 0
+    keep: int = 0
+    cut_acked: bool = False
+    cut_sent: bool = False
+    sent_upto: int = 0       # events keep+1 .. sent_upto are published in this gen
+    exposed: int = 0         # the highest seq ever handed to the broker in this gen
+    acked: set[int] = field(default_factory=set)
+    state: str = "playing"
+    finished: float | None = None
+    result: dict[str, Any] | None = None
+    info_sent: tuple[int, int, str] | None = None
+    info_acked: tuple[int, str] | None = None
+
+
+class Publisher:
+    """Publishes this device's matches under ``companion/<table>/`` (see the module doc).
+
+    ``link_factory(post)`` makes the broker connection (default: a
+    :class:`~companion.club.mqtt.BrokerLink` from ``club``); ``on_link(up)`` is called
+    from this thread when the link comes up or goes down (the OLED's mark).
+    """
+
+    def __init__(
+        self,
+        club: Club,
+        db_path: str | Path,
+        *,
+        on_link: Callable[[bool], None] = lambda up: None,
+        link_factory: Callable[[Callable[..., None], str, bytes], Any] | None = None,
+        retry: tuple[float, float] = (0.5, 10.0),
+    ):
+        self.club = club
+        self.table = club.table
+        self.db_path = Path(db_path)
+        self.on_link = on_link
+        self.retry = retry
+        self._link_factory = link_factory
+        self.queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self.up = False
+        self._thread: threading.Thread | None = None
+        self._matches: dict[int, Outgoing] = {}
+        self._mids: dict[int, tuple[int, str, int, Any]] = {}
+        self._current: str | None = None
+        self._current_id = 0
+        self._acked_since: set[int] = set()
+        self._status_sent: tuple[bool, str | None] | None = None
+        self.device = ""
+
+    # -- what other threads call (never blocks) ------------------------------------
+
+    def start(self) -> Publisher:
+        self._thread = threading.Thread(target=self._run, name="club-publisher", daemon=True)
+        self._thread.start()
+        return self
+
+    def signal(self, match_id: int | None = None) -> None:
+        """Something changed in this match (None: look at every unpublished match)."""
+        self.queue.put(("signal", match_id))
+
+    def listener(self, session: Any, event: Any, undone: bool = False) -> None:
+        """A :class:`~companion.session.Session` listener: signal the session's match."""
+        self.signal(getattr(session, "match_id", None))
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.queue.put(("stop",))
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def post(self, *item: Any) -> None:
+        self.queue.put(item)
+
+    # -- the publisher's thread ----------------------------------------------------
+
+    def _run(self) -> None:
+        from companion.store import Store
+
+        try:
+            store = Store(self.db_path)
+        except StoreError as err:
+            log.error("club mode off: %s", err)
+            return
+        link = None
+        try:
+            self.device = store.device_id()
+            link = self._open_link()
+            self.attach(store, link)
+            while True:
+                item = self.queue.get()
+                if item[0] == "stop":
+                    break
+                self._guarded(item)
+        except CompanionError as err:
+            log.error("club mode off: %s", err)
+        finally:
+            if link is not None:
+                if self.up:
+                    self._publish(wire.status_topic(self.table), self._status(False),
+                                  retain=True)
+                link.stop()
+            store.close()
+
+    def attach(self, store: Any, link: Any) -> None:
+        """Start publishing ``store`` over ``link`` (on the calling thread, which then
+        owns both; :meth:`start` does this on the publisher's own thread)."""
+        self.store, self.link = store, link
+        self.device = store.device_id()
+        newest = store.unfinished() or next(iter(store.history(1)), None)
+        if newest is not None:
+            self._current, self._current_id = newest.uid, newest.id
+        self._pass_all()
+
+    def handle(self, item: tuple[Any, ...]) -> None:
+        """Handle ``item`` and whatever it queued, as the thread would (tests call it)."""
+        self._guarded(item)
+        while not self.queue.empty():
+            self._guarded(self.queue.get_nowait())
+
+    def _open_link(self) -> Any:
+        will = wire.encode({"device": self.device, "table": self.table, "online": False})
+        if self._link_factory is not None:
+            return self._link_factory(self.post, wire.status_topic(self.table), will)
+        from companion.club.mqtt import BrokerLink
+
+        club = self.club
+        return BrokerLink(
+            wire.Broker.parse(club.broker), f"companion-{self.table}-{self.device[:8]}",
+            self.post, username=club.username, password=club.password,
+            ca_file=club.ca_file, will=(wire.status_topic(self.table), will),
+            subscribe=[wire.sync_topic(self.table)], retry=self.retry,
+        ).start()
+
+    def _guarded(self, item: tuple[Any, ...]) -> None:
+        try:
+            self._handle(item)
+            if self._acked_since and self.queue.empty():
+                self._record_acks()
+        except StoreError as err:  # the game goes on; the next signal tries again
+            log.error("club publisher: %s", err)
+        except Exception:  # noqa: BLE001 - a club bug must never stop the table
+            log.exception("club publisher failed on %r", item[0])
+
+    def _handle(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "signal":
+            if item[1] is None:
+                self._pass_all()
+            else:
+                self._pass(item[1])
+        elif kind == "acked":
+            self._acked(item[1])
+        elif kind == "up":
+            self.up = True
+            self._mids.clear()
+            self._status_sent = None
+            for out in self._matches.values():
+                out.cut_sent = out.cut_acked
+                out.sent_upto = min(out.sent_upto, out.mark)  # resend what is unacknowledged
+                out.info_sent = None
+            self._pass_all()
+            self.on_link(True)
+        elif kind == "down":
+            self.up = False
+            self._mids.clear()
+            self.on_link(False)
+        elif kind == "message":
+            self._sync_request(item[2])
+
+    def _pass_all(self) -> None:
+        for match_id in sorted(set(self.store.unpublished()) | set(self._matches)):
+            self._pass(match_id)
+
+    # -- one match -----------------------------------------------------------------
+
+    def _pass(self, match_id: int) -> None:
+        out = self._matches.get(match_id)
+        if out is None:
+            out = self._load(match_id)
+            self._new_gen(out, out.mark)
+        else:
+            self._refresh(out)
+        record = self.store.match(match_id)
+        out.state = "abandoned" if record.abandoned else (
+            "finished" if record.finished is not None else "playing")
+        out.finished, out.result = record.finished, record.result
+        if match_id >= self._current_id:  # the table shows its newest match
+            self._current, self._current_id = out.uid, match_id
+        if self.up:
+            self._send(out)
+        self._settle(out)
+
+    def _load(self, match_id: int) -> Outgoing:
+        record = self.store.match(match_id)
+        rows = [(event, at) for _, event, at in self.store.events_since(match_id, 0)]
+        header = {"game_id": record.game_id, "players": list(record.players),
+                  "options": record.options, "started": record.started}
+        out = Outgoing(match_id, record.uid, header, rows, wire.chain(rows),
+                       self.store.published(match_id))
+        self._matches[match_id] = out
+        return out
+
+    def _refresh(self, out: Outgoing) -> None:
+        """Read what changed since the mark; a change to anything already published
+        starts a new generation (an undo)."""
+        mark = self.store.published(out.match_id)
+        fresh = [(event, at) for _, event, at in self.store.events_since(out.match_id, mark)]
+        rows = out.rows[:mark] + fresh
+        same = mark
+        while same < min(len(rows), len(out.rows)) and rows[same] == out.rows[same]:
+            same += 1
+        out.hashes = out.hashes[:same] + wire.chain(rows[same:], out.hashes[same])
+        out.rows, out.mark = rows, mark
+        out.acked = {seq for seq in out.acked if seq <= same}
+        out.sent_upto = min(out.sent_upto, same)
+        if same < out.exposed:
+            self._new_gen(out, mark)
+
+    def _new_gen(self, out: Outgoing, keep: int) -> None:
+        gen = int(self.store.meta(GEN_KEY) or 0) + 1
+        self.store.set_meta(GEN_KEY, str(gen))
+        out.gen, out.keep = gen, keep
+        out.cut_sent = out.cut_acked = False
+        out.sent_upto = out.exposed = min(keep, out.mark)
+        out.acked.clear()
+        out.info_sent = None
+
+    def _send(self, out: Outgoing) -> None:
+        table, uid = self.table, out.uid
+        if not out.cut_sent:
+            self._publish(wire.log_topic(table, uid), wire.encode({
+                "op": "cut", "device": self.device, "uid": uid, "gen": out.gen,
+                "keep": out.keep, "hash": out.hashes[out.keep], "match": out.header,
+            }), track=(out.match_id, "cut", out.gen, None))
+            out.cut_sent = True
+        for seq in range(out.sent_upto + 1, len(out.rows) + 1):
+            event, at = out.rows[seq - 1]
+            self._publish(wire.log_topic(table, uid), wire.encode({
+                "op": "event", "device": self.device, "uid": uid, "gen": out.gen,
+                "seq": seq, "prev": out.hashes[seq - 1], "hash": out.hashes[seq],
+                "event": event, "at": at,
+            }), track=(out.match_id, "event", out.gen, seq))
+        out.sent_upto = len(out.rows)
+        out.exposed = max(out.exposed, out.sent_upto)
+        key = (out.gen, len(out.rows), out.state)
+        if out.info_sent != key:
+            self._publish(wire.match_topic(table, uid), wire.encode(self._info(out)),
+                          retain=True, track=(out.match_id, "info", out.gen, key[1:]))
+            out.info_sent = key
+        status = (True, self._current)
+        if self._status_sent != status:
+            self._publish(wire.status_topic(table), self._status(True), retain=True)
+            self._status_sent = status
+
+    def _info(self, out: Outgoing) -> dict[str, Any]:
+        return {"device": self.device, "uid": out.uid, "table": self.table, **out.header,
+                "gen": out.gen, "count": len(out.rows), "hash": out.hashes[-1],
+                "state": out.state, "finished": out.finished, "result": out.result}
+
+    def _status(self, online: bool) -> bytes:
+        return wire.encode({"device": self.device, "table": self.table, "online": online,
+                            "current": self._current})
+
+    def _publish(self, topic: str, payload: bytes, *, retain: bool = False,
+                 track: tuple[int, str, int, Any] | None = None) -> None:
+        mid = self.link.publish(topic, payload, retain=retain)
+        if track is not None:
+            self._mids[mid] = track
+
+    # -- acknowledgements ------------------------------------------------------------
+
+    def _acked(self, mid: int) -> None:
+        track = self._mids.pop(mid, None)
+        if track is None:
+            return
+        match_id, kind, gen, what = track
+        out = self._matches.get(match_id)
+        if out is None or gen != out.gen:
+            return  # from an older generation: its events were sent again since
+        if kind == "cut":
+            out.cut_acked = True
+        elif kind == "event":
+            out.acked.add(what)
+        else:
+            out.info_acked = what
+        self._acked_since.add(match_id)
+
+    def _record_acks(self) -> None:
+        """Move the marks over what was acknowledged: once the queue is drained, so a
+        burst of acknowledgements costs one write per match, not one per message (the
+        app's thread may wait for the file's write lock while one is being synced)."""
+        for match_id in sorted(self._acked_since):
+            out = self._matches.get(match_id)
+            if out is not None:
+                self._advance(out)
+                self._settle(out)
+        self._acked_since.clear()
+
+    def _advance(self, out: Outgoing) -> None:
+        """Move the store's mark over the contiguous acknowledged events."""
+        if not out.cut_acked:
+            return
+        upto = out.mark
+        while upto + 1 in out.acked:
+            upto += 1
+        if upto > out.mark:
+            if self.store.mark_published(out.match_id, out.mark, upto, out.rows[out.mark:upto]):
+                out.mark = upto
+            else:
+                self.signal(out.match_id)  # the log changed meanwhile: look again
+
+    def _settle(self, out: Outgoing) -> None:
+        """Once the broker has every event and the final state, remember that (the match
+        leaves :meth:`Store.unpublished`); a finished match is then forgotten here."""
+        count = len(out.rows)
+        if out.mark != count or out.info_acked != (count, out.state):
+            return
+        key = STATE_KEY + out.uid
+        if self.store.meta(key) != out.state:
+            self.store.set_meta(key, out.state)
+        if out.state != "playing":
+            self._matches.pop(out.match_id, None)
+
+    # -- a dashboard asks for a match again --------------------------------------------
+
+    def _sync_request(self, data: bytes) -> None:
+        try:
+            request = wire.decode(data)
+            uid = wire.need(request, "uid", str)
+            have = wire.need(request, "have", int)
+            digest = wire.need(request, "hash", str)
+        except wire.WireError as err:
+            log.warning("club: bad sync request: %s", err)
+            return
+        match_id = self.store.find_uid(uid)
+        if match_id is None or self.store.match(match_id).origin:
+            return
+        out = self._matches.get(match_id) or self._load(match_id)
+        self._refresh(out)
+        keep = have if have <= len(out.rows) and out.hashes[have] == digest else 0
+        self._new_gen(out, keep)
+        self._pass(match_id)
+
+
+def info_key(info: Mapping[str, Any]) -> tuple[int, int, int]:
+    """The order of match-info payloads: generation, count, then finished after playing."""
+    return (int(info["gen"]), int(info["count"]), int(info["state"] != "playing"))

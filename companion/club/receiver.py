@@ -1,0 +1,370 @@
+"""The dashboard's side: every table's matches, kept in one ordinary :class:`Store`.
+
+A :class:`Receiver` takes club messages in whatever order and number the broker
+delivers them and keeps the store equal, event for event, to each device's own log:
+
+- a message already applied (same generation, seq and chain hash) is dropped;
+- one from an older generation is dropped (an undo or a restart replaced it);
+- one that comes too early (a gap before it, or a generation whose cut has not arrived)
+  waits in the match's buffer until what it follows is there;
+- a message that contradicts what is stored (another chain hash at the same place) asks
+  the table to send the match again (``sync``), as does a match that stays behind what
+  its retained state says (:meth:`Receiver.behind`): a dashboard that starts late, or a
+  broker that lost its queue, catches up that way.
+
+Every event goes through the game's engine before it is stored (the one rule for events,
+whatever way they arrive); matches are stored with ``origin`` = the table's name and the
+device's uid, so stats, export, History and ratings work across the club.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.club import wire
+from companion.club.publisher import info_key
+from companion.errors import CompanionError, IllegalEvent, StoreError
+from companion.games import Match, engine, new_match
+
+log = logging.getLogger("companion.club")
+
+#: Meta key prefix under which the dashboard keeps each mirrored match's device and
+#: generation.
+MIRROR_KEY = "club:"
+
+
+@dataclass
+class Mirror:
+    """One device match as the dashboard holds it."""
+
+    uid: str
+    table: str
+    device: str = ""
+    match_id: int | None = None
+    gen: int = 0
+    hashes: list[str] = field(default_factory=lambda: [""])
+    game: Match | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    info: dict[str, Any] | None = None
+    checked: tuple[int, int] | None = None  # (gen, count) at the last behind() check
+
+    @property
+    def count(self) -> int:
+        return len(self.hashes) - 1
+
+    def behind(self) -> bool:
+        """Its retained state says more than is stored, or messages wait in the buffer."""
+        if self.pending:
+            return True
+        info = self.info
+        if info is None:
+            return False
+        if (info["gen"], info["count"]) == (self.gen, self.count):
+            return info["hash"] != self.hashes[-1]
+        return (info["gen"], info["count"]) > (self.gen, self.count)
+
+
+def _order(msg: Mapping[str, Any]) -> tuple[int, int, int]:
+    return (msg["gen"], msg["op"] == "event", msg.get("seq", 0))
+
+
+class Receiver:
+    """Applies club messages to ``store`` (owned by the caller's thread).
+
+    ``request(table, payload)`` is called to ask a table for a match again; requests
+    for one match are spaced ``sync_every`` seconds apart on ``clock``.
+    """
+
+    def __init__(
+        self,
+        store: Any,
+        request: Callable[[str, bytes], None],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sync_every: float = 3.0,
+    ):
+        self.store = store
+        self.request = request
+        self.clock = clock
+        self.sync_every = sync_every
+        self.mirrors: dict[str, Mirror] = {}
+        self.tables: dict[str, dict[str, Any]] = {}
+        self._asked: dict[str, float] = {}
+        #: Called (uid; "" for a table's status) after something changed (the web page).
+        self.changed: Callable[[str], None] = lambda uid: None
+        #: Called with an event's time of play once it is stored (``bench --club``).
+        self.on_applied: Callable[[float], None] = lambda at: None
+        self._views: dict[str, dict[str, Any]] = {}
+
+    # -- messages ------------------------------------------------------------------
+
+    def handle(self, topic: str, data: bytes) -> None:
+        """One message from the broker; a bad one is logged and dropped."""
+        try:
+            where = wire.parse_topic(topic)
+            if not data:
+                return  # a retained message being cleared
+            payload = wire.decode(data)
+            if where.kind == "status":
+                self._status(where.table, payload)
+            elif where.kind == "match":
+                self._info(where.table, where.uid, payload)
+            elif where.kind == "log":
+                self._log(where.table, where.uid, payload)
+        except wire.WireError as err:
+            log.warning("club: dropped a message on %s: %s", topic, err)
+
+    def _status(self, table: str, payload: dict[str, Any]) -> None:
+        wire.need(payload, "online", bool)
+        self.tables[table] = {"table": table, "online": payload["online"],
+                              "device": payload.get("device"),
+                              "current": payload.get("current")}
+        self.changed("")
+
+    def _info(self, table: str, uid: str, payload: dict[str, Any]) -> None:
+        for key in ("gen", "count"):
+            wire.need(payload, key, int)
+        wire.need(payload, "hash", str)
+        if payload.get("state") not in wire.STATES:
+            raise wire.WireError("'state' is not playing, finished or abandoned")
+        mirror = self._mirror(table, uid, payload)
+        if mirror is None:
+            return
+        if mirror.info is None or info_key(payload) >= info_key(mirror.info):
+            mirror.info = payload
+        if mirror.match_id is None and not mirror.pending:
+            self._ask(mirror)  # a match we never saw the start of (a late dashboard)
+        self._settle(mirror)
+        self._touch(mirror)
+
+    def _log(self, table: str, uid: str, payload: dict[str, Any]) -> None:
+        op = payload.get("op")
+        wire.need(payload, "gen", int)
+        if op == "cut":
+            wire.need(payload, "keep", int)
+            wire.need(payload, "hash", str)
+            wire.need(payload, "match", dict)
+        elif op == "event":
+            wire.need(payload, "seq", int)
+            for key in ("prev", "hash"):
+                wire.need(payload, key, str)
+            wire.need(payload, "event", dict)
+            wire.need(payload, "at", (int, float))
+        else:
+            raise wire.WireError(f"unknown log op {op!r}")
+        mirror = self._mirror(table, uid, payload)
+        if mirror is None:
+            return
+        mirror.pending.append(payload)
+        self._drain(mirror)
+
+    def _mirror(self, table: str, uid: str, payload: Mapping[str, Any]) -> Mirror | None:
+        device = wire.need(payload, "device", str)
+        mirror = self.mirrors.get(uid) or self._load(table, uid)
+        if mirror.device and mirror.device != device or mirror.table != table:
+            log.warning("club: %s/%s claims match %s of another device; dropped",
+                        table, device, uid)
+            return None
+        mirror.device = device
+        return mirror
+
+    def _load(self, table: str, uid: str) -> Mirror:
+        """The mirror of a match, from the store when it is there already."""
+        mirror = Mirror(uid, table)
+        match_id = self.store.find_uid(uid)
+        if match_id is not None:
+            record = self.store.match(match_id)
+            saved = json.loads(self.store.meta(MIRROR_KEY + uid) or "{}")
+            mirror.table = record.origin
+            mirror.device = saved.get("device", "")
+            mirror.gen = int(saved.get("gen", 0))
+            mirror.match_id = match_id
+            events = self.store.events(match_id)
+            mirror.hashes = wire.chain(zip(events, self.store.event_times(match_id), strict=True))
+            mirror.game = engine(record.game_id).replay(record.players, record.options, events)
+        self.mirrors[uid] = mirror
+        return mirror
+
+    # -- applying a match's log ------------------------------------------------------
+
+    def _drain(self, mirror: Mirror) -> None:
+        """Apply every buffered message that can be applied now, in stream order."""
+        progress = True
+        while progress and mirror.pending:
+            progress = False
+            for msg in sorted(mirror.pending, key=_order):
+                verdict = self._try(mirror, msg)
+                if verdict == "wait":
+                    continue
+                mirror.pending.remove(msg)
+                if verdict == "conflict":
+                    self._ask(mirror)
+                progress = True
+                break
+        self._settle(mirror)
+        self._touch(mirror)
+
+    def _try(self, mirror: Mirror, msg: dict[str, Any]) -> str:
+        """``applied``, ``stale`` (drop it), ``wait`` (keep it) or ``conflict``."""
+        try:
+            if msg["op"] == "cut":
+                return self._cut(mirror, msg)
+            return self._event(mirror, msg)
+        except (IllegalEvent, StoreError, CompanionError) as err:
+            log.error("club: %s/%s: cannot apply %s %s: %s", mirror.table, mirror.uid,
+                      msg["op"], msg.get("seq", msg["gen"]), err)
+            return "stale"
+
+    def _cut(self, mirror: Mirror, msg: dict[str, Any]) -> str:
+        gen, keep = msg["gen"], msg["keep"]
+        if mirror.match_id is None:
+            if keep:
+                self._ask(mirror)
+                return "wait"
+            self._create(mirror, msg["match"])
+        elif gen <= mirror.gen:
+            return "stale"
+        elif keep > mirror.count:
+            return "wait"
+        elif mirror.hashes[keep] != msg["hash"]:
+            return "conflict"
+        else:
+            self._truncate(mirror, keep)
+        mirror.gen = gen
+        self._save(mirror)
+        return "applied"
+
+    def _event(self, mirror: Mirror, msg: dict[str, Any]) -> str:
+        gen, seq = msg["gen"], msg["seq"]
+        if mirror.match_id is None or gen > mirror.gen:
+            return "wait"
+        if gen < mirror.gen:
+            return "stale"
+        if seq <= mirror.count:
+            return "stale" if mirror.hashes[seq] == msg["hash"] else "conflict"
+        if seq > mirror.count + 1:
+            return "wait"
+        event, at = msg["event"], float(msg["at"])
+        if msg["prev"] != mirror.hashes[-1] or wire.link(msg["prev"], event, at) != msg["hash"]:
+            return "conflict"
+        assert mirror.game is not None and mirror.match_id is not None
+        mirror.game.check(event)
+        self.store.append(mirror.match_id, event, at=at)
+        mirror.game.apply(event)
+        mirror.hashes.append(msg["hash"])
+        self.on_applied(at)
+        return "applied"
+
+    def _create(self, mirror: Mirror, header: dict[str, Any]) -> None:
+        game_id = wire.need(header, "game_id", str)
+        players = wire.need(header, "players", list)
+        options = wire.need(header, "options", dict)
+        started = float(wire.need(header, "started", (int, float)))
+        mirror.game = new_match(game_id, players, options)  # the engine checks the setup
+        mirror.match_id = self.store.import_match(
+            game_id, list(mirror.game.players), mirror.game.options, [], started=started,
+            finished=None, result=None, uid=mirror.uid, origin=mirror.table)
+        mirror.hashes = [""]
+
+    def _truncate(self, mirror: Mirror, keep: int) -> None:
+        assert mirror.match_id is not None and mirror.game is not None
+        if keep == mirror.count:
+            return
+        record = self.store.match(mirror.match_id)
+        while mirror.count > keep:
+            self.store.pop(mirror.match_id)
+            mirror.hashes.pop()
+        events = self.store.events(mirror.match_id)
+        mirror.game = engine(record.game_id).replay(record.players, record.options, events)
+
+    def _save(self, mirror: Mirror) -> None:
+        self.store.set_meta(MIRROR_KEY + mirror.uid,
+                            json.dumps({"device": mirror.device, "gen": mirror.gen}))
+
+    def _settle(self, mirror: Mirror) -> None:
+        """Finish or abandon the stored match once its log equals the retained state."""
+        info = mirror.info
+        if info is None or mirror.match_id is None or mirror.pending:
+            return
+        if (info["count"], info["hash"]) != (mirror.count, mirror.hashes[-1]):
+            return
+        record = self.store.match(mirror.match_id)
+        try:
+            if info["state"] == "finished" and record.finished is None:
+                result = wire.need(info, "result", dict)
+                at = float(wire.need(info, "finished", (int, float)))
+                self.store.finish(mirror.match_id, result, at=at)
+            elif info["state"] == "abandoned" and not record.abandoned:
+                self.store.abandon(mirror.match_id)
+        except (StoreError, wire.WireError) as err:
+            log.error("club: %s/%s: %s", mirror.table, mirror.uid, err)
+
+    # -- asking a table for a match again --------------------------------------------------
+
+    def behind(self) -> list[str]:
+        """Ask again for every match that made no progress since the last call while
+        behind; the uids asked for. Call it every ``sync_every`` seconds or so."""
+        asked = []
+        for mirror in self.mirrors.values():
+            mark = (mirror.gen, mirror.count)
+            if mirror.behind() and mirror.checked == mark:
+                if self._ask(mirror):
+                    asked.append(mirror.uid)
+            mirror.checked = mark
+        return asked
+
+    def any_behind(self) -> bool:
+        return any(mirror.behind() for mirror in self.mirrors.values())
+
+    def _ask(self, mirror: Mirror) -> bool:
+        last = self._asked.get(mirror.uid)
+        when = self.clock()
+        if last is not None and when - last < self.sync_every:
+            return False
+        self._asked[mirror.uid] = when
+        self.request(wire.sync_topic(mirror.table), wire.encode(
+            {"uid": mirror.uid, "have": mirror.count, "hash": mirror.hashes[-1]}))
+        return True
+
+    # -- the live view ---------------------------------------------------------------------
+
+    def _touch(self, mirror: Mirror) -> None:
+        self._views[mirror.uid] = self._match_view(mirror)
+        self.changed(mirror.uid)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every table as plain JSON: online, its current match and the match's state
+        (each match's view is made when it changes, so this stays cheap)."""
+        tables = {}
+        for name, status in sorted(self.tables.items()):
+            entry = dict(status)
+            entry["match"] = self._views.get(status.get("current") or "")
+            tables[name] = entry
+        return {"tables": tables}
+
+    def _match_view(self, mirror: Mirror) -> dict[str, Any]:
+        info = mirror.info or {}
+        game = mirror.game
+        return {
+            "uid": mirror.uid,
+            "game_id": info.get("game_id") or (game.game_id if game else None),
+            "players": list(game.players) if game else info.get("players", []),
+            "events": mirror.count,
+            "state": info.get("state", "playing"),
+            "standings": _safe_state(game),
+            "behind": mirror.behind(),
+        }
+
+
+def _safe_state(game: Match | None) -> dict[str, Any] | None:
+    if game is None:
+        return None
+    try:
+        return game.result()
+    except Exception:  # noqa: BLE001 - a view must not break the dashboard
+        return None

@@ -1,0 +1,145 @@
+"""The club view of the web page (``companion club --web HOST:PORT``).
+
+The table page's app (:func:`companion.remote.web.asgi.build_app`) over the dashboard's
+store, read only, with the club's own front page in place of the table: every table
+live (from the dashboard's snapshot) and the league, ratings and wins per game across
+every table (:func:`companion.stats.cached_figures` over the same store). History,
+match pages, exports and Players are the table page's own, now club-wide.
+
+Live updates reuse the page's script: ``/api/club/stream`` sends ``view`` events with
+the rendered tables, at most a few a second however busy the club is (changes that
+arrive meanwhile are folded into the next one).
+
+Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
+``{"tables": {NAME: {...}}, "league": [...]}``, ``GET /api/club/stream`` (SSE).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.club.dashboard import Dashboard
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: Shortest gap between two updates of one open page (seconds).
+MIN_GAP = 0.2
+KEEPALIVE = 15.0
+
+
+def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per game: players by rating (best first), with wins and plays."""
+    games = []
+    for game_id, game in (figures.get("games") or {}).items():
+        rows = [{"name": name, "rating": f.get("rating"), "wins": f.get("wins", 0),
+                 "plays": f.get("plays", 0)} for name, f in game.get("players", {}).items()]
+        rows.sort(key=lambda r: (r["rating"] is None, -(r["rating"] or 0), r["name"]))
+        games.append({"game_id": game_id, "title": game.get("title", game_id),
+                      "plays": game.get("plays", 0), "rows": rows})
+    return games
+
+
+class ClubPage:
+    """The club's routes over a dashboard and a read-only store on its file."""
+
+    def __init__(self, dashboard: Dashboard, store: Any):
+        from companion.remote.web.source import StoreSource
+
+        self.dashboard = dashboard
+        self.source = StoreSource(store)
+        self.tick = 0
+        dashboard.on_change = self._changed
+
+    def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
+        from companion.remote.web.source import Change
+
+        self.tick += 1
+        self.source.hub.publish(Change(self.tick, None, None))
+
+    def asgi(self) -> Any:
+        from starlette.routing import Route
+
+        from companion.remote.web.asgi import build_app
+
+        routes = [Route("/", self.page), Route("/api/club", self.api),
+                  Route("/api/club/stream", self.stream)]
+        return build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
+                         title="Tabletop Companion club")
+
+    async def data(self) -> dict[str, Any]:
+        from starlette.concurrency import run_in_threadpool
+
+        from companion.stats import cached_figures
+
+        figures = await run_in_threadpool(self.source.read, cached_figures)
+        return {"tables": self.dashboard.snapshot()["tables"], "league": league(figures)}
+
+    async def live_html(self, request: Any) -> str:
+        site = request.app.state.site
+        return site.templates.get_template("_club_live.html").render(**await self.data())
+
+    async def page(self, request: Any) -> Any:
+        site = request.app.state.site
+        site.check_read(request)
+        return site.render(request, "club.html", live=await self.live_html(request))
+
+    async def api(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        request.app.state.site.check_read(request)
+        return JSONResponse(await self.data())
+
+    async def stream(self, request: Any) -> Any:
+        from starlette.responses import StreamingResponse
+
+        from companion.remote.web.asgi import sse
+
+        request.app.state.site.check_read(request)
+        hub = self.source.hub
+        queue = hub.subscribe()
+
+        async def view() -> str:
+            html = await self.live_html(request)
+            return sse(json.dumps({"html": html, "seq": self.tick, "match_id": None}),
+                       event="view")
+
+        async def messages() -> Any:
+            try:
+                yield "retry: 1000\n\n"
+                yield await view()
+                while True:
+                    try:
+                        change = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except TimeoutError:
+                        yield ": keepalive\n\n"
+                        continue
+                    if change is None:
+                        return
+                    await asyncio.sleep(MIN_GAP)  # let a burst of changes settle
+                    while not queue.empty():
+                        if queue.get_nowait() is None:
+                            return
+                    yield await view()
+            finally:
+                hub.unsubscribe(queue)
+
+        return StreamingResponse(messages(), media_type="text/event-stream", headers={
+            "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def serve(dashboard: Dashboard, listen: str) -> Any:
+    """The club page on ``listen`` (``HOST:PORT``); a started
+    :class:`~companion.remote.web.server.WebServer` (``.stop()`` it)."""
+    from companion.errors import CompanionError
+    from companion.remote.web.server import WebServer, bind
+    from companion.store import Store
+
+    sock = bind(listen)
+    page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True))
+    server = WebServer(page.asgi, sock, page.source).start()
+    server.ready.wait()
+    if server.failed:
+        raise CompanionError(f"club page: {server.failed}")
+    return server

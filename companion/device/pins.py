@@ -1,0 +1,133 @@
+"""Which gpiozero pin factory drives the board, chosen on purpose, and GPIO errors told
+in one line with the fix.
+
+Left to itself, gpiozero tries lgpio, then RPi.GPIO, pigpio and its sysfs backend,
+with a warning at every step. When lgpio cannot open the GPIO chip the owner then
+reads RPi.GPIO's ``No access to /dev/mem`` (Pi 4) or ``Cannot determine SOC
+peripheral base address`` (Pi 5) under eight warnings, and the real cause is hidden
+above them. So the factory is named once (``[gpio] pin_factory``, default ``lgpio``;
+``$GPIOZERO_PIN_FACTORY`` overrides it), built directly with no fallback, and its own
+error is what the owner reads::
+
+    >>> explain_gpio_error(RuntimeError("Cannot determine SOC peripheral base address"))
+    'RPi.GPIO does not work on a Raspberry Pi 5: set [gpio] pin_factory = "lgpio"'
+
+Nothing here imports RPi.GPIO: gpiozero does, only when ``rpigpio`` is asked for (the
+``[pi-legacy]`` extra installs it).
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import stat
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+#: The command that frees pins the installed service holds.
+STOP_SERVICE = "sudo systemctl stop companion"
+ENV_VAR = "GPIOZERO_PIN_FACTORY"
+#: Which module each factory needs, and how an owner gets it.
+_PACKAGES = {
+    "lgpio": "sudo apt install python3-lgpio (Raspberry Pi OS), or pip install lgpio",
+    "RPi": "pip install 'tabletop-companion[pi-legacy]' (RPi.GPIO, for older systems "
+           'only), or set [gpio] pin_factory = "lgpio"',
+}
+
+
+class GPIOError(CompanionError):
+    """The pins cannot be used: no factory, no access, or taken by another program."""
+
+
+def pin_factory_name(configured: str, env: Mapping[str, str] | None = None) -> str:
+    """The factory to use: ``$GPIOZERO_PIN_FACTORY`` if set, else the config's.
+
+    >>> pin_factory_name("lgpio", env={}), pin_factory_name("lgpio", env={ENV_VAR: "mock"})
+    ('lgpio', 'mock')
+    """
+    env = os.environ if env is None else env
+    return env.get(ENV_VAR, "").strip() or configured
+
+
+def open_pin_factory(name: str, *, dev: Path = Path("/dev")) -> Any:
+    """Build the named gpiozero factory, or None for ``""`` (gpiozero's own choice).
+
+    Raises :class:`GPIOError` with one line naming the cause and the fix.
+    """
+    if not name:
+        return None
+    found = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
+    entry = found.get(name) or found.get(name.lower())
+    if entry is None:
+        known = ", ".join(sorted(n for n in found if n.islower()))
+        raise GPIOError(f"unknown GPIO pin factory {name!r} (known: {known})")
+    try:
+        return entry.load()()
+    except Exception as err:  # noqa: BLE001 - every backend has its own error classes
+        raise GPIOError(f"GPIO ({name}): {explain_gpio_error(err, dev=dev)}") from err
+
+
+def explain_gpio_error(err: BaseException, *, dev: Path = Path("/dev")) -> str:
+    """One line: what a GPIO backend's error means here, and what fixes it."""
+    text = " ".join(str(err).split())
+    lowered = text.lower()
+    if isinstance(err, ImportError):
+        module = (err.name or "").split(".")[0]
+        fix = _PACKAGES.get(module)
+        return f"{module or text} is not installed: {fix}" if fix else text
+    if "can not open gpiochip" in lowered or "cannot open gpiochip" in lowered:
+        return _chip_problem(dev / "gpiochip0", text)
+    if "busy" in lowered:
+        return f"another program holds the pin ({text}); if it is the service: {STOP_SERVICE}"
+    if "soc peripheral base" in lowered:
+        return 'RPi.GPIO does not work on a Raspberry Pi 5: set [gpio] pin_factory = "lgpio"'
+    if "/dev/mem" in lowered or "gpiomem" in lowered:
+        return (f"RPi.GPIO cannot open /dev/gpiomem ({text}): add the user to the gpio "
+                f"group ({_usermod('gpio')}), or use the Bookworm default "
+                '[gpio] pin_factory = "lgpio"')
+    if ("raspberry pi" in lowered and "only" in lowered) or "not running on a rpi" in lowered \
+            or "pi revision" in lowered:
+        return (f"this is not a Raspberry Pi ({text}): `companion sim` runs the simulator, "
+                f"{ENV_VAR}=mock runs on pretend pins")
+    if isinstance(err, PermissionError) or "permission" in lowered:
+        return f"{text}: add the user to the gpio group ({_usermod('gpio')})"
+    return text or type(err).__name__
+
+
+def _chip_problem(chip: Path, text: str) -> str:
+    """Why lgpio could not open the GPIO chip: lgpio says only 'can not open gpiochip'."""
+    try:
+        info = chip.stat()
+    except FileNotFoundError:
+        return (f"lgpio cannot open the GPIO chip: there is no {chip} (not a Raspberry Pi, "
+                f"or a kernel without GPIO character devices)")
+    except OSError as err:
+        return f"lgpio cannot open {chip}: {err}"
+    if os.access(chip, os.R_OK | os.W_OK):
+        return f"lgpio cannot open {chip} ({text}); if the service holds it: {STOP_SERVICE}"
+    group = _name(grp.getgrgid, info.st_gid)
+    owner = _name(pwd.getpwuid, info.st_uid)
+    mode = f"{stat.S_IMODE(info.st_mode):04o}"
+    where = f"{chip} is {owner}:{group} mode {mode}"
+    if group == "root" or not info.st_mode & stat.S_IWGRP:
+        return (f"lgpio cannot open {chip}: no permission ({where}); give it to the gpio "
+                f"group: sudo chgrp gpio {chip} && sudo chmod g+rw {chip} (Raspberry Pi "
+                "OS's udev rule does this at boot)")
+    return f"lgpio cannot open {chip}: no permission ({where}); {_usermod(group)}"
+
+
+def _usermod(group: str) -> str:
+    user = os.environ.get("SUDO_USER") or os.environ.get("USER") or "$USER"
+    return f"sudo usermod -aG {group} {user}, then log in again"
+
+
+def _name(lookup: Any, number: int) -> str:
+    try:
+        return lookup(number)[0]
+    except KeyError:
+        return str(number)

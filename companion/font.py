@@ -1,0 +1,60 @@
+"""The device's bitmap font as data: which characters the screen can draw, and each one's
+pixels.
+
+The font ships in ``companion/data`` (made by ``scripts/make_font.py``; licences in
+``companion/data/FONT-LICENSE.txt``): Latin-1 in X11 courB08, plus Latin Extended, Greek
+and Cyrillic letters from the X11 misc-fixed fonts. Each glyph is an 8x11 cell of 11
+bytes, one per row (the top bit is the leftmost pixel). Nothing here needs Pillow, so
+the name rule (:mod:`companion.names`) can ask "can the screen draw this?" cheaply;
+:mod:`companion.ui.canvas` turns the same bytes into pictures::
+
+    >>> drawable("Ж"), drawable("中")
+    (True, False)
+    >>> glyph("А") == glyph("A")  # Cyrillic A is drawn as Latin A: the same pixels
+    True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+#: The glyphs, one 8x11 cell after another, and the characters they draw, in order.
+GLYPH_FILE, CHARS_FILE = DATA / "font8x11.bin", DATA / "font8x11.txt"
+CELL_W, CELL_H = 8, 11
+#: What an undrawable character shows as.
+MISSING = "?"
+
+
+@lru_cache(maxsize=1)
+def _loaded() -> tuple[dict[str, int], bytes]:
+    chars = CHARS_FILE.read_text(encoding="utf-8")
+    return {char: index for index, char in enumerate(chars)}, GLYPH_FILE.read_bytes()
+
+
+def glyph_data() -> bytes:
+    """Every cell, one after the other (11 bytes each, in the order of :func:`chars`)."""
+    return _loaded()[1]
+
+
+def chars() -> str:
+    """Every character the screen can draw, in the order their glyphs are stored."""
+    return "".join(_loaded()[0])
+
+
+def drawable(char: str) -> bool:
+    """Whether the screen has a glyph for ``char`` (one character)."""
+    return char in _loaded()[0]
+
+
+def glyph_index(char: str) -> int:
+    """Where ``char``'s cell is in the glyph file; an undrawable one gets ``MISSING``'s."""
+    index = _loaded()[0]
+    return index.get(char, index[MISSING])
+
+
+def glyph(char: str) -> bytes:
+    """The 11 bytes of ``char``'s cell (``MISSING``'s if the screen cannot draw it)."""
+    start = glyph_index(char) * CELL_H
+    return _loaded()[1][start : start + CELL_H]

@@ -1,0 +1,190 @@
+"""The game log as the device holds it while it runs: written to, or, while the storage
+cannot be written (read-only, full), read only, with a retry until saving works again.
+
+Storage that cannot be written must never look like storage that works. So
+:class:`GameLog` says at every moment whether games are saved (:attr:`GameLog.problem`
+is "" when they are, else why not); the screens show a mark in the header while they
+are not (:meth:`companion.ui.screen.Screen.render`). Meanwhile the log is opened for
+reading when it can be (an unfinished game is still offered: to look at, or to play
+on unsaved), and :meth:`GameLog.retry` tries to open it for writing again every
+:attr:`GameLog.retry_every` seconds on the app's clock (a deadline the app's loop
+sleeps until, never a polling loop)::
+
+    log = GameLog.open(state_dir, clock)
+    if log.problem:                       # "cannot write the game log: disk full"
+        ...                               # every screen shows the mark
+    if log.due(clock()) and log.retry(clock()):
+        ...                               # saving works again: say so
+
+When it comes back, what was played unsaved is written (:meth:`GameLog.catch_up`):
+the game on the screen, and the games ended (abandoned) meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.errors import StoreError
+
+log = logging.getLogger("companion")
+
+__all__ = ["GameLog", "ReadOnlyLog"]
+
+
+Opener = Callable[[Path], tuple[Any, "str | None"]]
+Reader = Callable[[Path], Any]
+
+
+class ReadOnlyLog:
+    """The game log opened for reading while it cannot be written: everything a screen
+    reads works (the unfinished game, history, the roster); a write is refused with the
+    store's own "read-only" error, except :meth:`abandon`, which is noted and done when
+    saving works again (ending a game must not wait for the storage)."""
+
+    readonly = True
+
+    def __init__(self, store: Any):
+        self._store = store
+        #: Matches to mark abandoned once the log can be written.
+        self.later: list[int] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def abandon(self, match_id: int) -> None:
+        if match_id not in self.later:
+            self.later.append(match_id)
+
+    def unfinished(self) -> Any:
+        """The newest unfinished match not ended meanwhile (None if none)."""
+        record = self._store.unfinished()
+        return None if record is None or record.id in self.later else record
+
+
+class GameLog:
+    """Whether games are saved, the store to read (and write while they are), and the
+    retry while they are not. Build it with :meth:`open`."""
+
+    #: Seconds between attempts to write again while the storage refuses.
+    retry_every = 30.0
+
+    def __init__(self, state_dir: Path | None, *, opener: Opener | None = None,
+                 reader: Reader | None = None):
+        self.state_dir = state_dir
+        #: The store screens use: writable, a :class:`ReadOnlyLog`, or None.
+        self.store: Any = None
+        #: Why games are not saved now ("" when they are, or when no log was asked for).
+        self.problem = ""
+        #: A line for the screen at start ("" when there is nothing to say).
+        self.notice = ""
+        #: When to try writing again (None: not trying).
+        self.retry_at: float | None = None
+        self._opener = opener or _open_writable
+        self._reader = reader or _open_readonly
+
+    @classmethod
+    def open(cls, state_dir: Path | None, now: float, **kw: Any) -> GameLog:
+        """The log in ``state_dir`` (None: no log, nothing is saved and nothing is
+        marked), opened for writing if it can be, else for reading with a retry."""
+        game_log = cls(state_dir, **kw)
+        if state_dir is None:
+            return game_log
+        from companion.store import StoreTooNew
+
+        try:
+            store, message = game_log._opener(state_dir)
+        except StoreTooNew as err:
+            game_log._read_only(str(err), None)  # a newer version's file: no retry helps
+        except StoreError as err:
+            game_log._read_only(str(err), now + game_log.retry_every)
+        else:
+            game_log.store = store
+            if message:
+                log.error("%s", message)
+                game_log.notice = message
+        if game_log.problem:
+            log.error("games are not saved: %s", game_log.problem)
+            game_log.notice = f"Games are not saved: {game_log.problem}"
+        return game_log
+
+    @property
+    def saving(self) -> bool:
+        """True when what is played is written to the log."""
+        return self.store is not None and not self.problem
+
+    def due(self, now: float) -> bool:
+        return self.retry_at is not None and now >= self.retry_at
+
+    def retry(self, now: float, session: Any = None) -> bool:
+        """Try to write again; True when saving works again. ``session`` (the game on
+        the screen) is written first, with the games ended meanwhile: saving only
+        counts as back when all of that is in the log."""
+        assert self.state_dir is not None
+        try:
+            store, _ = self._opener(self.state_dir)
+        except StoreError as err:
+            self.problem = str(err)
+            self.retry_at = now + self.retry_every
+            return False
+        try:
+            for match_id in getattr(self.store, "later", ()):
+                _abandon(store, match_id)
+            if session is not None and not session.saved:
+                session.save_to(store)
+        except StoreError as err:
+            store.close()
+            self.problem = str(err)
+            self.retry_at = now + self.retry_every
+            return False
+        old, self.store = self.store, store
+        if old is not None:
+            old.close()
+        self.problem = ""
+        self.retry_at = None
+        log.warning("games are saved again")
+        return True
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    def _read_only(self, problem: str, retry_at: float | None) -> None:
+        self.problem = problem
+        self.retry_at = retry_at
+        try:
+            self.store = ReadOnlyLog(self._reader(self.state_dir))  # type: ignore[arg-type]
+        except StoreError as err:
+            log.info("the game log cannot be read either: %s", err)
+            self.store = None
+
+
+def _open_writable(state_dir: Path) -> tuple[Any, str | None]:
+    """The log in ``state_dir`` for writing, proved by a write (a full disk opens fine
+    and fails at the first event otherwise)."""
+    import time
+
+    from companion.store import Store
+
+    store, message = Store.open_or_set_aside(state_dir)
+    try:
+        store.set_meta("written", f"{time.time():.0f}")
+    except StoreError:
+        store.close()
+        raise
+    return store, message
+
+
+def _open_readonly(state_dir: Path) -> Any:
+    from companion.store import Store
+
+    return Store(Path(state_dir) / Store.DEFAULT_NAME, readonly=True)
+
+
+def _abandon(store: Any, match_id: int) -> None:
+    """Mark a match ended while unsaved abandoned, unless it is over meanwhile."""
+    record = store.match(match_id)
+    if record.finished is None and not record.abandoned:
+        store.abandon(match_id)

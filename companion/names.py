@@ -1,0 +1,113 @@
+"""The one rule for player names, whichever way a name comes in: the buttons' letter ring,
+the command line (``sim --new --players``, ``replay --players``), the serial console
+(``ADD PLAYER``, ``NEW``), the store, the web page, imported files.
+
+A name is 1 to :data:`NAME_MAX` characters after trimming, with no control or format
+characters (bidi marks, zero-width joiners) and no comma (player lists are written
+comma-separated); the screen must have a glyph for every character (Latin, Greek and
+Cyrillic letters: see :mod:`companion.font`); and it must not look like another player's
+name. "Looks like" is exact: the same pixels on the screen, ignoring case. Cyrillic А is
+drawn with Latin A's pixels, so "Аnn" is refused beside "Ann"::
+
+    >>> check_name("  Zoë ")
+    'Zoë'
+    >>> try:
+    ...     check_name("Аnn", others=["Ann"])
+    ... except BadName as refused:
+    ...     print(refused)
+    Аnn would look like Ann on the screen
+    >>> split_players("Ann, Bob,Cy")
+    ['Ann', 'Bob', 'Cy']
+
+Refusals are :class:`BadName` (a :class:`~companion.errors.BadSetup`, so the serial
+console answers ``ERR BADARG`` and the command line prints one line), whose message says
+what to change.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from companion import font
+from companion.errors import BadSetup
+
+__all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like", "split_players"]
+
+#: Longest name: the 128x64 screen shows a name beside a score.
+NAME_MAX = 12
+
+# Control, format (bidi marks, zero-width), line/paragraph separators, surrogates,
+# private use and unassigned code points: nothing a person means as part of a name.
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+
+
+class BadName(BadSetup):
+    """A name is refused; the message is one line saying why ("a name cannot contain a
+    comma", "the screen cannot draw '中' (U+4E2D)")."""
+
+
+def check_name(name: object, others: Iterable[str] = ()) -> str:
+    """``name`` cleaned (NFC, trimmed, each run of spaces one space), or :class:`BadName`.
+
+    ``others`` are the names it must not look like: the roster when adding to it, the
+    players seated so far when seating.
+    """
+    if not isinstance(name, str):
+        raise BadName("a name is text")
+    name = unicodedata.normalize("NFC", name)
+    if any(unicodedata.category(char) in _HIDDEN for char in name):
+        raise BadName("a name cannot contain control characters")
+    clean = " ".join(name.split())  # trimmed, each run of spaces (any kind) one space
+    if not clean:
+        raise BadName("a player needs a name")
+    if len(clean) > NAME_MAX:
+        raise BadName(f"a name has at most {NAME_MAX} characters (the screen is small)")
+    if "," in clean:
+        raise BadName("a name cannot contain a comma")
+    for char in clean:
+        if not font.drawable(char):
+            raise BadName(f"the screen cannot draw '{char}' (U+{ord(char):04X})")
+    for other in others:
+        if clean.casefold() == other.casefold():
+            raise BadName(f"{clean} is the same name as {other}")
+        if looks_like(clean, other):
+            raise BadName(f"{clean} would look like {other} on the screen")
+    return clean
+
+
+def check_players(names: object) -> list[str]:
+    """A seat list: every name checked and cleaned, none like another (BadName if not).
+    How many players a game takes is the game's rule, not this one."""
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise BadName("players are a list of names")
+    seated: list[str] = []
+    for name in names:
+        seated.append(check_name(name, seated))
+    return seated
+
+
+def split_players(text: str) -> list[str]:
+    """Comma-separated names, as ``--players`` and the serial console write them, checked
+    by :func:`check_players` ("Ann,,Bob" is refused: an empty name)."""
+    return check_players(text.split(","))
+
+
+def looks_like(name: str, other: str) -> bool:
+    """Whether the two names show as the same pixels on the screen, ignoring case: cell
+    by cell as drawn, or with every letter in lower case, or in upper case."""
+    if len(name) != len(other):
+        return name.casefold() == other.casefold()
+    return any(_pixels(name, case) == _pixels(other, case) for case in (None, "lower", "upper"))
+
+
+def _pixels(name: str, case: str | None) -> list[bytes]:
+    cells = []
+    for char in name:
+        if case is not None:
+            changed = getattr(char, case)()
+            # Only one-for-one case changes: "ß".upper() is "SS", two cells.
+            char = changed if len(changed) == 1 else char
+        # An undrawable character (in an old name) stands for itself, not for '?'.
+        cells.append(font.glyph(char) if font.drawable(char) else char.encode())
+    return cells

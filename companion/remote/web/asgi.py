@@ -1,0 +1,612 @@
+"""The table page as an ASGI app (Starlette): pages, the JSON API and the event stream.
+
+Every handler talks to a *source* (:mod:`companion.remote.web.source`) and never to the
+screen. Reads are open on the local network unless ``open_reads`` is off; writes need
+a token from pairing (:mod:`companion.remote.web.pairing`). Every refusal is JSON with
+one line, ``{"error": "..."}`` (an HTML page gets a short page), never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from companion.remote import commands
+from companion.remote.commands import RemoteError
+from companion.remote.web import views
+from companion.remote.web.pairing import Pairing, PairingRefused
+from companion.remote.web.source import Change
+
+log = logging.getLogger("companion")
+
+HERE = Path(__file__).parent
+#: The most a request body may hold.
+MAX_BODY = 64 * 1024
+#: Seconds between keepalive comments on an idle stream (proxies and phones drop
+#: connections that say nothing for a minute).
+KEEPALIVE = 20.0
+#: The cookie a paired phone keeps.
+COOKIE = "companion_pair"
+#: A year: the token itself ends when the device restarts.
+COOKIE_AGE = 365 * 24 * 3600
+
+#: HTTP status per :data:`commands.ERRORS` code (and READONLY for a store source).
+STATUS = {"BADARG": 400, "NOTFOUND": 404, "NOGAME": 409, "ILLEGAL": 409, "OPEN": 409, "STORE": 409,
+          "FULL": 409, "BUSY": 503, "INTERNAL": 500, "READONLY": 403}
+
+
+class Refusal(Exception):
+    """A request refused before it reached a command: status and one-line message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(message).split()), **extra}, status_code=status)
+
+
+# -- request bodies ---------------------------------------------------------------------------
+
+
+async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ...]],
+                    required: Sequence[str] = ()) -> dict[str, Any]:
+    """The body as a JSON object with only ``fields`` (name -> allowed types), or a
+    :class:`Refusal`: too big (413), not JSON, not an object, an unknown or missing
+    field, a wrong type (400). An empty body is ``{}``."""
+    length = request.headers.get("content-length", "")
+    if length and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refusal(413, f"a request body holds at most {MAX_BODY // 1024} KiB")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refusal(413, f"a request body holds at most {MAX_BODY // 1024} KiB")
+    if not body.strip():
+        data: Any = {}
+    else:
+        try:
+            data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise Refusal(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refusal(400, "the body must be one JSON object")
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        known = ", ".join(fields) or "none"
+        raise Refusal(400, f"unknown field {unknown[0]!r} (fields: {known})")
+    for name in required:
+        if name not in data:
+            raise Refusal(400, f"the field {name!r} is missing")
+    for name, value in data.items():
+        kinds = fields[name]
+        if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple)
+                                                    else (kinds,)):
+            raise Refusal(400, f"the field {name!r} has the wrong type")
+        if not isinstance(value, kinds):
+            raise Refusal(400, f"the field {name!r} has the wrong type")
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# -- the app ---------------------------------------------------------------------------------
+
+
+class Site:
+    """The handlers, sharing one source, one pairing and one template environment."""
+
+    def __init__(self, source: Any, pairing: Pairing | None, open_reads: bool,
+                 template_dirs: Sequence[str | Path], title: str):
+        self.source = source
+        self.pairing = pairing
+        self.open_reads = open_reads
+        self.title = title
+        loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+                                      jinja2.FileSystemLoader(str(HERE / "templates"))])
+        self.templates = jinja2.Environment(loader=loader, autoescape=True,
+                                            trim_blocks=True, lstrip_blocks=True)
+        self.templates.globals.update(game_title=views.game_title, site_title=title)
+
+    # -- access -------------------------------------------------------------------------
+
+    def paired(self, request: Request) -> bool:
+        if self.pairing is None:
+            return False
+        token = request.cookies.get(COOKIE)
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            token = auth[7:].strip()
+        return self.pairing.paired(token)
+
+    def may_read(self, request: Request) -> bool:
+        return self.open_reads or self.paired(request)
+
+    def check_read(self, request: Request) -> None:
+        if not self.may_read(request):
+            raise Refusal(401, "pair this phone first (Settings > Pair a phone on the device)")
+
+    def check_write(self, request: Request) -> None:
+        if not self.source.writable:
+            raise Refusal(403, "this page only shows the game log; it changes nothing")
+        if not self.paired(request):
+            raise Refusal(401, "pair this phone first (Settings > Pair a phone on the device)")
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        """A page: ``name`` from the template dirs, with the site's common context."""
+        html = self.templates.get_template(name).render(
+            request=request, paired=self.paired(request), writable=self.source.writable,
+            **context)
+        return HTMLResponse(html, status_code=status)
+
+    def live_html(self, snap: Mapping[str, Any]) -> str:
+        return self.templates.get_template("_live.html").render(**table_context(snap))
+
+    def view_message(self, snap: Mapping[str, Any], cache: dict[str, str] | None = None) -> str:
+        """The ``view`` stream message: the live part of the table page, rendered."""
+        if cache is not None and "view" in cache:
+            return cache["view"]
+        state = snap["state"]
+        data = {"game": state.get("game"), "match_id": state.get("match_id"),
+                "seq": state.get("seq", 0),
+                "over": bool(state.get("over")), "expecting": state.get("expecting"),
+                "turn": state.get("turn"), "players": state.get("players", []),
+                "html": self.live_html(snap)}
+        text = sse(json.dumps(data, ensure_ascii=False, separators=(",", ":")), event="view")
+        if cache is not None:
+            cache["view"] = text
+        return text
+
+    # -- pages -----------------------------------------------------------------------------
+
+    async def table_page(self, request: Request) -> Response:
+        if not self.may_read(request):
+            return RedirectResponse("/pair", status_code=303)
+        snap = await run_in_threadpool(self.source.snapshot)
+        return self.render(request, "table.html", live=self.live_html(snap),
+                           state=snap["state"])
+
+    async def history_page(self, request: Request) -> Response:
+        if not self.may_read(request):
+            return RedirectResponse("/pair", status_code=303)
+        game = request.query_params.get("game", "")
+        player = request.query_params.get("player", "")
+        rows = await run_in_threadpool(self.source.read, lambda s: past_matches(s, game, player))
+        games = sorted({row["game"] for row in rows} | ({game} if game else set()))
+        return self.render(request, "history.html", rows=rows, game=game, player=player,
+                           games=games)
+
+    async def match_page(self, request: Request) -> Response:
+        if not self.may_read(request):
+            return RedirectResponse("/pair", status_code=303)
+        match_id = request.path_params["match_id"]
+        data = await run_in_threadpool(self.source.read, lambda s: match_details(s, match_id))
+        return self.render(request, "match.html", match=data)
+
+    async def players_page(self, request: Request) -> Response:
+        if not self.may_read(request):
+            return RedirectResponse("/pair", status_code=303)
+        data = await run_in_threadpool(self.source.read, player_figures)
+        return self.render(request, "players.html", **data)
+
+    async def new_page(self, request: Request) -> Response:
+        if not self.paired(request):
+            return RedirectResponse("/pair", status_code=303)
+        roster = await run_in_threadpool(self.source.read, lambda s: s.roster())
+        return self.render(request, "new.html", games=playable_games(), roster=roster)
+
+    async def pair_page(self, request: Request) -> Response:
+        return self.render(request, "pair.html")
+
+    # -- reads ------------------------------------------------------------------------------
+
+    async def api_state(self, request: Request) -> Response:
+        self.check_read(request)
+        snap = await run_in_threadpool(self.source.snapshot)
+        return JSONResponse(snap["state"])
+
+    async def api_history(self, request: Request) -> Response:
+        self.check_read(request)
+        game = request.query_params.get("game", "")
+        player = request.query_params.get("player", "")
+        rows = await run_in_threadpool(self.source.read, lambda s: past_matches(s, game, player))
+        return JSONResponse(rows)
+
+    async def api_match(self, request: Request) -> Response:
+        self.check_read(request)
+        match_id = request.path_params["match_id"]
+        data = await run_in_threadpool(self.source.read, lambda s: match_details(s, match_id))
+        return JSONResponse(data)
+
+    async def api_players(self, request: Request) -> Response:
+        self.check_read(request)
+        return JSONResponse(await run_in_threadpool(self.source.read, player_figures))
+
+    async def export(self, request: Request) -> Response:
+        self.check_read(request)
+        match_id, fmt = request.path_params["match_id"], request.path_params["fmt"]
+        if fmt not in ("jsonl", "csv"):
+            raise Refusal(404, f"no export as {fmt!r} (jsonl or csv)")
+        text = await run_in_threadpool(self.source.read, lambda s: export_text(s, match_id, fmt))
+        kind = "application/x-ndjson" if fmt == "jsonl" else "text/csv"
+        return Response(text.encode("utf-8"), media_type=f"{kind}; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="match-{match_id}.{fmt}"'})
+
+    # -- the stream ---------------------------------------------------------------------------
+
+    async def stream(self, request: Request) -> Response:
+        self.check_read(request)
+        last = _whole(request.headers.get("last-event-id") or request.query_params.get("last"))
+        wanted = _whole(request.query_params.get("match"))
+        hub = self.source.hub
+        queue = hub.subscribe()  # before the snapshot: nothing falls between the two
+        try:
+            snap = await run_in_threadpool(self.source.snapshot)
+            caught_up = await self.catch_up(snap, last, wanted)
+        except BaseException:
+            hub.unsubscribe(queue)
+            raise
+
+        async def messages() -> Any:
+            try:
+                yield "retry: 1000\n\n"
+                for text in caught_up:
+                    yield text
+                yield self.view_message(snap)
+                while True:
+                    try:
+                        change = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except TimeoutError:
+                        yield ": keepalive\n\n"
+                        continue
+                    if change is None:
+                        return
+                    if change.tick <= snap["tick"]:
+                        continue  # in the snapshot already
+                    yield self.change_text(change)
+            finally:
+                hub.unsubscribe(queue)
+
+        return StreamingResponse(messages(), media_type="text/event-stream", headers={
+            "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    def change_text(self, change: Change) -> str:
+        text = ""
+        if change.payload is not None:
+            text += ev_message(change.payload)
+        if change.snapshot is not None:
+            text += self.view_message(change.snapshot, change.cache)
+        return text
+
+    async def catch_up(self, snap: Mapping[str, Any], last: int | None,
+                       wanted: int | None) -> list[str]:
+        """What a page that saw events up to ``last`` of match ``wanted`` (the match on
+        the table when None) missed: the events after it, from the table's match or
+        from the log; ``reset`` when events it saw were taken back meanwhile."""
+        if last is None:
+            return []
+        state = snap["state"]
+        current = state.get("match_id")
+        target = current if wanted is None else wanted
+        if target is None:
+            return []
+        if target == current:
+            game, events = state.get("game"), snap["events"]
+        else:
+            try:
+                game, events = await run_in_threadpool(
+                    self.source.read, lambda s: (s.match(target).game_id, s.events(target)))
+            except RemoteError:
+                return [sse(json.dumps({"match_id": target, "seq": None}), event="reset")]
+        if last > len(events):
+            return [sse(json.dumps({"match_id": target, "seq": len(events)}), event="reset")]
+        return [ev_message(commands.ev_payload(_Past(game, target, events[:seq]), event))
+                for seq, event in enumerate(events[last:], last + 1)]
+
+    # -- writes ------------------------------------------------------------------------------
+
+    async def pair(self, request: Request) -> Response:
+        data = await read_json(request, {"code": str}, required=("code",))
+        if self.pairing is None:
+            raise Refusal(403, "this page does not pair phones")
+        try:
+            token = self.pairing.redeem(data["code"])
+        except PairingRefused as refused:
+            raise Refusal(401, str(refused)) from None
+        response = JSONResponse({"paired": True, "token": token})
+        response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="strict")
+        return response
+
+    async def do(self, request: Request, fn: Callable[..., Any], *args: Any, **kw: Any,
+                 ) -> Response:
+        payload = await run_in_threadpool(self.source.command, fn, *args, **kw)
+        return JSONResponse(payload)
+
+    async def add_player(self, request: Request) -> Response:
+        self.check_write(request)
+        data = await read_json(request, {"name": str}, required=("name",))
+        return await self.do(request, commands.add_player, data["name"])
+
+    async def rename_player(self, request: Request) -> Response:
+        self.check_write(request)
+        data = await read_json(request, {"name": str, "to": str}, required=("name", "to"))
+        return await self.do(request, commands.rename_player, data["name"], data["to"])
+
+    async def remove_player(self, request: Request) -> Response:
+        self.check_write(request)
+        data = await read_json(request, {"name": str}, required=("name",))
+        return await self.do(request, commands.remove_player, data["name"])
+
+    async def new_match(self, request: Request) -> Response:
+        self.check_write(request)
+        data = await read_json(request, {"game": str, "players": list, "options": dict,
+                                         "force": bool}, required=("game", "players"))
+        return await self.do(request, commands.new_game, data["game"], data["players"],
+                             data.get("options", {}), force=data.get("force", False))
+
+    async def event(self, request: Request) -> Response:
+        self.check_write(request)
+        data = await read_json(request, {"event": dict}, required=("event",))
+        return await self.do(request, commands.event, data["event"])
+
+    async def roll(self, request: Request) -> Response:
+        self.check_write(request)
+        await read_json(request, {})
+        return await self.do(request, commands.roll)
+
+    async def undo(self, request: Request) -> Response:
+        self.check_write(request)
+        await read_json(request, {})
+        return await self.do(request, commands.undo)
+
+    async def leave(self, request: Request) -> Response:
+        self.check_write(request)
+        await read_json(request, {})
+        return await self.do(request, commands.leave)
+
+    # -- errors --------------------------------------------------------------------------------
+
+    def wants_json(self, request: Request) -> bool:
+        path = request.url.path
+        return path.startswith("/api/") or "/export." in path or \
+            "text/html" not in request.headers.get("accept", "")
+
+    async def on_refusal(self, request: Request, exc: Exception) -> Response:
+        status = exc.status if isinstance(exc, Refusal) else getattr(exc, "status_code", 500)
+        message = exc.message if isinstance(exc, Refusal) else _http_message(exc)
+        return self.failure(request, status, message)
+
+    async def on_remote(self, request: Request, exc: Exception) -> Response:
+        code = getattr(exc, "code", "INTERNAL")
+        status, message = STATUS.get(code, 400), getattr(exc, "message", str(exc))
+        if self.wants_json(request):
+            return error(status, message, code=code)
+        return self.failure(request, status, message)
+
+    async def on_bug(self, request: Request, exc: Exception) -> Response:
+        log.error("web page: %s %s failed", request.method, request.url.path, exc_info=exc)
+        return self.failure(request, 500, f"internal error ({type(exc).__name__}); "
+                                          "the device carries on")
+
+    def failure(self, request: Request, status: int, message: str) -> Response:
+        if self.wants_json(request):
+            return error(status, message)
+        return self.render(request, "error.html", status=status, status_code=status,
+                           message=message)
+
+
+def _http_message(exc: Exception) -> str:
+    status = getattr(exc, "status_code", 500)
+    if status == 404:
+        return "no such page"
+    if status == 405:
+        return "this address does not take that method"
+    return str(getattr(exc, "detail", "")) or "refused"
+
+
+class _Past:
+    """What :func:`commands.ev_payload` reads of a session, for events from the log."""
+
+    def __init__(self, game: str | None, match_id: int, events: list[dict[str, Any]]):
+        self.match = type("M", (), {"game_id": game, "events": events})()
+        self.match_id = match_id
+
+
+def _whole(text: str | None) -> int | None:
+    if text is None or not text.strip().isascii() or not text.strip().isdigit():
+        return None
+    value = int(text.strip())
+    return value if value < 2**62 else None
+
+
+def sse(data: str, *, event: str | None = None, id: int | None = None) -> str:
+    """One Server-Sent Events message (``data`` is one line of JSON)."""
+    head = (f"event: {event}\n" if event else "") + (f"id: {id}\n" if id is not None else "")
+    return f"{head}data: {data}\n\n"
+
+
+def ev_message(payload: Mapping[str, Any]) -> str:
+    """The stream's message for one event: ``id`` = seq, ``data`` = the ``EV`` JSON."""
+    return sse(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), id=payload["seq"])
+
+
+# -- the data behind the pages (plain functions of a store) -----------------------------------
+
+
+def _record_json(record: Any) -> dict[str, Any]:
+    result = record.result or {}
+    return {"id": record.id, "game": record.game_id, "title": views.game_title(record.game_id),
+            "players": list(record.players), "started": record.started,
+            "finished": record.finished, "abandoned": record.abandoned,
+            "winners": list(result.get("winners", [])), "totals": result.get("totals", {}),
+            "events": record.event_count, "origin": getattr(record, "origin", "")}
+
+
+def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
+                 ) -> list[dict[str, Any]]:
+    """Finished and abandoned matches, newest first, of ``game`` and with ``player``
+    (any case) when given."""
+    wanted = player.strip().casefold()
+    return [_record_json(record) for record in store.past(limit)
+            if (not game or record.game_id == game)
+            and (not wanted or any(name.casefold() == wanted for name in record.players))]
+
+
+def stored_match(store: Any, match_id: int) -> Any:
+    """The match's record, or ``NOTFOUND`` (a 404) when the log has no such match."""
+    from companion.errors import StoreError
+
+    try:
+        return store.match(match_id)
+    except StoreError as problem:
+        raise RemoteError("NOTFOUND", str(problem)) from None
+
+
+def match_details(store: Any, match_id: int) -> dict[str, Any]:
+    """One match for its page: the record, the score table, the chart, the log."""
+    record, events = stored_match(store, match_id), store.events(match_id)
+    table = views.score_table(record, events)
+    players, points = views.series(table)
+    data = _record_json(record)
+    data.update(options=record.options, table=table,
+                chart=views.chart_svg(players, points),
+                log=[{"seq": seq, "words": words, "event": events[seq - 1]}
+                     for seq, words in views.log_lines(events, None)],
+                standings=views.standings(record.players, data["totals"], data["winners"],
+                                          views.high_wins(record.game_id)))
+    return data
+
+
+def export_text(store: Any, match_id: int, fmt: str) -> str:
+    """The match exactly as ``companion export --format fmt`` writes it: that command's
+    own code, on the log file ``store`` reads."""
+    import io
+
+    from companion.export import export_main
+
+    stored_match(store, match_id)
+    path = Path(str(getattr(store, "path", ":memory:")))
+    if path.name != getattr(store, "DEFAULT_NAME", ""):
+        raise RemoteError("STORE", "this game log is not a file that can be exported")
+    out, err = io.StringIO(), io.StringIO()
+    if export_main(str(path.parent), str(match_id), fmt, out=out, err=err) != 0:
+        message = err.getvalue().strip().removeprefix("companion export:").strip()
+        raise RemoteError("STORE", message or "the export failed")
+    return out.getvalue()
+
+
+def player_figures(store: Any) -> dict[str, Any]:
+    """The roster and the figures ``companion stats --json`` gives
+    (:func:`companion.stats.figures`: ``players`` -> NAME -> plays, wins, win_rate...;
+    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...)."""
+    from companion.stats import figures
+
+    return {"roster": store.roster(), "figures": figures(store)}
+
+
+def playable_games() -> list[dict[str, Any]]:
+    """The games a new match may be: id, title, player counts, options with defaults."""
+    from companion.games import GAMES, available, engine
+    from companion.ui.games import has_screens
+
+    games = []
+    for info in GAMES:
+        if not (info.in_menu and available(info.game_id) and has_screens(info.game_id)):
+            continue
+        cls = engine(info.game_id)
+        games.append({"id": info.game_id, "title": info.title, "min": cls.min_players,
+                      "max": cls.max_players, "options": dict(cls.option_defaults)})
+    return games
+
+
+def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
+    """The live part of the table page from a snapshot."""
+    from companion.store import MatchRecord
+
+    state = snap["state"]
+    if state.get("match") is None and "game" not in state:
+        return {"state": state, "rows": [], "log": [], "chart": ""}
+    result = snap.get("result") or {}
+    record = MatchRecord(id=state.get("match_id") or 0, game_id=state["game"],
+                         players=tuple(state["players"]), options=dict(snap.get("options", {})),
+                         started=0.0, finished=None, result=result, abandoned=False,
+                         event_count=state.get("seq", 0))
+    events = snap["events"]
+    players, points = views.series(views.score_table(record, events))
+    return {
+        "state": state,
+        "rows": views.standings(state["players"], state.get("totals", {}),
+                                state.get("winners", []), views.high_wins(state["game"])),
+        "log": views.log_lines(events),
+        "chart": views.chart_svg(players, points),
+    }
+
+
+def build_app(
+    source: Any,
+    *,
+    pairing: Pairing | None = None,
+    open_reads: bool = True,
+    extra_routes: Iterable[BaseRoute] = (),
+    template_dirs: Sequence[str | Path] = (),
+    title: str = "Tabletop Companion",
+) -> Starlette:
+    """The ASGI app over ``source`` (see the package docstring)."""
+    site = Site(source, pairing, open_reads, template_dirs, title)
+    routes: list[BaseRoute] = [
+        *extra_routes,
+        Route("/", site.table_page),
+        Route("/history", site.history_page),
+        Route("/matches/{match_id:int}", site.match_page),
+        Route("/matches/{match_id:int}/export.{fmt}", site.export),
+        Route("/players", site.players_page),
+        Route("/new", site.new_page),
+        Route("/pair", site.pair_page),
+        Route("/api/state", site.api_state),
+        Route("/api/stream", site.stream),
+        Route("/api/history", site.api_history),
+        Route("/api/matches/{match_id:int}", site.api_match),
+        Route("/api/players", site.api_players),
+        Route("/api/pair", site.pair, methods=["POST"]),
+        Route("/api/players", site.add_player, methods=["POST"]),
+        Route("/api/players/rename", site.rename_player, methods=["POST"]),
+        Route("/api/players/remove", site.remove_player, methods=["POST"]),
+        Route("/api/matches", site.new_match, methods=["POST"]),
+        Route("/api/events", site.event, methods=["POST"]),
+        Route("/api/roll", site.roll, methods=["POST"]),
+        Route("/api/undo", site.undo, methods=["POST"]),
+        Route("/api/leave", site.leave, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={
+        Refusal: site.on_refusal, HTTPException: site.on_refusal,
+        RemoteError: site.on_remote, Exception: site.on_bug})
+    app.state.site = site
+    app.state.source = source
+
+    return app

@@ -1,0 +1,146 @@
+"""The web page's server: uvicorn in a thread of its own, with its own event loop.
+
+:func:`start` runs on the app's owner thread *after* the first frame (it is posted to
+the queue by :func:`companion.launch.web_page`). It binds the socket there, so a port
+in use is one log line and the device carries on without the page, then leaves the
+rest (importing Starlette, uvicorn and Jinja2, building the app) to the server thread.
+
+The server waits on its sockets and on an event for :meth:`WebServer.stop`; it has no
+ticking loop of its own (uvicorn's ``main_loop`` wakes ten times a second, so it is not
+used, and without it the ``Date`` header is left out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+from typing import Any
+
+from companion.config import parse_listen
+from companion.errors import CompanionError
+
+log = logging.getLogger("companion")
+
+
+class WebServer:
+    """Serves ``make_asgi()`` on an already bound socket until :meth:`stop`."""
+
+    def __init__(self, make_asgi: Any, sock: socket.socket, source: Any = None):
+        self.make_asgi = make_asgi
+        self.sock = sock
+        #: The source the page shows (its hub is ended and it is detached at stop).
+        self.source = source
+        self.hub = None if source is None else source.hub
+        self.host, self.port = sock.getsockname()[:2]
+        #: Set once the server answers (or failed: then :attr:`failed` says why).
+        self.ready = threading.Event()
+        self.failed: str | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    def start(self) -> WebServer:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except Exception as problem:  # noqa: BLE001 - the device carries on without a page
+            self.failed = f"{type(problem).__name__}: {problem}"
+            log.exception("web page stopped")
+        finally:
+            self.ready.set()
+            self.sock.close()
+
+    async def _serve(self) -> None:
+        import uvicorn
+
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        if self.hub is not None:
+            self.hub.bind(self._loop)
+        config = uvicorn.Config(self.make_asgi(), lifespan="off", http="h11", ws="none",
+                                log_config=None, log_level="warning", access_log=False,
+                                date_header=False, server_header=False,
+                                timeout_graceful_shutdown=2)
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[self.sock])
+        if server.should_exit:
+            raise CompanionError("the web server did not start")
+        log.info("web page on %s", self.url)
+        self.ready.set()
+        await self._stop.wait()
+        await server.shutdown(sockets=[self.sock])
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End the open streams, stop serving and wait for the thread (idempotent)."""
+        if self.hub is not None:
+            self.hub.close()
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:
+                pass  # the loop ended already
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        if self.source is not None:
+            self.source.detach()
+
+
+def bind(listen: str) -> socket.socket:
+    """A listening TCP socket on ``HOST:PORT``; CompanionError in one line if not."""
+    try:
+        host, port = parse_listen(listen)
+    except ValueError as problem:
+        raise CompanionError(f"web page: listen {problem}") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as problem:
+        raise CompanionError(f"web page: cannot listen on {listen}: "
+                             f"{problem.strerror or problem}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(64)
+        sock.set_inheritable(True)
+    except OSError as problem:
+        sock.close()
+        raise CompanionError(f"web page: cannot listen on {listen}: "
+                             f"{problem.strerror or problem}") from None
+    return sock
+
+
+def start(app: Any, listen: str, *, open_reads: bool = True) -> WebServer:
+    """The page for a live device on ``listen``; call on the owner thread. Sets
+    ``app.ctx.pairing`` (the Pair screen shows its code) and starts listening to the
+    sessions. CompanionError (one line) when the address cannot be used."""
+    from companion.remote.web.pairing import Pairing
+    from companion.remote.web.source import DeviceSource
+
+    sock = bind(listen)
+    pairing = Pairing(app.ctx.clock)
+    source = DeviceSource(app)
+
+    def make_asgi() -> Any:
+        from companion.remote.web.asgi import build_app
+
+        return build_app(source, pairing=pairing, open_reads=open_reads)
+
+    app.ctx.pairing = pairing
+    app.ctx.web_address = listen
+    source.attach()
+    return WebServer(make_asgi, sock, source).start()

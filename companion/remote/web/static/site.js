@@ -1,0 +1,196 @@
+// The table page's only script: the live stream, the theme, and the paired phone's forms.
+"use strict";
+(function () {
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const root = document.documentElement;
+
+  // -- theme: dark or light, remembered on this browser --------------------------------
+  const saved = localStorage.getItem("theme");
+  if (saved) root.dataset.theme = saved;
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("#theme")) return;
+    const dark = root.dataset.theme ? root.dataset.theme === "dark"
+      : matchMedia("(prefers-color-scheme: dark)").matches;
+    root.dataset.theme = dark ? "light" : "dark";
+    localStorage.setItem("theme", root.dataset.theme);
+  });
+
+  // -- messages ----------------------------------------------------------------------------
+  let toastTimer = 0;
+  function toast(text, bad) {
+    const box = $("#toast");
+    if (!box) return;
+    box.textContent = text;
+    box.className = bad ? "toast bad" : "toast";
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, bad ? 6000 : 2500);
+  }
+
+  async function post(url, body) {
+    const reply = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
+    });
+    let data = {};
+    try { data = await reply.json(); } catch (err) { data = { error: reply.statusText }; }
+    return { ok: reply.ok, status: reply.status, data: data };
+  }
+  async function act(url, body, done) {
+    const reply = await post(url, body);
+    if (!reply.ok) { toast(reply.data.error || "refused", true); return reply; }
+    if (done) done(reply.data);
+    return reply;
+  }
+
+  // -- the live table ------------------------------------------------------------------------
+  const live = $("#live");
+  window.companionViews = [];
+  function show(view) {
+    live.innerHTML = view.html;
+    live.dataset.seq = view.seq;
+    live.dataset.match = view.match_id == null ? "" : view.match_id;
+    window.companionViews.push(performance.timeOrigin + performance.now());
+    controls(view);
+  }
+  function connect(query) {
+    const link = $("#link");
+    const stream = new EventSource(live.dataset.stream + query);
+    stream.addEventListener("view", (e) => show(JSON.parse(e.data)));
+    stream.onmessage = (e) => { live.dataset.event = e.lastEventId; };
+    stream.onopen = () => { link.hidden = true; };
+    stream.onerror = () => {
+      link.hidden = false;
+      if (stream.readyState === EventSource.CLOSED) {
+        // The browser gave up (the device answered oddly while restarting): start again
+        // from what this page has seen.
+        setTimeout(() => connect("?match=" + live.dataset.match + "&last=" + live.dataset.seq), 2000);
+      }
+    };
+  }
+  if (live) connect(live.dataset.match ? "?match=" + live.dataset.match : "");
+
+  // -- a paired phone enters events --------------------------------------------------------
+  function option(value, label) {
+    const item = document.createElement("option");
+    item.value = value;
+    item.textContent = label;
+    return item;
+  }
+  function controls(view) {
+    const box = $("#controls");
+    if (!box) return;
+    box.hidden = !view.game || view.over;
+    const expect = view.expecting || { types: [], choices: {} };
+    const key = JSON.stringify(expect) + view.turn;
+    if (box.dataset.key === key) return;   // unchanged: keep what is being typed
+    box.dataset.key = key;
+    const kind = $("#event-type");
+    kind.replaceChildren(...expect.types.map((t) => option(t, t)));
+    const fields = $("#event-fields");
+    fields.replaceChildren();
+    const names = Object.assign({ player: (view.players || []) }, expect.choices || {});
+    for (const [name, values] of Object.entries(names)) {
+      if (!values.length) continue;
+      const label = document.createElement("label");
+      label.textContent = name + " ";
+      const pick = document.createElement("select");
+      pick.name = name;
+      pick.append(option("", "-"), ...values.map((v) => option(JSON.stringify(v), String(v))));
+      if (name === "player" && view.turn) pick.value = JSON.stringify(view.turn);
+      label.append(pick);
+      fields.append(label);
+    }
+  }
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-post]");
+    if (button) act(button.dataset.post, {});
+  });
+  const form = $("#event-form");
+  if (form) form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const event = { type: $("#event-type").value };
+    for (const pick of $("#event-fields").querySelectorAll("select")) {
+      if (pick.value) event[pick.name] = JSON.parse(pick.value);
+    }
+    const extra = $("#event-extra").value.trim();
+    if (extra) {
+      try { Object.assign(event, JSON.parse(extra)); } catch (err) { toast("More fields: not JSON", true); return; }
+    }
+    act("/api/events", { event: event }, () => { $("#event-extra").value = ""; });
+  });
+  const controlsBox = $("#controls");
+  if (controlsBox) controls({ expecting: JSON.parse(controlsBox.dataset.expecting || "{}"),
+    turn: controlsBox.dataset.turn, game: controlsBox.dataset.game || null,
+    players: [...document.querySelectorAll(".scores tbody td:first-child")]
+      .map((td) => td.textContent.replace(/^[^A-Za-z0-9]+/, "").trim()) });
+
+  // -- pairing ----------------------------------------------------------------------------------
+  const pair = $("#pair");
+  if (pair) pair.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act("/api/pair", { code: $("#code").value.trim() }, () => { location.href = "/"; });
+  });
+
+  // -- players ------------------------------------------------------------------------------------
+  const add = $("#add-player");
+  if (add) add.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act("/api/players", { name: $("#new-name").value }, () => location.reload());
+  });
+  document.addEventListener("click", (e) => {
+    const rename = e.target.closest("[data-rename]");
+    if (rename) {
+      const to = prompt("New name for " + rename.dataset.rename, rename.dataset.rename);
+      if (to) act("/api/players/rename", { name: rename.dataset.rename, to: to }, () => location.reload());
+    }
+    const remove = e.target.closest("[data-remove]");
+    if (remove && confirm("Remove " + remove.dataset.remove + " from the roster?")) {
+      act("/api/players/remove", { name: remove.dataset.remove }, () => location.reload());
+    }
+    const pick = e.target.closest("[data-pick]");
+    if (pick) {
+      const input = $("#players");
+      input.value = (input.value.trim() ? input.value.replace(/[ ,]+$/, "") + ", " : "") + pick.dataset.pick;
+    }
+  });
+
+  // -- a new game ---------------------------------------------------------------------------------
+  const game = $("#new-game");
+  if (game) {
+    const games = JSON.parse(game.dataset.games);
+    const options = () => {
+      const chosen = games.find((g) => g.id === $("#game").value) || { options: {} };
+      const box = $("#options");
+      box.replaceChildren(box.firstElementChild);
+      for (const [name, value] of Object.entries(chosen.options)) {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.name = name;
+        input.dataset.kind = typeof value;
+        if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; }
+        else { input.value = value; if (typeof value === "number") input.inputMode = "numeric"; }
+        label.append(input, " " + name.replace(/_/g, " "));
+        box.append(label);
+      }
+    };
+    $("#game").addEventListener("change", options);
+    options();
+    const start = async (force) => {
+      const chosen = {};
+      for (const input of $("#options").querySelectorAll("input")) {
+        const kind = input.dataset.kind;
+        chosen[input.name] = kind === "boolean" ? input.checked
+          : kind === "number" ? Number(input.value) : input.value;
+      }
+      const body = { game: $("#game").value, options: chosen, force: force,
+        players: $("#players").value.split(",").map((n) => n.trim()).filter(Boolean) };
+      const reply = await post("/api/matches", body);
+      if (reply.ok) { location.href = "/"; return; }
+      if (reply.status === 409 && reply.data.code === "OPEN" && !force &&
+          confirm(reply.data.error + "\n\nStart the new game anyway?")) { start(true); return; }
+      toast(reply.data.error || "refused", true);
+    };
+    game.addEventListener("submit", (e) => { e.preventDefault(); start(false); });
+  }
+})();

@@ -1,0 +1,654 @@
+"""The figures a group asks of its record: who wins, by how much, how often, and ratings.
+
+Everything here is computed from the stored matches (:meth:`Store.summaries
+<companion.store.Store.summaries>`), never kept beside them, so importing older matches
+or undoing a finish gives the same figures as if it had always been so::
+
+    >>> import tempfile
+    >>> from companion.store import Store
+    >>> store = Store.in_dir(tempfile.mkdtemp(), clock=lambda: 1700000000.0)
+    >>> mid = store.new_match("final-count", ["Ann", "Bob"], {})
+    >>> store.finish(mid, {"over": True, "totals": {"Ann": 310, "Bob": 120},
+    ...                    "winners": ["Ann"]})
+    >>> ann = figures(store)["games"]["final-count"]["players"]["Ann"]
+    >>> ann["wins"], ann["best_score"], ann["avg_place"], ann["rating"]
+    (1, 310, 1.0, 3.4)
+    >>> store.close()
+
+What counts: finished matches that were not abandoned, in the order they finished (then
+by id). Unfinished ones count only in ``last_played``; abandoned ones not at all.
+
+- **Places**: the winners share first place; the others follow by total, best first (the
+  lowest in a game where the lowest total wins), equal totals sharing a place, and a
+  place skips as many as share the one before it (1, 1, 3). A player without a total
+  comes last.
+- **Ratings**: openskill's Plackett-Luce model with its default parameters, one rating
+  per player per game, each match applied in finishing order with those places. Shown
+  as the ordinal, mu - 3 sigma, rounded to one decimal.
+- **Best score**: the highest total, or the lowest when every counted match of the game
+  is one where the lowest total wins (a match's ``low_wins`` flag, else its engine's).
+- **Time played**: from a match's first event to its last.
+- **Names**: "Ann" and "ann" are one player (the roster's rule), shown as last spelt.
+- **A period** (``since``, seconds since the epoch) keeps the matches finished then or
+  later; ratings are then over those matches alone.
+
+:func:`figures` reads the store afresh (``companion stats``); :func:`cached_figures`
+keeps what it folded per store and period, and on the next call folds in only the
+matches finished since, recomputing from scratch when anything else changed (an undone
+finish, an import, a match finished again): see :meth:`Store.finished_mark
+<companion.store.Store.finished_mark>`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import time
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
+
+from openskill.models import PlackettLuce
+
+from companion.errors import CompanionError, StoreError
+from companion.games import GAMES, engine
+from companion.store import MatchSummary, Store
+
+__all__ = [
+    "PERIODS",
+    "Tally",
+    "cached_figures",
+    "figures",
+    "format_table",
+    "keep",
+    "period_start",
+    "places",
+    "since_date",
+    "stats_main",
+    "warm",
+]
+
+#: The periods the device's History offers: (label, key for :func:`period_start`).
+PERIODS: tuple[tuple[str, str], ...] = (
+    ("All time", "all"), ("This year", "year"), ("Last 30 days", "30d"))
+
+TITLES = {info.game_id: info.title for info in GAMES}
+_PROG = "companion stats"
+_MODEL = PlackettLuce()
+
+
+# -- periods -------------------------------------------------------------------------------
+
+
+def period_start(period: str, now: float) -> float | None:
+    """When ``period`` ("all", "year", "30d") began, at local midnight, for ``now``.
+
+    Whole days, so the figures of "last 30 days" stay the same (and cached) all day.
+    """
+    if period == "all":
+        return None
+    today = dt.datetime.fromtimestamp(now).date()
+    if period == "year":
+        first = today.replace(month=1, day=1)
+    elif period == "30d":
+        first = today - dt.timedelta(days=30)
+    else:
+        raise ValueError(f"no period {period!r} (periods: all, year, 30d)")
+    return _midnight(first)
+
+
+def since_date(text: str) -> float:
+    """``YYYY-MM-DD`` as the local midnight that starts it; CompanionError if it is not."""
+    try:
+        day = dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise CompanionError(f"--since is a date like 2026-01-31, not {text!r}") from None
+    return _midnight(day)
+
+
+def _midnight(day: dt.date) -> float:
+    return time.mktime(day.timetuple())
+
+
+# -- one match -----------------------------------------------------------------------------
+
+
+def places(
+    players: Sequence[str], totals: Mapping[str, float], winners: Iterable[str], low_wins: bool
+) -> dict[str, int]:
+    """Each player's finishing place (see the module docstring)::
+
+        >>> places(["Ann", "Bob", "Cy", "Dee"], {"Ann": 9, "Bob": 5, "Cy": 5, "Dee": 7},
+        ...        ["Ann"], low_wins=False)
+        {'Ann': 1, 'Bob': 3, 'Cy': 3, 'Dee': 2}
+    """
+    chosen = set(winners)
+    won = [name for name in players if name in chosen]
+    others = [name for name in players if name not in won]
+
+    def behind(name: str) -> tuple[bool, float]:
+        total = totals.get(name)
+        if total is None:
+            return (True, 0.0)
+        return (False, total if low_wins else -total)
+
+    keys = {name: behind(name) for name in others}
+    table = {name: 1 for name in won}
+    for name in others:
+        table[name] = 1 + len(won) + sum(1 for other in others if keys[other] < keys[name])
+    return table
+
+
+@cache
+def _engine_low_wins(game_id: str) -> bool | None:
+    try:
+        return not engine(game_id).high_wins
+    except CompanionError:
+        return None
+
+
+def low_wins(match: MatchSummary) -> bool:
+    """Whether the lowest total wins ``match``: its result's flag, else its engine's
+    rule, else what its winners show (a winner below the top total)."""
+    if match.low_wins is not None:
+        return match.low_wins
+    rule = _engine_low_wins(match.game_id)
+    if rule is not None:
+        return rule
+    won = [match.totals[name] for name in match.winners if name in match.totals]
+    return bool(won) and max(won) < max(match.totals.values())
+
+
+def _seconds(match: MatchSummary) -> float:
+    if match.first_event is None or match.last_event is None:
+        return 0.0
+    # A clock set back mid-game (a Pi without a real-time clock) must not count negative.
+    return max(0.0, match.last_event - match.first_event)
+
+
+def _last_active(match: MatchSummary) -> float:
+    if match.finished is not None:
+        return match.finished
+    return match.last_event if match.last_event is not None else match.started
+
+
+# -- running figures -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Record:
+    """One player's running figures in one game, or over every game."""
+
+    plays: int = 0
+    wins: int = 0
+    places: int = 0
+    seconds: float = 0.0
+    scores: float = 0.0
+    scored: int = 0
+    highest: float | None = None
+    lowest: float | None = None
+    rounds: int = 0
+    counted_rounds: int = 0
+    streak: int = 0
+    longest: int = 0
+    last_played: float | None = None
+
+    def add(self, won: bool, place: int, seconds: float, score: float | None,
+            rounds: int | None, when: float) -> None:
+        # Plain comparisons, not min()/max(): this runs for every player of every match.
+        self.plays += 1
+        if won:
+            self.wins += 1
+            self.streak += 1
+            if self.streak > self.longest:
+                self.longest = self.streak
+        else:
+            self.streak = 0
+        self.places += place
+        self.seconds += seconds
+        if score is not None:
+            self.scores += score
+            self.scored += 1
+            if self.highest is None or score > self.highest:
+                self.highest = score
+            if self.lowest is None or score < self.lowest:
+                self.lowest = score
+        if rounds is not None:
+            self.rounds += rounds
+            self.counted_rounds += 1
+        if self.last_played is None or when > self.last_played:
+            self.last_played = when
+
+    def seen(self, when: float) -> None:
+        self.last_played = when if self.last_played is None else max(self.last_played, when)
+
+    def common(self) -> dict[str, Any]:
+        """The figures that make sense for one game and over all games."""
+        return {
+            "plays": self.plays,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.plays, 4) if self.plays else 0.0,
+            "avg_place": round(self.places / self.plays, 2) if self.plays else None,
+            "seconds_played": round(self.seconds, 1),
+            "longest_streak": self.longest,
+            "last_played": self.last_played,
+        }
+
+
+@dataclass
+class _Game:
+    """One game's running figures: its own, its players' and their ratings."""
+
+    plays: int = 0
+    seconds: float = 0.0
+    rounds: int = 0
+    counted_rounds: int = 0
+    all_low: bool = True
+    last_played: float | None = None
+    players: dict[str, _Record] = field(default_factory=dict)
+    ratings: dict[str, Any] = field(default_factory=dict)
+
+
+class _Together(NamedTuple):
+    """Who played a match and who won it (name keys), for head-to-head."""
+
+    game_id: str
+    players: frozenset[str]
+    winners: frozenset[str]
+
+
+class Tally:
+    """Figures folded over finished matches in the order they finished.
+
+    :meth:`add` takes the next match (it must have finished after the ones before it);
+    :meth:`figures` gives the result as plain JSON without changing the tally.
+    """
+
+    def __init__(self) -> None:
+        self.games: dict[str, _Game] = {}
+        self.overall: dict[str, _Record] = {}
+        self.names: dict[str, str] = {}
+        self.together: list[_Together] = []
+        #: How many matches, the sum of their ids and the last (finished, id): what
+        #: :func:`cached_figures` compares with :meth:`Store.finished_mark`.
+        self.count = 0
+        self.id_sum = 0
+        self.last: tuple[float, int] | None = None
+
+    def add(self, match: MatchSummary) -> None:
+        """Fold in one finished match."""
+        assert match.finished is not None
+        game = self.games.setdefault(match.game_id, _Game())
+        low = low_wins(match)
+        keys = [self._key(name) for name in match.players]
+        totals = {self._key(name): value for name, value in match.totals.items()}
+        winners = {self._key(name) for name in match.winners}
+        placed = places(keys, totals, winners, low)
+        seconds = _seconds(match)
+        game.plays += 1
+        game.seconds += seconds
+        game.all_low = game.all_low and low
+        if match.rounds is not None:
+            game.rounds += match.rounds
+            game.counted_rounds += 1
+        game.last_played = _latest(game.last_played, match.finished)
+        for key in keys:
+            won = key in winners
+            args = (won, placed[key], seconds, totals.get(key), match.rounds, match.finished)
+            game.players.setdefault(key, _Record()).add(*args)
+            self.overall.setdefault(key, _Record()).add(*args)
+        self._rate(game, keys, placed)
+        self.together.append(_Together(match.game_id, frozenset(keys), frozenset(winners)))
+        self.count += 1
+        self.id_sum += match.id
+        self.last = (match.finished, match.id)
+
+    def _key(self, name: str) -> str:
+        key = name.casefold()
+        self.names[key] = name
+        return key
+
+    @staticmethod
+    def _rate(game: _Game, keys: list[str], placed: Mapping[str, int]) -> None:
+        if len(keys) < 2:
+            return
+        teams = [[game.ratings.get(key) or _MODEL.rating()] for key in keys]
+        rated = _MODEL.rate(teams, ranks=[placed[key] for key in keys])
+        for key, (rating,) in zip(keys, rated, strict=True):
+            game.ratings[key] = rating
+
+    # -- the result --------------------------------------------------------------------
+
+    def figures(
+        self,
+        game: str | None = None,
+        player: str | Sequence[str] | None = None,
+        unfinished: Iterable[MatchSummary] = (),
+        since: float | None = None,
+    ) -> dict[str, Any]:
+        """The figures as JSON (the ``companion stats --json`` shape): ``games`` ->
+        GAME -> its own figures and ``players`` -> NAME -> theirs; ``players`` -> NAME
+        -> over all games; ``head_to_head`` when ``player`` names two.
+
+        ``unfinished`` matches (begun at or after ``since``) add to ``last_played``.
+        """
+        wanted = _wanted(player)
+        names = dict(self.names)
+        seen = self._unfinished_seen(unfinished, since, names)
+        games: dict[str, Any] = {}
+        for game_id in _game_order(set(self.games) | {g for g, _ in seen}):
+            if game is not None and game_id != game:
+                continue
+            shown = self._game(game_id, seen, wanted, names)
+            if wanted is None or shown["players"]:
+                games[game_id] = shown
+        result: dict[str, Any] = {
+            "since": since,
+            "plays": sum(shown["plays"] for shown in games.values()),
+            "games": games,
+            "players": self._overall(game, seen, wanted, names),
+        }
+        if wanted is not None and len(wanted) == 2:
+            result["head_to_head"] = self._head_to_head(list(wanted), game)
+        return result
+
+    def _overall(
+        self,
+        game: str | None,
+        seen: Mapping[tuple[str, str | None], float],
+        wanted: Mapping[str, str] | None,
+        names: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """Each player over every game (or over ``game`` alone), most wins first."""
+        records = self.overall if game is None else self.games.get(game, _Game()).players
+        open_last: dict[str, float] = {}
+        for (game_id, key), when in seen.items():
+            if key is not None and game in (None, game_id):
+                open_last[key] = max(open_last.get(key, when), when)
+        keys = [key for key in set(records) | set(open_last) if wanted is None or key in wanted]
+        rows = {}
+        for key in keys:
+            record = records.get(key, _Record())
+            rows[key] = {**record.common(),
+                         "last_played": _latest(record.last_played, open_last.get(key))}
+        order = sorted(keys, key=lambda key: (-rows[key]["wins"], -rows[key]["plays"], key))
+        return {names[key]: rows[key] for key in order}
+
+    @staticmethod
+    def _unfinished_seen(
+        unfinished: Iterable[MatchSummary], since: float | None, names: dict[str, str]
+    ) -> dict[tuple[str, str | None], float]:
+        """(game, player key or None for the game) -> when an unfinished match of it
+        was last played; adds its players' spellings to ``names`` if new there."""
+        seen: dict[tuple[str, str | None], float] = {}
+        for match in unfinished:
+            when = _last_active(match)
+            if since is not None and when < since:
+                continue
+            for name in match.players:
+                names.setdefault(name.casefold(), name)
+            for key in [None, *(name.casefold() for name in match.players)]:
+                seen[(match.game_id, key)] = _latest(seen.get((match.game_id, key)), when)
+        return seen
+
+    def _game(
+        self,
+        game_id: str,
+        seen: Mapping[tuple[str, str | None], float],
+        wanted: Mapping[str, str] | None,
+        names: Mapping[str, str],
+    ) -> dict[str, Any]:
+        tally = self.games.get(game_id, _Game())
+        low = tally.all_low and tally.plays > 0
+        keys = set(tally.players) | {key for g, key in seen if g == game_id and key}
+        rows = {}
+        for key in keys:
+            if wanted is not None and key not in wanted:
+                continue
+            record = tally.players.get(key, _Record())
+            rating = tally.ratings.get(key)
+            rows[key] = {
+                **record.common(),
+                "avg_score": round(record.scores / record.scored, 2) if record.scored else None,
+                "best_score": _whole(record.lowest if low else record.highest),
+                "rating": None if rating is None else round(rating.ordinal(), 1),
+                "rounds_per_match": _average(record.rounds, record.counted_rounds),
+                "last_played": _latest(record.last_played, seen.get((game_id, key))),
+            }
+        order = sorted(rows, key=lambda key: (
+            rows[key]["rating"] is None, -(rows[key]["rating"] or 0.0), -rows[key]["wins"], key))
+        return {
+            "title": TITLES.get(game_id, game_id),
+            "plays": tally.plays,
+            "low_wins": low,
+            "seconds_played": round(tally.seconds, 1),
+            "rounds_per_match": _average(tally.rounds, tally.counted_rounds),
+            "last_played": _latest(tally.last_played, seen.get((game_id, None))),
+            "players": {names[key]: rows[key] for key in order},
+        }
+
+    def _head_to_head(self, keys: list[str], game: str | None) -> dict[str, Any]:
+        both = [m for m in self.together
+                if keys[0] in m.players and keys[1] in m.players
+                and (game is None or m.game_id == game)]
+        names = [self.names.get(key, key) for key in keys]
+
+        def count(matches: list[_Together]) -> dict[str, Any]:
+            return {"matches": len(matches),
+                    "wins": {name: sum(key in m.winners for m in matches)
+                             for name, key in zip(names, keys, strict=True)}}
+
+        per_game = {g: count([m for m in both if m.game_id == g])
+                    for g in _game_order({m.game_id for m in both})}
+        return {"players": names, **count(both), "games": per_game}
+
+
+def _wanted(player: str | Sequence[str] | None) -> dict[str, str] | None:
+    if player is None:
+        return None
+    named = [player] if isinstance(player, str) else list(player)
+    return {name.strip().casefold(): name.strip() for name in named}
+
+
+def _game_order(game_ids: Iterable[str]) -> list[str]:
+    """The menu's order, then any other game ids (imported from a newer device) by name."""
+    known = [info.game_id for info in GAMES]
+    return sorted(game_ids, key=lambda g: (g not in known, known.index(g) if g in known else 0,
+                                            g))
+
+
+def _latest(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    return a if b is None else max(a, b)
+
+
+def _average(total: float, count: int) -> float | None:
+    return round(total / count, 2) if count else None
+
+
+def _whole(value: float | None) -> float | int | None:
+    """Scores as stored: 340, not 340.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# -- from a store ----------------------------------------------------------------------------
+
+
+def figures(
+    store: Store,
+    game: str | None = None,
+    player: str | Sequence[str] | None = None,
+    since: float | None = None,
+) -> dict[str, Any]:
+    """The figures of ``store`` (see :meth:`Tally.figures` for the shape), read afresh.
+
+    ``game`` keeps one game; ``player`` one player (two: and their head-to-head);
+    ``since`` the matches finished at or after that time.
+    """
+    tally = Tally()
+    for match in store.summaries(game=game, since=since):
+        tally.add(match)
+    unfinished = store.summaries(finished=False, game=game)
+    return tally.figures(game, player, unfinished, since)
+
+
+#: Per store, per period start: the tally of every game, kept up to date.
+_KEPT: weakref.WeakKeyDictionary[Store, dict[float | None, Tally]] = (
+    weakref.WeakKeyDictionary())
+#: Periods kept per store: the device's three, and one more while a day turns over.
+_PERIODS_KEPT = 4
+
+
+def cached_figures(
+    store: Store,
+    game: str | None = None,
+    player: str | Sequence[str] | None = None,
+    since: float | None = None,
+) -> dict[str, Any]:
+    """:func:`figures`, from a tally kept between calls (for the History screens).
+
+    Matches finished since the last call are folded in; anything else that changed the
+    finished matches (an undone finish, an import, another process's write) shows in
+    :meth:`Store.finished_mark` and the tally is built again.
+    """
+    kept = _KEPT.setdefault(store, {})
+    tally = kept.get(since)
+    count, id_sum = store.finished_mark(since)
+    if tally is not None and (tally.count, tally.id_sum) != (count, id_sum):
+        newer = store.summaries(since=since, after=tally.last) if tally.last else []
+        if (tally.count + len(newer), tally.id_sum + sum(m.id for m in newer)) == (
+                count, id_sum):
+            for match in newer:
+                tally.add(match)
+        else:
+            tally = None
+    if tally is None:
+        tally = Tally()
+        for match in store.summaries(since=since):
+            tally.add(match)
+        kept.pop(since, None)
+        kept[since] = tally
+        while len(kept) > _PERIODS_KEPT:
+            kept.pop(next(iter(kept)))
+    unfinished = store.summaries(finished=False, game=game)
+    return tally.figures(game, player, unfinished, since)
+
+
+def warm(path: str | Path) -> Tally:
+    """The all-time tally of the game log at ``path``, built over a read-only connection
+    of its own, so any thread may build it (the device does, after its first frame, so
+    the first History screen opens at once). Hand it over with :func:`keep`."""
+    tally = Tally()
+    with Store(path, readonly=True) as reader:
+        for match in reader.summaries():
+            tally.add(match)
+    return tally
+
+
+def keep(store: Store, tally: Tally, since: float | None = None) -> None:
+    """Let :func:`cached_figures` start from ``tally`` (built by :func:`warm`), on the
+    thread that owns ``store``. Nothing is trusted blindly: the next call checks the
+    tally against the store's finished mark, folds in what finished since, and builds
+    afresh if anything else changed meanwhile."""
+    _KEPT.setdefault(store, {}).setdefault(since, tally)
+
+
+# -- companion stats --------------------------------------------------------------------------
+
+
+def stats_main(
+    state_dir: str | Path,
+    game: str | None = None,
+    players: Sequence[str] | None = None,
+    since: str | None = None,
+    as_json: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``companion stats``: print the figures (a table, or JSON); 0, or 1 with one line
+    on ``err`` when the log cannot be read, 2 for a bad --game/--player/--since."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    known = [info.game_id for info in GAMES]
+    try:
+        if game is not None and game not in known:
+            raise CompanionError(f"--game: no game {game!r} (games: {', '.join(known)})")
+        if players is not None and len(players) > 2:
+            raise CompanionError("--player: one name, or two for their head-to-head")
+        start = None if since is None else since_date(since)
+    except CompanionError as problem:
+        print(f"{_PROG}: {problem}", file=err)
+        return 2
+    path = Path(state_dir) / Store.DEFAULT_NAME
+    if not path.is_file():
+        print(f"{_PROG}: no game log in {state_dir} ({Store.DEFAULT_NAME} not found)", file=err)
+        return 1
+    try:
+        with Store(path, readonly=True) as store:
+            shown = figures(store, game=game, player=players, since=start)
+    except StoreError as problem:
+        print(f"{_PROG}: {problem}", file=err)
+        return 1
+    text = (json.dumps(shown, ensure_ascii=False, indent=1) + "\n" if as_json
+            else format_table(shown))
+    out.write(text)
+    out.flush()
+    return 0
+
+
+# -- as a table ----------------------------------------------------------------------------
+
+
+def format_table(shown: Mapping[str, Any]) -> str:
+    """The figures as a table to read in a terminal (``companion stats``)."""
+    lines: list[str] = []
+    for game_id, game in shown["games"].items():
+        bits = [f"{game['plays']} played"]
+        if game["rounds_per_match"] is not None:
+            bits.append(f"{game['rounds_per_match']:g} rounds a match")
+        bits.append(f"{_duration(game['seconds_played'])} in all")
+        if game["last_played"] is not None:
+            bits.append(f"last {_day(game['last_played'])}")
+        best = "lowest" if game["low_wins"] else "best"
+        lines += [f"{game['title']} ({game_id}): {', '.join(bits)}",
+                  f"  {'player':12} {'plays':>5} {'wins':>4} {'won':>4} {'avg':>7} {best:>6}"
+                  f" {'place':>5} {'streak':>6} {'rating':>6} {'time':>8}  last"]
+        for name, row in game["players"].items():
+            lines.append(
+                f"  {name:12} {row['plays']:5} {row['wins']:4} {row['win_rate']:4.0%}"
+                f" {_cell(row['avg_score']):>7} {_cell(row['best_score']):>6}"
+                f" {_cell(row['avg_place']):>5} {row['longest_streak']:6}"
+                f" {_cell(row['rating']):>6} {_duration(row['seconds_played']):>8}"
+                f"  {_day(row['last_played'])}")
+        lines.append("")
+    if shown.get("head_to_head"):
+        duel = shown["head_to_head"]
+        first, second = duel["players"]
+        lines.append(f"{first} v {second}: {duel['matches']} together, "
+                     f"{first} won {duel['wins'][first]}, {second} won {duel['wins'][second]}")
+        for game_id, part in duel["games"].items():
+            lines.append(f"  {TITLES.get(game_id, game_id)}: {part['matches']} together, "
+                         f"{part['wins'][first]}-{part['wins'][second]}")
+    if not lines:
+        lines.append("No finished games" + (" in this period." if shown["since"] else " yet."))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _cell(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def _day(when: float | None) -> str:
+    return "-" if when is None else time.strftime("%Y-%m-%d", time.localtime(when))

@@ -1,0 +1,312 @@
+"""History on the device: each game's table (rating, wins), a player's card (their
+figures per game), the finished games and each one's score table, over a period (all
+time, this year, the last 30 days).
+
+The figures come from :func:`companion.stats.cached_figures`, which keeps them per store
+and period and folds in only what finished since, so opening History after a game
+costs a few milliseconds however long the record is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion import stats
+from companion.export import score_rows
+from companion.games import GAMES
+from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
+from companion.ui.roster import roster_menu
+from companion.ui.screen import (
+    MENU_ROWS,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    is_,
+)
+
+__all__ = ["GameTable", "HistoryMenu", "MatchSheet", "PlayerCard", "history_menu"]
+
+TITLES = {info.game_id: info.title for info in GAMES}
+#: How many finished games the list offers (newest first).
+RECENT = 30
+
+WallClock = Callable[[], float]
+
+
+def history_menu(ctx: Context, parent: Screen, now: WallClock = time.time) -> Screen:
+    """The History menu (needs the game log)."""
+    if ctx.store is None:
+        return Message("History", ["No game log here:", "the store could not", "be opened."],
+                       parent)
+    return HistoryMenu(ctx, parent, now)
+
+
+class HistoryMenu(Menu):
+    """Each game played in the period (its table), Players (their cards), Finished
+    games (their score tables), the period itself (OK changes it) and the roster."""
+
+    def __init__(self, ctx: Context, parent: Screen, now: WallClock = time.time):
+        super().__init__("History", [], parent)
+        self.now = now
+        self.period = 0
+        self.refresh(ctx)
+
+    @property
+    def since(self) -> float | None:
+        return stats.period_start(stats.PERIODS[self.period][1], self.now())
+
+    def figures(self, ctx: Context) -> dict[str, Any]:
+        return stats.cached_figures(ctx.store, since=self.since)
+
+    def refresh(self, ctx: Context) -> None:
+        shown = self.figures(ctx)
+        items = [MenuItem(game["title"], self._table(game_id), note=str(game["plays"]))
+                 for game_id, game in shown["games"].items() if game["plays"]]
+        items += [
+            MenuItem("Players", lambda ctx, menu: self._players(ctx)),
+            MenuItem("Finished games", lambda ctx, menu: finished_games(ctx, menu)),
+            MenuItem(stats.PERIODS[self.period][0], lambda ctx, menu: self._next_period(ctx),
+                     note="period"),
+            MenuItem("Roster", lambda ctx, menu: roster_menu(ctx, menu)),
+        ]
+        self.items = items
+        self.selected = min(self.selected, len(items) - 1)
+        self._scroll()
+
+    def returned(self, ctx: Context) -> Screen:
+        # A game may have finished (or been undone) since the menu was made.
+        self.refresh(ctx)
+        return self
+
+    def _next_period(self, ctx: Context) -> Screen:
+        self.period = (self.period + 1) % len(stats.PERIODS)
+        self.refresh(ctx)
+        # Keep the cursor on the period line, wherever the game lines moved it.
+        self.selected = next(i for i, item in enumerate(self.items) if item.note == "period")
+        self._scroll()
+        return self
+
+    def _table(self, game_id: str):
+        def open_table(ctx: Context, menu: Screen) -> Screen:
+            game = self.figures(ctx)["games"].get(game_id)
+            if game is None:
+                return Message(TITLES.get(game_id, game_id), ["Not played in", "this period."],
+                               self)
+            return GameTable(game, self, self._card)
+        return open_table
+
+    def _players(self, ctx: Context) -> Screen:
+        shown = self.figures(ctx)
+        items = [MenuItem(name, lambda ctx, menu, name=name: self._card(ctx, name, menu),
+                          note=f"{row['wins']}/{row['plays']}")
+                 for name, row in shown["players"].items()]
+        if not items:
+            return Message("Players", ["No finished games", "in this period."], self)
+        return Menu("Players", items, self)
+
+    def _card(self, ctx: Context, name: str, parent: Screen | None = None) -> Screen:
+        return PlayerCard(name, stats.cached_figures(ctx.store, player=name, since=self.since),
+                          parent or self)
+
+
+class GameTable(Screen):
+    """The top of a game's table: place, name and wins small, the rating big, two
+    players a screen. UP/DOWN move, OK opens the player's card."""
+
+    hint = "UP/DN move  OK card"
+    ROWS = 2
+    ROW_H = 21
+
+    def __init__(self, game: Mapping[str, Any], parent: Screen,
+                 card: Callable[[Context, str, Screen], Screen]):
+        super().__init__(parent)
+        self.title = game["title"]
+        self.plays = game["plays"]
+        self.rows = list(game["players"].items())
+        self.card = card
+        self.selected = 0
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down") and self.rows:
+            step = 1 if press.button == "down" else -1
+            self.selected = (self.selected + step) % len(self.rows)
+            return self
+        if (is_(press, "ok") or is_(press, "roll")) and self.rows:
+            return self.card(ctx, self.rows[self.selected][0], self)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"{self.plays} played")
+        top = self.selected // self.ROWS * self.ROWS
+        for slot, (name, row) in enumerate(self.rows[top : top + self.ROWS]):
+            index = top + slot
+            y = BODY_TOP + 1 + slot * self.ROW_H
+            rating = "-" if row["rating"] is None else f"{row['rating']:g}"
+            # The rating, big on the right, leaves the rest of the row to the words.
+            room = (WIDTH - text_width(rating, 2) - 6) // text_width("x")
+            canvas.text(1, y, clip(f"{index + 1}. {name}", room), invert=index == self.selected)
+            canvas.text(1, y + LINE_H, clip(f"won {row['wins']} of {row['plays']}", room))
+            canvas.big_text(WIDTH - 2, y + 2, rating, scale=2, right=True)
+
+
+class PlayerCard(Screen):
+    """A player's figures: all games together first, then one game a page (rating big).
+    UP/DOWN turn the pages."""
+
+    hint = "UP/DN game  OK back"
+
+    def __init__(self, name: str, shown: Mapping[str, Any], parent: Screen):
+        super().__init__(parent)
+        self.name = name
+        self.pages: list[tuple[str, str, list[str]]] = []
+        overall = next(iter(shown["players"].values()), None)
+        if overall is not None:
+            self.pages.append(("All games", "", _overall_lines(overall)))
+        for game in shown["games"].values():
+            for row in game["players"].values():
+                rating = "-" if row["rating"] is None else f"{row['rating']:g}"
+                self.pages.append((game["title"], rating, _game_lines(row, game["low_wins"])))
+        self.page = 0
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return self.name
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down") and self.pages:
+            step = 1 if press.button == "down" else -1
+            self.page = (self.page + step) % len(self.pages)
+            return self
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent.returned(ctx)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        where = f"{self.page + 1}/{len(self.pages)}" if len(self.pages) > 1 else ""
+        canvas.title(self.name, where)
+        if not self.pages:
+            canvas.paragraph(["No finished games", "in this period."])
+            return
+        heading, rating, lines = self.pages[self.page]
+        if rating:
+            canvas.big_text(WIDTH - 2, BODY_TOP, rating, scale=2, right=True)
+            room = (WIDTH - text_width(rating, 2) - 6) // text_width("x")
+            canvas.line(0, clip(heading, room))
+            canvas.line(1, clip(lines[0], room))
+            canvas.paragraph(lines[1:], first_row=2)
+        else:
+            canvas.paragraph([heading, *lines][:MENU_ROWS])
+
+
+def _overall_lines(row: Mapping[str, Any]) -> list[str]:
+    return [
+        f"won {row['wins']} of {row['plays']} {row['win_rate']:.0%}",
+        f"place {_num(row['avg_place'])} streak {row['longest_streak']}",
+        f"{_duration(row['seconds_played'])} last {_day(row['last_played'])}",
+    ]
+
+
+def _game_lines(row: Mapping[str, Any], low_wins: bool) -> list[str]:
+    best = "low" if low_wins else "best"
+    return [
+        f"won {row['wins']}/{row['plays']}",
+        f"avg {_num(row['avg_score'])} {best} {_num(row['best_score'])}",
+        f"place {_num(row['avg_place'])} streak {row['longest_streak']}",
+    ]
+
+
+def _num(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.1f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes // 60}h{minutes % 60:02d}" if minutes >= 60 else f"{minutes} min"
+
+
+def _day(when: float | None) -> str:
+    return "-" if when is None else time.strftime("%m-%d", time.localtime(when))
+
+
+# -- finished games and their score tables ---------------------------------------------------
+
+
+def finished_games(ctx: Context, parent: Screen) -> Screen:
+    """The last finished games, newest first: date, game, winner; OK opens its table."""
+    items = []
+    for record in ctx.store.history(limit=RECENT):
+        winners = ", ".join((record.result or {}).get("winners", [])) or "-"
+        label = f"{_day(record.finished)} {TITLES.get(record.game_id, record.game_id)}"
+        items.append(MenuItem(label, lambda ctx, menu, record=record: MatchSheet(
+            ctx, record, menu), note=clip(winners, 7)))
+    if not items:
+        return Message("Finished games", ["No finished games", "yet."], parent)
+    return Menu("Finished games", items, parent)
+
+
+class MatchSheet(Screen):
+    """A match's score table: a column per player (four at a time; OK shows the next
+    four), a row per hand or round (UP/DOWN scroll), the totals always on the last line."""
+
+    COLUMNS = 4
+    #: Pixels: the round number's column, then each player's (4 characters and a gap).
+    LABEL_W = 14
+    CELL_W = (WIDTH - LABEL_W) // COLUMNS
+
+    def __init__(self, ctx: Context, record: Any, parent: Screen):
+        super().__init__(parent)
+        self.title = f"{TITLES.get(record.game_id, record.game_id)} {_day(record.finished)}"
+        rows = score_rows(record, ctx.store.events(record.id)) or [
+            ["round", *record.players], ["total", *([""] * len(record.players))]]
+        self.players = rows[0][1:]
+        self.rounds = rows[1:-1]
+        self.totals = rows[-1][1:]
+        self.first = 0  # first player column shown
+        self.top = 0    # first round row shown
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "UP/DN rows  OK more" if self.pages > 1 else "UP/DN rows  OK back"
+
+    @property
+    def pages(self) -> int:
+        return -(-len(self.players) // self.COLUMNS)
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            last = max(0, len(self.rounds) - (MENU_ROWS - 2))
+            step = 1 if press.button == "down" else -1
+            self.top = max(0, min(last, self.top + step))
+            return self
+        if is_(press, "ok") or is_(press, "roll"):
+            if self.pages == 1:
+                return self.parent.returned(ctx) if self.parent is not None else self
+            self.first = (self.first + self.COLUMNS) % (self.pages * self.COLUMNS)
+            return self
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        page = self.first // self.COLUMNS + 1
+        canvas.title(self.title, f"{page}/{self.pages}" if self.pages > 1 else "")
+        self._row(canvas, 0, "", self.players)
+        shown = self.rounds[self.top : self.top + MENU_ROWS - 2]
+        for line, cells in enumerate(shown, start=1):
+            self._row(canvas, line, cells[0], cells[1:])
+        y = BODY_TOP + (MENU_ROWS - 1) * LINE_H
+        canvas.draw.line((0, y - 2, WIDTH - 1, y - 2), fill=1)  # the totals under a rule
+        self._row(canvas, MENU_ROWS - 1, "", self.totals)
+
+    def _row(self, canvas: Canvas, line: int, label: str, cells: list[str]) -> None:
+        y = BODY_TOP + line * LINE_H
+        canvas.text(1, y, label[:2])
+        for column, cell in enumerate(cells[self.first : self.first + self.COLUMNS]):
+            text = clip(cell, 4)
+            right = self.LABEL_W + (column + 1) * self.CELL_W - 1
+            canvas.text(right - text_width(text), y, text)

@@ -1,0 +1,21 @@
+"""``companion bench --club`` runs end to end (figures only: no speed is asserted)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from companion.club.bench import bench_club_main
+from tests.mosquitto import need_mosquitto
+
+
+def test_the_club_bench_counts_every_event_and_reports_lag_and_cpu():
+    need_mosquitto()
+    out = io.StringIO()
+    assert bench_club_main(tables=3, seconds=2, as_json=True, out=out) == 0
+    result = json.loads(out.getvalue())
+    assert result["tables"] == 3 and result["events_sent"] >= 3
+    assert result["events_stored"] == result["events_sent"]
+    lag = result["lag_ms"]
+    assert 0 <= lag["p50"] <= lag["p95"] <= lag["max"]
+    assert result["dashboard_cpu_percent"] >= 0

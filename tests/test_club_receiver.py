@@ -1,0 +1,208 @@
+"""Club mode without a broker: the publisher's stream against the receiver's store.
+
+A fake link stands in for paho: it records every message the real :class:`Publisher`
+hands it, and the test decides which the broker acknowledges, which are lost in an
+outage and in what order (with duplicates) the dashboard gets them. Hypothesis plays
+random histories of events, undos, outages and device restarts; whatever happens, once
+the link is back and the outbox is empty, the receiver's store equals the device's.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.club import wire
+from companion.club.publisher import Publisher
+from companion.club.receiver import Receiver
+from companion.config import Club
+from companion.session import Session
+from companion.store import Store
+
+PLAYERS = ("Ann", "Bob")
+
+
+class FakeLink:
+    """Records publishes; ``mid`` grows like paho's."""
+
+    def __init__(self):
+        self.sent: list[tuple[int, str, bytes]] = []
+        self.unacked: list[int] = []
+        self.mid = 0
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> int:
+        self.mid += 1
+        self.sent.append((self.mid, topic, payload))
+        self.unacked.append(self.mid)
+        return self.mid
+
+    def stop(self) -> None:
+        pass
+
+
+class Device:
+    """One table: a store, a session and a publisher driven on this thread."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.store = Store(":memory:", clock=self._clock)
+        self.now = 1000.0
+        self.link = FakeLink()
+        self.delivered: list[tuple[str, bytes]] = []
+        self.lost: set[int] = set()
+        self.publisher = self._publisher()
+        self.session = Session.start("scoreboard", list(PLAYERS), store=self.store,
+                                     listeners=[self._signal])
+
+    def _clock(self) -> float:
+        self.now += 0.25
+        return self.now
+
+    def _publisher(self) -> Publisher:
+        publisher = Publisher(Club(broker="mqtt://unused", table="t1"), ":memory:")
+        publisher.attach(self.store, self.link)
+        publisher.handle(("up",))
+        return publisher
+
+    def _signal(self, session, event, undone=False):
+        self.publisher.handle(("signal", session.match_id))
+
+    def play(self, count: int) -> None:
+        for _ in range(count):
+            if self.session.match.over:
+                return
+            seat = len(self.session.match.events) % len(PLAYERS)
+            self.session.apply({"type": "points", "player": PLAYERS[seat],
+                                "points": self.rng.randint(0, 9)})
+
+    def undo(self) -> None:
+        if self.session.match.events:
+            self.session.undo()
+
+    def end(self) -> None:
+        events = self.session.match.events
+        if not self.session.match.over and events and len(events) % 2 == 0:
+            self.session.apply({"type": "end"})
+
+    def ack(self, count: int) -> None:
+        """The broker acknowledges the oldest ``count`` messages (in order, as it does)."""
+        for mid in self.link.unacked[:count]:
+            self.publisher.handle(("acked", mid))
+        del self.link.unacked[:count]
+
+    def outage(self) -> None:
+        """The link drops: every unacknowledged message may or may not have arrived."""
+        for mid in self.link.unacked:
+            if self.rng.random() < 0.5:
+                self.lost.add(mid)
+        self.link.unacked.clear()
+        self.publisher.handle(("down",))
+        self.publisher.handle(("up",))
+
+    def restart(self) -> None:
+        """The device reboots: the publisher's memory is gone, the store is not."""
+        self.outage()
+        self.publisher = self._publisher()
+
+    def flush(self) -> None:
+        rounds = 0
+        while self.link.unacked or self.store.unpublished():
+            self.ack(len(self.link.unacked))
+            if not self.link.unacked and self.store.unpublished():
+                self.publisher.handle(("signal", None))
+            rounds += 1
+            assert rounds < 50, "the outbox never empties"
+
+    def messages(self) -> list[tuple[str, bytes]]:
+        return [(topic, data) for mid, topic, data in self.link.sent if mid not in self.lost]
+
+
+def copy_of(store: Store, match_id: int) -> tuple:
+    record = store.match(match_id)
+    return (store.events(match_id), store.event_times(match_id), record.finished,
+            record.result, record.abandoned, record.game_id, record.players)
+
+
+OPS = st.lists(st.one_of(
+    st.tuples(st.just("play"), st.integers(1, 6)),
+    st.tuples(st.just("undo"), st.integers(1, 3)),
+    st.tuples(st.just("ack"), st.integers(0, 8)),
+    st.tuples(st.just("outage"), st.just(0)),
+    st.tuples(st.just("restart"), st.just(0)),
+    st.tuples(st.just("end"), st.just(0)),
+), max_size=25)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=OPS, seed=st.integers(0, 2**16), copies=st.integers(1, 3))
+def test_any_history_any_delivery_order_ends_equal(ops, seed, copies):
+    rng = random.Random(seed)
+    device = Device(rng)
+    for op, n in ops:
+        if op == "play":
+            device.play(n)
+        elif op == "undo":
+            for _ in range(n):
+                device.undo()
+        elif op == "ack":
+            device.ack(n)
+        else:
+            getattr(device, op)()
+    device.flush()
+    messages = device.messages() * copies
+    rng.shuffle(messages)
+    requests: list[tuple[str, bytes]] = []
+    dashboard = Store(":memory:")
+    receiver = Receiver(dashboard, lambda topic, data: requests.append((topic, data)),
+                        clock=lambda: 0.0, sync_every=0.0)
+    for topic, data in messages:
+        receiver.handle(topic, data)
+    for _ in range(5):  # a dashboard that asked for a match again gets it
+        if not requests:
+            break
+        asked, requests[:] = list(requests), []
+        start = len(device.link.sent)
+        for topic, data in asked:
+            device.publisher.handle(("message", topic, data))
+        device.flush()
+        for _, topic, data in device.link.sent[start:]:
+            receiver.handle(topic, data)
+    uid = device.store.match(device.session.match_id).uid
+    mirrored = dashboard.find_uid(uid)
+    assert mirrored is not None
+    assert copy_of(dashboard, mirrored) == copy_of(device.store, device.session.match_id)
+    assert dashboard.match(mirrored).origin == "t1"
+    assert device.store.published(device.session.match_id) == len(device.session.match.events)
+
+
+def test_stale_duplicate_and_gapped_messages_are_not_stored_twice():
+    device = Device(random.Random(1))
+    device.play(6)
+    device.undo()
+    device.play(2)
+    device.flush()
+    log = [(t, d) for t, d in device.messages() if "/log/" in t]
+    requests: list = []
+    dashboard = Store(":memory:")
+    receiver = Receiver(dashboard, lambda *r: requests.append(r), clock=lambda: 0.0)
+    for topic, data in reversed(log + log):  # everything backwards, twice
+        receiver.handle(topic, data)
+    uid = device.store.match(device.session.match_id).uid
+    assert dashboard.events(dashboard.find_uid(uid)) == device.session.match.events
+    assert requests == []  # nothing was missing: no need to ask the table again
+
+
+def test_a_forged_or_broken_message_is_dropped(caplog):
+    dashboard = Store(":memory:")
+    receiver = Receiver(dashboard, lambda *r: None)
+    receiver.handle("companion/t1/log/abc", b"not json")
+    receiver.handle("companion/t1/log/abc", wire.encode({"op": "event", "gen": -1}))
+    receiver.handle("companion/t1/log/abc", wire.encode(
+        {"op": "cut", "device": "d", "uid": "abc", "gen": 1, "keep": 0, "hash": "",
+         "match": {"game_id": "no-such-game", "players": ["A", "B"], "options": {},
+                   "started": 1.0}}))
+    receiver.handle("elsewhere/t1/log/abc", b"{}")
+    assert dashboard.find_uid("abc") is None
+    assert "dropped" in caplog.text

@@ -1,0 +1,189 @@
+"""Club mode over TLS with passwords and the ACL of deploy/club, on a real Mosquitto.
+
+A test CA and a broker certificate are made with ``openssl``; every table logs in with
+its own name and password; the ACL is the example shipped in ``deploy/club/``, so what
+the example promises is what is tested: a table publishes only under its own topic.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion.club import wire
+from companion.club.dashboard import Dashboard
+from companion.club.mqtt import BrokerLink
+from companion.club.publisher import Publisher
+from companion.config import Club
+from companion.session import Session
+from companion.store import Store
+from tests.mosquitto import Mosquitto, wait_for
+
+ACL = Path(__file__).resolve().parent.parent / "deploy" / "club" / "companion.acl"
+USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret"}
+
+
+def need(tool: str) -> str:
+    found = shutil.which(tool)
+    if found is None:
+        reason = f"{tool} is not installed: the TLS club test needs it"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+def make_ca(directory: Path) -> None:
+    """A CA and a broker certificate for localhost / 127.0.0.1, valid for 2 days."""
+    openssl = need("openssl")
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], cwd=directory, check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+        "-out", "ca.crt", "-days", "2", "-subj", "/CN=companion-test-ca")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key",
+        "-out", "server.csr", "-subj", "/CN=localhost")
+    (directory / "ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "ext")
+
+
+@pytest.fixture(scope="module")
+def secure(tmp_path_factory: pytest.TempPathFactory):
+    directory = tmp_path_factory.mktemp("tls")
+    make_ca(directory)
+    passwd = directory / "passwd"
+    tool = need("mosquitto_passwd")
+    for user, password in USERS.items():
+        flags = ["-b", "-c"] if not passwd.exists() else ["-b"]
+        subprocess.run([tool, *flags, str(passwd), user, password], check=True,
+                       capture_output=True)
+    extra = "\n".join([
+        f"certfile {directory / 'server.crt'}",
+        f"keyfile {directory / 'server.key'}",
+        f"cafile {directory / 'ca.crt'}",
+        "allow_anonymous false",
+        f"password_file {passwd}",
+        f"acl_file {ACL}",
+    ]) + "\n"
+    with Mosquitto(directory / "broker", extra=extra) as broker:
+        yield broker, directory / "ca.crt"
+
+
+def mqtts(broker: Mosquitto) -> str:
+    return f"mqtts://127.0.0.1:{broker.port}"
+
+
+def test_a_table_plays_to_the_dashboard_over_tls_with_passwords(secure, tmp_path):
+    broker, ca = secure
+    dash = Dashboard(mqtts(broker), tmp_path / "club", username="dashboard",
+                     password=USERS["dashboard"], ca_file=str(ca), sync_every=0.5,
+                     retry=(0.05, 0.5)).start()
+    store = Store.in_dir(tmp_path / "t1")
+    club = Club(broker=mqtts(broker), table="t1", username="t1", password=USERS["t1"],
+                ca_file=str(ca))
+    publisher = Publisher(club, store.path, retry=(0.05, 0.5)).start()
+    try:
+        session = Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                                listeners=[publisher.listener])
+        for points in (3, 4, 5, 6):
+            player = ("Ann", "Bob")[len(session.match.events) % 2]
+            session.apply({"type": "points", "player": player, "points": points})
+        session.apply({"type": "end"})
+        uid = store.match(session.match_id).uid
+
+        def mirrored() -> bool:
+            with Store(dash.db_path, readonly=True) as club_store:
+                found = club_store.find_uid(uid)
+                return found is not None and club_store.events(found) == \
+                    store.events(session.match_id) and club_store.match(found).finished
+        wait_for(mirrored, what="the match over TLS")
+        wait_for(lambda: not store.unpublished(), what="the outbox to empty")
+    finally:
+        publisher.stop()
+        dash.stop()
+        store.close()
+
+
+def _link(broker: Mosquitto, ca: Path, user: str, password: str, posted: list,
+          subscribe=()) -> BrokerLink:
+    return BrokerLink(wire.Broker.parse(mqtts(broker)), f"test-{user}-{len(posted)}",
+                      lambda *item: posted.append(item), username=user, password=password,
+                      ca_file=str(ca), subscribe=subscribe, retry=(0.05, 0.5)).start()
+
+
+def test_the_acl_keeps_a_table_to_its_own_topic(secure):
+    broker, ca = secure
+    seen: list = []
+    watcher = _link(broker, ca, "dashboard", USERS["dashboard"], seen,
+                    subscribe=["companion/#"])
+    sent: list = []
+    table = _link(broker, ca, "t1", USERS["t1"], sent)
+    try:
+        wait_for(lambda: ("up",) in seen and ("up",) in sent, what="both to connect")
+        table.publish("companion/t2/log/forged", b'{"v":1}')  # another table's topic
+        table.publish("companion/t2/status", b'{"v":1}', retain=True)
+        table.publish("companion/t1/log/marker", b'{"v":1,"marker":true}')
+        # One client's messages arrive in order: once the marker is here, the forged
+        # ones would have been here before it.
+        wait_for(lambda: any(item[:2] == ("message", "companion/t1/log/marker")
+                             for item in seen), what="the table's own message")
+        topics = {item[1] for item in seen if item[0] == "message"}
+        assert not any(topic.startswith("companion/t2/") for topic in topics)
+    finally:
+        table.stop()
+        watcher.stop()
+
+
+def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
+    broker, ca = secure
+    refused_before = broker.log.read_text().count("not authorised")
+    posted: list = []
+    link = _link(broker, ca, "t1", "wrong", posted)  # returns at once: nothing waits
+    try:
+        wait_for(lambda: broker.log.read_text().count("not authorised") > refused_before,
+                 what="the broker to refuse the password")
+        assert ("up",) not in posted
+    finally:
+        link.stop()
+
+
+def test_the_example_broker_config_runs_as_shipped(secure, tmp_path):
+    """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
+    takes a table over TLS with its password."""
+    from companion.club.localbroker import free_port, mosquitto_binary
+
+    _, ca = secure
+    certs = ca.parent
+    port = free_port()
+    text = (ACL.parent / "mosquitto.conf").read_text()
+    for shipped, local in (("/etc/mosquitto/companion.passwd", str(certs / "passwd")),
+                           ("/etc/mosquitto/companion.acl", str(ACL)),
+                           ("/etc/mosquitto/certs/", f"{certs}/"),
+                           ("listener 8883", f"listener {port} 127.0.0.1")):
+        assert shipped in text
+        text = text.replace(shipped, local)
+    text += f"persistence_location {tmp_path}/\nlog_dest file {tmp_path}/log\n"
+    if os.geteuid() == 0:
+        text += "user root\n"
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(text)
+    broker = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    posted: list = []
+    link = None
+    try:
+        link = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-t1",
+                          lambda *item: posted.append(item), username="t1",
+                          password=USERS["t1"], ca_file=str(ca), retry=(0.05, 0.5)).start()
+        wait_for(lambda: ("up",) in posted, what="a table to log in to the example broker")
+    finally:
+        if link is not None:
+            link.stop()
+        broker.terminate()
+        broker.wait(30)

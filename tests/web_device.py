@@ -1,0 +1,91 @@
+"""A simulated device with its table page, for the web tests and the README screenshots.
+
+:class:`LiveDevice` runs the real app (mock pins, the real clock, a game log in a
+temporary directory) with its owner loop in a thread and the page on a free local
+port, exactly as ``companion sim --web`` puts them together (:func:`web_page`).
+Nothing here waits for time to pass: presses and commands wait for their answers.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.clock import monotonic
+from companion.config import Buttons, Config, Idle
+from companion.launch import make_app, web_page
+from companion.remote import commands
+from companion.sim import sim_board_factory, sim_panel
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def quiet_config() -> Config:
+    # bounce 0: every edge counts; hold 10 s: a press is never long by accident; no dimming.
+    return Config(buttons=Buttons(bounce_time=0.0, hold_time=10.0), idle=Idle(0.0, 0.0, 0.0))
+
+
+class LiveDevice:
+    """``with LiveDevice(tmp_path) as device:`` ... ``device.url``, ``device.press("roll")``."""
+
+    def __init__(self, state_dir: Path, *, seed: int = 1, open_reads: bool = True,
+                 port: int | None = None):
+        self.app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+                            clock=monotonic, seed=seed, state_dir=state_dir)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.open_reads = open_reads
+        self._up = threading.Event()
+        self.slot: Any = None
+        self._thread = threading.Thread(target=self._run, name="device", daemon=True)
+
+    def _run(self) -> None:
+        with web_page(self.app, f"127.0.0.1:{self.port}", open_reads=self.open_reads) as slot:
+            self.slot = slot
+            self._up.set()
+            self.app.run()
+
+    def __enter__(self) -> LiveDevice:
+        self._thread.start()
+        assert self._up.wait(10)
+        self.call(lambda app: None)  # the page starts on the owner thread: it has now
+        assert self.slot.server is not None, self.slot.error
+        assert self.slot.server.ready.wait(20), "the web server did not start"
+        assert self.slot.server.failed is None, self.slot.server.failed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.app.quit()
+        self._thread.join(20)
+        self.app.board.close()
+        if self.app.ctx.store is not None:
+            self.app.ctx.store.close()
+
+    def call(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        """``fn(app, *args)`` on the owner thread, as the serial console and page do."""
+        return commands.call(self.app, fn, *args, timeout=20.0, **kw)
+
+    def press(self, button: str) -> None:
+        """Press and release a button on the mock pins; returns once the app handled it."""
+        self.app.board.press(button)
+        self.app.board.release(button)
+        self.call(lambda app: None)  # the edges are queued before this: handled first
+
+    def screen(self) -> Any:
+        return self.call(lambda app: app.screen)
+
+    def pair_code(self) -> str:
+        """Open Settings > Pair a phone with the buttons (from the main menu) and read
+        the code it shows."""
+        self.press("up")  # the main menu wraps round to its last item, Settings
+        self.press("ok")
+        self.press("ok")  # Pair a phone
+        screen = self.screen()
+        assert type(screen).__name__ == "PairScreen", screen
+        return screen.code
