@@ -224,10 +224,10 @@ class App:
         try:
             return step()
         except CompanionError as err:
-            return Message("Sorry", wrap(str(err))[:4], self.screen)
+            return Message("Sorry", wrap(str(err)), self.screen)
         except Exception as err:  # noqa: BLE001 - the table must keep working
             log.error("screen step failed:\n%s", traceback.format_exc())
-            return Message("Internal error", wrap(f"{type(err).__name__}: {err}")[:4], self.screen)
+            return Message("Internal error", wrap(f"{type(err).__name__}: {err}"), self.screen)
 
     def _run_due(self) -> None:
         now = self.clock()
@@ -274,21 +274,26 @@ class App:
         refuses, or the game on the screen has not been written yet."""
         if self.game_log is None or self.game_log.state_dir is None:
             return False
-        session = self.current_session()
+        session = self.current_session() or self.ctx.parked
         return bool(self.game_log.problem) or (session is not None and not session.saved)
 
     def _retry_saving(self, now: float) -> None:
         """Try the game log again (on its deadline); say so when saving works again."""
-        session = self.current_session()
+        # The game on the screen, or one left while unsaved (never both: a new game
+        # asks first what becomes of the one waiting).
+        session = self.current_session() or self.ctx.parked
         if not self.game_log.retry(now, session):
             self.ctx.unsaved = self.game_log.problem
             return
         self.ctx.store = self.game_log.store
         self.ctx.unsaved = ""
-        self.wake()
         lines = ["Games are saved", "again."]
-        if session is not None:
+        if session is not None and session is self.ctx.parked:
+            self.ctx.parked = None  # in the log now: offered from there
+            lines += ["The game you left", "is saved too."]
+        elif session is not None:
             lines += ["This game is saved", "too."]
+        self.wake()
         self.set_screen(Message("Saved again", lines, self.screen))
 
     def wake(self) -> None:

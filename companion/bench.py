@@ -313,6 +313,7 @@ def stats_speed(matches: int) -> dict[str, float]:
     import random
     import tempfile
 
+    from companion import stats
     from companion.stats import figures
     from companion.ui.history import history_menu
     from companion.ui.screen import Context, Menu
@@ -330,6 +331,14 @@ def stats_speed(matches: int) -> dict[str, float]:
             history_menu(ctx, Menu("Home", [])).render()
             return (time.perf_counter() - begun) * 1000
 
+        # Opened before the device's warm-up thread is done: the figures are built here.
+        unwarmed = open_history()
+        stats._KEPT.pop(store, None)
+        # What the device does after its first frame, off the owner thread
+        # (launch.warm_history), then the first History a person opens.
+        begun = time.perf_counter()
+        stats.keep(store, stats.warm(store.path))
+        warmup_s = time.perf_counter() - begun
         first = open_history()
         players, log, result = _scoreboard_templates(1, 16)[0]
         store.import_match("scoreboard", players, {}, [(event, 2e9) for event in log],
@@ -338,6 +347,7 @@ def stats_speed(matches: int) -> dict[str, float]:
         again = open_history()
         store.close()
     return {"matches": matches, "events": events, "stats_s": stats_s,
+            "history_warmup_s": warmup_s, "history_unwarmed_ms": unwarmed,
             "history_first_ms": first, "history_after_finish_ms": after_finish,
             "history_again_ms": again}
 
@@ -376,6 +386,7 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
         ("idle", "cpu_percent"): "< 0.5",
         ("replay", "replay_ms"): "<= 100",
         ("stats", "stats_s"): "<= 1",
+        ("stats", "history_first_ms"): "<= 100",
         ("stats", "history_after_finish_ms"): "<= 100",
         ("stats", "history_again_ms"): "<= 100",
         ("web", "press_to_dom_median_ms"): "<= 50",

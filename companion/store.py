@@ -792,6 +792,28 @@ class Store:
             raise
 
     @contextmanager
+    def one_moment(self) -> Iterator[None]:
+        """Reads inside see the file as it was at one moment (one SQLite read
+        transaction), however another connection writes meanwhile; no writes inside.
+
+        For a reader on its own connection, such as the club publisher, which must never
+        pair a log read before an undo with a state read after it.
+        """
+        conn = self._live()
+        try:
+            conn.execute("BEGIN")
+        except sqlite3.Error as err:
+            raise _translate(err, _READ) from err
+        try:
+            yield
+        finally:
+            if conn.in_transaction:
+                try:
+                    conn.execute("COMMIT")
+                except sqlite3.Error:
+                    conn.execute("ROLLBACK")
+
+    @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
         conn = self._live()
         try:

@@ -166,6 +166,24 @@ def test_a_failing_screen_shows_a_message_and_the_device_goes_on(rig):
     assert app.screen.title == "Broken"
 
 
+def test_a_long_refusal_is_shown_whole(rig):
+    from companion.errors import CompanionError
+
+    why = ("this refusal names every word it has, the cause, the fix and the place "
+           "to look, far more than four rows of the panel can hold at once")
+
+    class Refusing(Screen):
+        title = "Refusing"
+
+        def press(self, ctx, press):
+            raise CompanionError(why)
+
+    app, clock, runner = rig(root=lambda ctx: Refusing())
+    press(runner, "OK")
+    assert app.screen.title == "Sorry"
+    assert " ".join(app.screen.lines) == why  # scrolled, never cut
+
+
 def test_ready_and_watchdog_reach_the_notify_socket(rig, tmp_path):
     path = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:

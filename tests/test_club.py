@@ -100,22 +100,39 @@ def copy_of(store: Store, match_id: int) -> dict:
             "abandoned": record.abandoned}
 
 
-def mirrored(dashboard: Dashboard, *tables: Table) -> bool:
-    """Every match of every table is in the dashboard's store, event for event."""
+def differences(dashboard: Dashboard, *tables: Table) -> list[str]:
+    """How the dashboard's store differs from the tables' own (empty: it equals them)."""
+    found = []
     with Store(dashboard.db_path, readonly=True) as club:
         for table in tables:
             for match_id in table.matches():
                 mine = copy_of(table.store, match_id)
                 theirs_id = club.find_uid(mine["uid"])
                 if theirs_id is None or club.match(theirs_id).origin != table.name:
-                    return False
-                if copy_of(club, theirs_id) != mine:
-                    return False
-    return True
+                    found.append(f"{table.name} match {match_id}: not on the dashboard")
+                    continue
+                theirs = copy_of(club, theirs_id)
+                for key in mine:
+                    if theirs[key] != mine[key]:
+                        found.append(f"{table.name} match {match_id} {key}: table "
+                                     f"{_brief(mine[key])}, dashboard {_brief(theirs[key])}")
+    return found
+
+
+def _brief(value: object) -> str:
+    return f"{len(value)} items" if isinstance(value, list) else repr(value)
+
+
+def mirrored(dashboard: Dashboard, *tables: Table) -> bool:
+    """Every match of every table is in the dashboard's store, event for event."""
+    return not differences(dashboard, *tables)
 
 
 def wait_mirrored(dashboard: Dashboard, *tables: Table) -> None:
-    wait_for(lambda: mirrored(dashboard, *tables), what="the dashboard to equal the tables")
+    try:
+        wait_for(lambda: mirrored(dashboard, *tables), what="the dashboard to equal the tables")
+    except AssertionError as err:
+        raise AssertionError(f"{err}: {'; '.join(differences(dashboard, *tables))}") from None
 
 
 def all_published(*tables: Table) -> bool:

@@ -206,3 +206,64 @@ def test_a_forged_or_broken_message_is_dropped(caplog):
     receiver.handle("elsewhere/t1/log/abc", b"{}")
     assert dashboard.find_uid("abc") is None
     assert "dropped" in caplog.text
+
+
+def test_the_publisher_never_pairs_a_short_log_with_the_end_of_the_match(tmp_path):
+    """The app's thread writes while the publisher reads (two connections to one file):
+    the game is played to its end between the publisher's read of the log and its read
+    of the match's state. What it publishes describes one moment, never "finished"
+    with the events before the end."""
+    path = tmp_path / "companion.db"
+    app_store = Store(path)
+    session = Session.start("scoreboard", list(PLAYERS), store=app_store)
+    session.apply({"type": "points", "player": "Ann", "points": 3})
+
+    class RacedStore(Store):
+        armed = False
+
+        def events_since(self, match_id, after):
+            rows = super().events_since(match_id, after)
+            if RacedStore.armed:  # the table plays on, then ends the game
+                RacedStore.armed = False
+                for points in (4, 5, 6):
+                    seat = len(session.match.events) % len(PLAYERS)
+                    session.apply({"type": "points", "player": PLAYERS[seat],
+                                   "points": points})
+                session.apply({"type": "end"})
+            return rows
+
+    link = FakeLink()
+    publisher = Publisher(Club(broker="mqtt://unused", table="t1"), path)
+    publisher.attach(RacedStore(path), link)
+    publisher.handle(("up",))
+    RacedStore.armed = True
+    publisher.handle(("signal", session.match_id))
+    assert not RacedStore.armed
+    publisher.handle(("signal", session.match_id))  # what the app's listener sends
+    infos = [wire.decode(data) for _, topic, data in link.sent if "/match/" in topic]
+    assert infos and infos[-1]["state"] == "finished"
+    for info in infos:
+        if info["state"] == "finished":
+            assert info["count"] == len(session.match.events) == 5
+
+
+def test_a_table_that_says_finished_too_early_does_not_close_the_dashboards_match():
+    device = Device(random.Random(3))
+    device.play(4)
+    device.end()
+    device.flush()
+    messages = device.messages()
+    logs = [(t, d) for t, d in messages if "/log/" in t]
+    final = next(d for t, d in reversed(messages) if "/match/" in t)
+    early = dict(wire.decode(final), count=1, hash=wire.decode(logs[1][1])["hash"])
+    dashboard = Store(":memory:")
+    receiver = Receiver(dashboard, lambda *r: None, clock=lambda: 0.0)
+    topic = next(t for t, _ in messages if "/match/" in t)
+    receiver.handle(topic, wire.encode(early))  # "finished" at one event
+    for log_topic, data in logs:
+        receiver.handle(log_topic, data)
+    uid = device.store.match(device.session.match_id).uid
+    mirrored = dashboard.find_uid(uid)
+    assert dashboard.events(mirrored) == device.session.match.events
+    receiver.handle(topic, final)
+    assert copy_of(dashboard, mirrored) == copy_of(device.store, device.session.match_id)

@@ -412,5 +412,6 @@ def test_the_stats_benchmark_store_is_real(tmp_path: Path) -> None:
     finally:
         store.close()
     measured = stats_speed(30)  # reported by `companion bench`, never asserted on
-    assert set(measured) == {"matches", "events", "stats_s", "history_first_ms",
+    assert set(measured) == {"matches", "events", "stats_s", "history_warmup_s",
+                             "history_unwarmed_ms", "history_first_ms",
                              "history_after_finish_ms", "history_again_ms"}

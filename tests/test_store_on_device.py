@@ -9,6 +9,8 @@ import random
 import sqlite3
 from types import SimpleNamespace
 
+import pytest
+
 from companion.gamelog import GameLog
 from companion.store import Store
 from companion.ui.final_count import FinalCountSetup, FinalCountTable
@@ -238,6 +240,55 @@ def test_full_storage_at_start_plays_unsaved_then_writes_the_new_game(tmp_path):
         assert stored_events(state, session.match_id) == session.match.events
         with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
             assert reader.unfinished().id == session.match_id
+    finally:
+        app.board.close()
+        app.ctx.store.close()
+
+
+def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works(tmp_path):
+    from companion.remote.commands import RemoteError, new_game
+
+    state = tmp_path / "state"
+    Store.in_dir(state).close()
+    storage = Storage("cannot write the game log: disk full")
+    app = device(state, storage)
+    try:
+        tap(app, "ok")  # past the notice
+        tap(app, "ok")  # Final Count
+        tap(app, "roll")  # start with the default seats
+        session = app.current_session()
+        tap(app, "roll")
+        tap(app, "roll")
+        tap(app, "back")  # the game menu
+        labels = [item.label for item in app.screen.items]
+        for _ in range(labels.index("Leave (kept)")):
+            tap(app, "down")
+        tap(app, "ok")
+        assert app.current_session() is None and app.ctx.parked is session
+        assert app.unsaved() and marked(app.panel.last_image)
+        # A second way in sees it too: a new game from afar is refused, not a loss.
+        with pytest.raises(RemoteError) as refused:
+            new_game(app, "scoreboard", ["Ann", "Bob"])
+        assert refused.value.code == "OPEN" and "not saved" in str(refused.value)
+        tap(app, "ok")  # Final Count again: the game left is in the way, so it asks
+        assert app.screen.title == "Unfinished game"
+        assert [item.label for item in app.screen.items][0] == "Resume Final Count"
+        tap(app, "ok")
+        assert app.current_session() is session and app.ctx.parked is None
+        assert len(session.match.events) == 2
+        tap(app, "back")
+        for _ in range(labels.index("Leave (kept)")):
+            tap(app, "down")
+        tap(app, "ok")  # left again, and then the card can be written
+        storage.refusing = False
+        app.clock.advance(30)
+        app.pump()
+        assert app.screen.title == "Saved again"
+        assert "The game you left" in app.screen.lines
+        assert app.ctx.parked is None and not app.unsaved()
+        with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
+            waiting = reader.unfinished()
+            assert waiting is not None and reader.events(waiting.id) == session.match.events
     finally:
         app.board.close()
         app.ctx.store.close()

@@ -7,6 +7,9 @@
 - :mod:`.receiver`: the dashboard's logic: every table's matches into one Store,
   whatever the order, duplicates or outages.
 - :mod:`.dashboard`: ``companion club``, the receiver on its own thread.
+- :mod:`.web`: the club page (every table live, the league) on the table page's app.
+- :mod:`.bench`: ``companion bench --club``; :mod:`.localbroker`: a throwaway Mosquitto
+  for it and for the tests.
 
 Importing this package imports no MQTT client; paho is loaded by :mod:`.mqtt` only.
 ``docs/club.md`` describes the topics and payloads for other programs.

@@ -137,7 +137,7 @@ def run(url: str, tables: int, seconds: float, directory: Path) -> dict[str, Any
         workers.append((process, mine))
     try:
         for pipe in [ours] + [mine for _, mine in workers]:
-            if not pipe.poll(120) or pipe.recv() != "ready":
+            if _answer(pipe, 120) != "ready":
                 raise RuntimeError("a bench process did not start")
         t0 = time.time() + 0.5
         window = (t0 + WARMUP, t0 + WARMUP + seconds)
@@ -145,16 +145,16 @@ def run(url: str, tables: int, seconds: float, directory: Path) -> dict[str, Any
             mine.send((t0, *window))
         time.sleep(max(0.0, window[0] - time.time()))
         ours.send("cpu")
-        cpu_start = ours.recv()
+        cpu_start = _answer(ours)
         time.sleep(max(0.0, window[1] - time.time()))
         ours.send("cpu")
-        cpu = ours.recv() - cpu_start
-        sent = sum(mine.recv() for _, mine in workers)
+        cpu = _answer(ours) - cpu_start
+        sent = sum(_answer(mine, seconds + 60) for _, mine in workers)
         # Every event played in the window counts, however late it arrives (up to 60 s).
         deadline = time.monotonic() + 60
         while True:
             ours.send(("window", *window))
-            lags = sorted(ours.recv())
+            lags = sorted(_answer(ours))
             if len(lags) >= sent or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
@@ -171,6 +171,13 @@ def run(url: str, tables: int, seconds: float, directory: Path) -> dict[str, Any
         "dashboard_cpu_percent": round(100 * cpu / seconds, 1),
         "target_p95_ms": 200,
     }
+
+
+def _answer(pipe: Any, timeout: float = 60.0) -> Any:
+    """The next message from a bench process; an error (never a hang) if it died."""
+    if not pipe.poll(timeout):
+        raise RuntimeError("a bench process stopped answering")
+    return pipe.recv()
 
 
 def _quantile(values: list[float], q: float) -> float | None:

@@ -221,13 +221,17 @@ class Publisher:
     # -- one match -----------------------------------------------------------------
 
     def _pass(self, match_id: int) -> None:
-        out = self._matches.get(match_id)
-        if out is None:
-            out = self._load(match_id)
+        # The log and the match's state as of one moment: the app's thread writes
+        # meanwhile, and a log read before its last events paired with "finished" read
+        # after them would tell the club the match ended short.
+        with self.store.one_moment():
+            out = self._matches.get(match_id)
+            new_gen = out is None or self._refresh(out)
+            if out is None:
+                out = self._load(match_id)
+            record = self.store.match(match_id)
+        if new_gen:
             self._new_gen(out, out.mark)
-        else:
-            self._refresh(out)
-        record = self.store.match(match_id)
         out.state = "abandoned" if record.abandoned else (
             "finished" if record.finished is not None else "playing")
         out.finished, out.result = record.finished, record.result
@@ -247,9 +251,9 @@ class Publisher:
         self._matches[match_id] = out
         return out
 
-    def _refresh(self, out: Outgoing) -> None:
-        """Read what changed since the mark; a change to anything already published
-        starts a new generation (an undo)."""
+    def _refresh(self, out: Outgoing) -> bool:
+        """Read what changed since the mark; True when that changed anything already
+        published (an undo): then a new generation must start."""
         mark = self.store.published(out.match_id)
         fresh = [(event, at) for _, event, at in self.store.events_since(out.match_id, mark)]
         rows = out.rows[:mark] + fresh
@@ -260,8 +264,7 @@ class Publisher:
         out.rows, out.mark = rows, mark
         out.acked = {seq for seq in out.acked if seq <= same}
         out.sent_upto = min(out.sent_upto, same)
-        if same < out.exposed:
-            self._new_gen(out, mark)
+        return same < out.exposed
 
     def _new_gen(self, out: Outgoing, keep: int) -> None:
         gen = int(self.store.meta(GEN_KEY) or 0) + 1

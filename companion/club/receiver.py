@@ -293,6 +293,10 @@ class Receiver:
             return
         if (info["count"], info["hash"]) != (mirror.count, mirror.hashes[-1]):
             return
+        if info["state"] == "finished" and not (mirror.game and mirror.game.over):
+            # The engine has the last word: a log it does not see ended is not finished,
+            # whatever a (faulty) table says; the match stays open for what follows.
+            return
         record = self.store.match(mirror.match_id)
         try:
             if info["state"] == "finished" and record.finished is None:

@@ -92,9 +92,7 @@ class ClubPage:
         return JSONResponse(await self.data())
 
     async def stream(self, request: Any) -> Any:
-        from starlette.responses import StreamingResponse
-
-        from companion.remote.web.asgi import sse
+        from companion.remote.web.asgi import KEEPALIVE_TEXT, event_stream, hub_changes, sse
 
         request.app.state.site.check_read(request)
         hub = self.source.hub
@@ -106,27 +104,18 @@ class ClubPage:
                        event="view")
 
         async def messages() -> Any:
-            try:
-                yield "retry: 1000\n\n"
-                yield await view()
-                while True:
-                    try:
-                        change = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except TimeoutError:
-                        yield ": keepalive\n\n"
-                        continue
-                    if change is None:
+            yield await view()
+            async for change in hub_changes(queue, KEEPALIVE):
+                if change is None:
+                    yield KEEPALIVE_TEXT
+                    continue
+                await asyncio.sleep(MIN_GAP)  # let a burst of changes settle
+                while not queue.empty():
+                    if queue.get_nowait() is None:
                         return
-                    await asyncio.sleep(MIN_GAP)  # let a burst of changes settle
-                    while not queue.empty():
-                        if queue.get_nowait() is None:
-                            return
-                    yield await view()
-            finally:
-                hub.unsubscribe(queue)
+                yield await view()
 
-        return StreamingResponse(messages(), media_type="text/event-stream", headers={
-            "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return event_stream(messages(), lambda: hub.unsubscribe(queue))
 
 
 def serve(dashboard: Dashboard, listen: str) -> Any:

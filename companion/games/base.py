@@ -87,6 +87,11 @@ class Match:
         """Everything a screen or a mirror needs to show the table, as JSON."""
         return self.result()
 
+    def note(self, event: Event) -> str:
+        """What ``event``, the one just applied, means at the table in a few words (a
+        die face's action: "draw for Board"), or "" when its fields say it all."""
+        return ""
+
     # -- the fold -----------------------------------------------------------------
 
     def apply(self, event: Event) -> None:

@@ -267,6 +267,12 @@ class FinalCount(Match):
         # Before a call the roller may still call at the end of their own turn.
         self.may_still_call = player if self.caller is None else None
 
+    def note(self, event: Event) -> str:
+        """A roll's meaning for the roller ("draw for Board", or "pile empty: pass")."""
+        if event.get("type") == "roll" and self.rolls:
+            return self.rolls[-1].action
+        return ""
+
     def on_call(self, event: Event) -> None:
         """A player calls: at the start of their turn, or right after their own roll."""
         check_fields(event, "call", ("player",))

@@ -276,9 +276,9 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     new_match(game_id, names, options)  # refused here, before anything changes
     open_now = _open_match(app)
     if open_now is not None and not force:
-        raise RemoteError("OPEN", f"{open_now['title']} (match {open_now['match_id']}, "
-                                  f"{open_now['where']}) is not finished; LEAVE keeps it "
-                                  "as abandoned, or start with force")
+        known = "" if open_now["match_id"] is None else f"match {open_now['match_id']}, "
+        raise RemoteError("OPEN", f"{open_now['title']} ({known}{open_now['where']}) is not "
+                                  "finished; LEAVE keeps it as abandoned, or start with force")
     if open_now is not None:
         _abandon_open(app, open_now)
     ctx = app.ctx
@@ -546,6 +546,12 @@ def _open_match(app: App) -> dict[str, Any] | None:
         return {"session": session, "match_id": session.match_id,
                 "game": session.match.game_id, "title": session.title,
                 "where": f"{len(session.match.events)} events"}
+    parked = app.ctx.parked  # left from the buttons while it was not saved
+    if parked is not None:
+        return {"session": parked, "match_id": parked.match_id,
+                "game": parked.match.game_id, "title": parked.title,
+                "where": f"{len(parked.match.events)} events, not saved, waiting to be "
+                         "resumed"}
     store = app.ctx.store
     record = None if store is None else store.unfinished()
     if record is None:
@@ -564,5 +570,7 @@ def _abandon_open(app: App, open_now: dict[str, Any]) -> None:
     session = open_now["session"]
     if session is not None:
         session.abandon()
+        if session is app.ctx.parked:
+            app.ctx.parked = None
     elif app.ctx.store is not None:
         app.ctx.store.abandon(open_now["match_id"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
@@ -41,31 +42,23 @@ def start_screen(ctx: Context) -> Screen:
     home = home_menu(ctx)
     after = resume_offer(ctx, home) or home
     if ctx.notice:
-        return Message("Game log", wrap(ctx.notice)[:4], after)
+        return Message("Game log", wrap(ctx.notice), after)
     return after
 
 
 def resume_offer(ctx: Context, home: Screen) -> Screen | None:
-    """"Resume Final Count, hand 4?" for the newest unfinished match, if any. While the
-    log can only be read it is offered all the same, to look at or to play on unsaved
-    (written once saving works again)."""
-    if ctx.store is None:
-        return None
-    record = ctx.store.unfinished()
-    if record is None:
-        return None
-    read_only = bool(getattr(ctx.store, "readonly", False))
+    """"Resume Final Count, hand 4?" for the newest unfinished match, if any: a game
+    left while it was not saved (:attr:`Context.parked`), else the log's newest. While
+    the log can only be read it is offered all the same, to look at or to play on
+    unsaved (written once saving works again)."""
     from companion.errors import CompanionError
-    from companion.session import Session
     from companion.ui.games import table_screen
 
     try:
-        session = Session.resume(ctx.store, record.id, ctx.listeners)
+        session = _waiting(ctx)
     except CompanionError as err:
-        return Message("Cannot resume", wrap(str(err))[:4], home)
-    if session.match.over:  # the power went between the last event and finishing
-        if not read_only:
-            ctx.store.finish(record.id, session.match.result())
+        return Message("Cannot resume", wrap(str(err)), home)
+    if session is None:
         return None
     state = session.match.state()
     # Where the game stands, in the game's own word: hand, round or game number.
@@ -75,25 +68,56 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     question = f"Resume {session.title}" + where
     names = ", ".join(session.match.players)
     lines = [*wrap(question), *wrap(names)]
-    if read_only:  # the last line says what playing on means now
+    if not session.saved:  # the last line says what playing on means now
         lines = [*lines[:3], "Not saved for now"]
-    return Confirm("Unfinished game", lines[:4],
-                   lambda ctx: table_screen(session, home).route(ctx), home)
+
+    def resume(ctx: Context) -> Screen:
+        if ctx.parked is session:
+            ctx.parked = None  # on the screen again
+        return table_screen(session, home).route(ctx)
+
+    return Confirm("Unfinished game", lines[:4], resume, home)
+
+
+def _waiting(ctx: Context) -> Any:
+    """The session of the game waiting to be resumed (None when there is none)."""
+    if ctx.parked is not None:
+        return ctx.parked
+    record = None if ctx.store is None else ctx.store.unfinished()
+    if record is None:
+        return None
+    from companion.session import Session
+
+    session = Session.resume(ctx.store, record.id, ctx.listeners)
+    if session.match.over:  # the power went between the last event and finishing
+        if session.saved:
+            ctx.store.finish(record.id, session.match.result())
+        return None
+    return session
 
 
 def unfinished_first(ctx: Context, menu: Screen, then: Callable[[], Screen]) -> Screen:
     """Before a new game from the buttons: when a game is unfinished, ask (resume it,
     or end it and go on to ``then``), so a new game never pushes one out of view."""
-    record = None if ctx.store is None else ctx.store.unfinished()
-    if record is None:
+    if ctx.parked is None and (ctx.store is None or ctx.store.unfinished() is None):
         return then()
     offer = resume_offer(ctx, menu)
     if not isinstance(offer, Confirm):
         return offer or then()  # finished after all, or a message why it cannot be read
-    title = next((info.title for info in GAMES if info.game_id == record.game_id), "it")
+    waiting = ctx.parked
+    if waiting is None:
+        record = ctx.store.unfinished()
+        game_id = record.game_id
+    else:
+        game_id = waiting.match.game_id
+    title = next((info.title for info in GAMES if info.game_id == game_id), "it")
 
     def end_it(ctx: Context, _menu: Screen) -> Screen:
-        ctx.store.abandon(record.id)  # a read-only log notes it for later
+        if waiting is not None:
+            waiting.abandon()
+            ctx.parked = None
+        else:
+            ctx.store.abandon(record.id)  # a read-only log notes it for later
         return then()
 
     return Menu("Unfinished game", [

@@ -86,7 +86,7 @@ class GameScreen(Screen):
                                   lambda ctx, menu: self._undo(ctx)))
         items.append(MenuItem("Standings", lambda ctx, menu: Standings(
             self.match, menu, high_wins=self.match.high_wins)))
-        items.append(MenuItem("Leave (kept)", lambda ctx, menu: self.parent))
+        items.append(MenuItem("Leave (kept)", lambda ctx, menu: self._leave(ctx)))
         if not self.match.over:
             items.append(MenuItem("End this game", lambda ctx, menu: Confirm(
                 "End this game?", ["It will not be", "offered to resume."],
@@ -106,6 +106,13 @@ class GameScreen(Screen):
             if len("Undo " + words) <= COLUMNS:
                 return "Undo " + words
         return "Undo the last move"
+
+    def _leave(self, ctx: Context) -> Screen:
+        if not self.session.saved and not self.match.over:
+            # Only memory holds it: keep it there, offered for resume and written once
+            # saving works again (the header says meanwhile that games are not saved).
+            ctx.parked = self.session
+        return self.parent
 
     def _undo(self, ctx: Context) -> Screen:
         try:

@@ -75,7 +75,7 @@ class LetterPicker(Screen):
                 return self.done(ctx, check_name(self.name))
             except CompanionError as refused:
                 # Back to this picker with the name as spelled: a refusal loses nothing.
-                return Message("Not added", wrap(str(refused))[:4], self)
+                return Message("Not added", wrap(str(refused)), self)
         else:
             return super().press(ctx, press)
         return self

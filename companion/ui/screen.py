@@ -47,7 +47,8 @@ class Context:
     ``store`` is the event store (None when it could not be opened: the Tools still
     work; read-only while the storage cannot be written); ``notice`` is a line to show
     once at start (e.g. a store problem); ``unsaved`` says why games are not saved now
-    ("" while they are);
+    ("" while they are); ``parked`` is a game left while it was not saved: kept in
+    memory, offered for resume like a stored one, written once saving works again;
     ``listeners`` are given to every game session (see :class:`companion.session.Session`).
     """
 
@@ -69,6 +70,7 @@ class Context:
         self.store = store
         self.notice = notice
         self.unsaved = ""
+        self.parked: Any = None
         #: True while the club broker is connected (club mode): the header's club mark.
         self.club_up = False
         self.listeners: list[Callable[..., None]] = []

@@ -273,27 +273,16 @@ class Site:
             raise
 
         async def messages() -> Any:
-            try:
-                yield "retry: 1000\n\n"
-                for text in caught_up:
-                    yield text
-                yield self.view_message(snap)
-                while True:
-                    try:
-                        change = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except TimeoutError:
-                        yield ": keepalive\n\n"
-                        continue
-                    if change is None:
-                        return
-                    if change.tick <= snap["tick"]:
-                        continue  # in the snapshot already
+            for text in caught_up:
+                yield text
+            yield self.view_message(snap)
+            async for change in hub_changes(queue):
+                if change is None:
+                    yield KEEPALIVE_TEXT
+                elif change.tick > snap["tick"]:  # not in the snapshot already
                     yield self.change_text(change)
-            finally:
-                hub.unsubscribe(queue)
 
-        return StreamingResponse(messages(), media_type="text/event-stream", headers={
-            "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return event_stream(messages(), lambda: hub.unsubscribe(queue))
 
     def change_text(self, change: Change) -> str:
         text = ""
@@ -450,6 +439,40 @@ def sse(data: str, *, event: str | None = None, id: int | None = None) -> str:
     return f"{head}data: {data}\n\n"
 
 
+KEEPALIVE_TEXT = ": keepalive\n\n"
+
+
+async def hub_changes(queue: asyncio.Queue, keepalive: float = KEEPALIVE) -> Any:
+    """Each change the hub puts on ``queue``, and ``None`` after every ``keepalive``
+    seconds of quiet (send :data:`KEEPALIVE_TEXT` then, so a proxy or a phone that
+    went to sleep notices a dead link); ends when the hub puts ``None`` (closing)."""
+    while True:
+        try:
+            change = await asyncio.wait_for(queue.get(), keepalive)
+        except TimeoutError:
+            yield None
+            continue
+        if change is None:
+            return
+        yield change
+
+
+def event_stream(messages: Any, finished: Callable[[], None]) -> StreamingResponse:
+    """An SSE response of ``messages`` (an async iterator of message texts) that tells
+    the browser to reconnect after 1 s, and calls ``finished`` however it ends."""
+
+    async def body() -> Any:
+        try:
+            yield "retry: 1000\n\n"
+            async for text in messages:
+                yield text
+        finally:
+            finished()
+
+    return StreamingResponse(body(), media_type="text/event-stream", headers={
+        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
 def ev_message(payload: Mapping[str, Any]) -> str:
     """The stream's message for one event: ``id`` = seq, ``data`` = the ``EV`` JSON."""
     return sse(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), id=payload["seq"])
@@ -496,7 +519,8 @@ def match_details(store: Any, match_id: int) -> dict[str, Any]:
     data.update(options=record.options, table=table,
                 chart=views.chart_svg(players, points),
                 log=[{"seq": seq, "words": words, "event": events[seq - 1]}
-                     for seq, words in views.log_lines(events, None)],
+                     for seq, words in views.log_lines(
+                         events, None, (record.game_id, record.players, record.options))],
                 standings=views.standings(record.players, data["totals"], data["winners"],
                                           views.high_wins(record.game_id)))
     return data
@@ -562,7 +586,8 @@ def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
         "state": state,
         "rows": views.standings(state["players"], state.get("totals", {}),
                                 state.get("winners", []), views.high_wins(state["game"])),
-        "log": views.log_lines(events),
+        "log": views.log_lines(events, game=(record.game_id, record.players,
+                                              record.options)),
         "chart": views.chart_svg(players, points),
     }
 

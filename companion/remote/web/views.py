@@ -57,10 +57,33 @@ def event_words(event: Mapping[str, Any]) -> str:
 
 
 def log_lines(events: Sequence[Mapping[str, Any]], last: int | None = LOG_LINES,
+              game: tuple[str, Sequence[str], Mapping[str, Any]] | None = None,
               ) -> list[tuple[int, str]]:
-    """(seq, words) for the last ``last`` events (all when None), oldest first."""
+    """(seq, words) for the last ``last`` events (all when None), oldest first. With
+    ``game`` = (game id, players, options) a line also says what its event meant at the
+    table, as the rules tell it: "Ann rolled 3: draw for Board"."""
     start = 0 if last is None else max(0, len(events) - last)
-    return [(seq, event_words(event)) for seq, event in enumerate(events[start:], start + 1)]
+    notes = event_notes(game, events) if game is not None else [""] * len(events)
+    return [(seq, event_words(event) + (f": {notes[seq - 1]}" if notes[seq - 1] else ""))
+            for seq, event in enumerate(events[start:], start + 1)]
+
+
+def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
+                events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:meth:`Match.note` of each event, by replaying them once through the game's
+    engine ("" for every event from where a log stops replaying)."""
+    from companion.errors import CompanionError
+    from companion.games import new_match
+
+    notes = [""] * len(events)
+    try:
+        match = new_match(*game)
+        for index, event in enumerate(events):
+            match.apply(dict(event))
+            notes[index] = match.note(event)
+    except CompanionError:
+        pass  # a log the engine refuses is still shown, in plain words
+    return notes
 
 
 def score_table(record: Any, events: Sequence[Mapping[str, Any]]) -> list[list[str]] | None:
