@@ -730,11 +730,18 @@ class Link:
             with self._lock:
                 port = self.port
             if port is None:
-                self.dropped += 1 + self.out.clear()  # nobody there; a mirror re-syncs
+                if not self._stop.is_set():  # stopping is not dropping
+                    self.dropped += 1 + self.out.clear()  # nobody there; a mirror re-syncs
                 continue
             try:
                 self._write(port, data)
             except _PORT_GONE:
+                if self._stop.is_set():
+                    # Closed under a write by stop(): pyserial waits for the port to be
+                    # writable again *after* handing over the bytes, so the line may well
+                    # have gone out; either way the console is closing, nothing is lost
+                    # to a peer that stays.
+                    continue
                 # The port is gone; the reader notices on its side and reopens it.
                 # What waited was for the one who was there: it is gone with them.
                 self.dropped += 1 + self.out.clear()
