@@ -50,6 +50,8 @@ class ReadOnlyLog:
         self._store = store
         #: Matches to mark abandoned once the log can be written.
         self.later: list[int] = []
+        #: Games ended while unsaved (sessions): written, then marked abandoned, then.
+        self.ended: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -58,10 +60,17 @@ class ReadOnlyLog:
         if match_id not in self.later:
             self.later.append(match_id)
 
+    def abandon_session(self, session: Any) -> None:
+        """A game played (partly) unsaved was ended: kept, to be written with what only
+        memory holds and marked abandoned once the log can be written."""
+        if session not in self.ended:
+            self.ended.append(session)
+
     def unfinished(self) -> Any:
         """The newest unfinished match not ended meanwhile (None if none)."""
         record = self._store.unfinished()
-        return None if record is None or record.id in self.later else record
+        ended = set(self.later) | {session.match_id for session in self.ended}
+        return None if record is None or record.id in ended else record
 
 
 class GameLog:
@@ -132,6 +141,9 @@ class GameLog:
         try:
             for match_id in getattr(self.store, "later", ()):
                 _abandon(store, match_id)
+            for ended in getattr(self.store, "ended", ()):
+                ended.save_to(store)
+                _abandon(store, ended.match_id)
             if session is not None and not session.saved:
                 session.save_to(store)
         except StoreError as err:

@@ -142,7 +142,11 @@ class Session:
     def abandon(self) -> None:
         """Stop this match for good (it is no longer offered for resume). A log that is
         read-only now (:class:`companion.gamelog.ReadOnlyLog`) notes it for later."""
-        if self.log is not None and self.match_id is not None and not self.match.over:
+        if self.log is None or self.match.over:
+            return
+        if not self.saved and hasattr(self.log, "abandon_session"):
+            self.log.abandon_session(self)  # with what only memory holds
+        elif self.match_id is not None:
             self.log.abandon(self.match_id)
 
 

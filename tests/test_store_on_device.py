@@ -294,6 +294,49 @@ def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works
         app.ctx.store.close()
 
 
+def test_a_game_played_and_ended_unsaved_is_written_as_abandoned_when_saving_works(tmp_path):
+    state = tmp_path / "state"
+    match_id = unfinished_game(state)
+    storage = Storage()
+    app = device(state, storage)
+    try:
+        tap(app, "ok")  # past the notice
+        tap(app, "ok")  # resume it, unsaved
+        resumed = app.current_session()
+        tap(app, "roll")  # a third roll, in memory only
+        played = list(resumed.match.events)
+        tap(app, "back")  # the game menu: End this game
+        labels = [item.label for item in app.screen.items]
+        for _ in range(labels.index("End this game")):
+            tap(app, "down")
+        tap(app, "ok")
+        tap(app, "ok")  # yes
+        assert app.ctx.store.unfinished() is None
+        tap(app, "ok")  # Final Count: nothing in the way now
+        tap(app, "roll")  # a new game, unsaved
+        fresh = app.current_session()
+        tap(app, "roll")
+        tap(app, "back")
+        labels = [item.label for item in app.screen.items]
+        for _ in range(labels.index("End this game")):
+            tap(app, "down")
+        tap(app, "ok")
+        tap(app, "ok")
+        storage.refusing = False
+        app.clock.advance(30)
+        app.pump()
+        assert app.screen.title == "Saved again"
+        with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
+            assert reader.events(match_id) == played and reader.match(match_id).abandoned
+            assert fresh.match_id is not None and fresh.match_id != match_id
+            assert reader.events(fresh.match_id) == fresh.match.events
+            assert reader.match(fresh.match_id).abandoned
+            assert reader.unfinished() is None
+    finally:
+        app.board.close()
+        app.ctx.store.close()
+
+
 def test_a_game_ended_while_unsaved_is_marked_abandoned_once_saving_works(tmp_path):
     state = tmp_path / "state"
     match_id = unfinished_game(state)
