@@ -154,6 +154,13 @@ def tap(app, button) -> None:
     app.pump()
 
 
+def choose(app, label: str) -> None:
+    """Move down a menu to ``label`` and press OK on it."""
+    for _ in range([item.label for item in app.screen.items].index(label)):
+        tap(app, "down")
+    tap(app, "ok")
+
+
 def marked(image) -> bool:
     """The "not saved" mark: the header band lit (its words dark), over the whole width."""
     from companion.ui.screen import HEADER
@@ -260,10 +267,7 @@ def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works
         tap(app, "roll")
         tap(app, "roll")
         tap(app, "back")  # the game menu
-        labels = [item.label for item in app.screen.items]
-        for _ in range(labels.index("Leave (kept)")):
-            tap(app, "down")
-        tap(app, "ok")
+        choose(app, "Leave (kept)")
         assert app.current_session() is None and app.ctx.parked is session
         assert app.unsaved() and marked(app.panel.last_image)
         # A second way in sees it too: a new game from afar is refused, not a loss.
@@ -277,9 +281,7 @@ def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works
         assert app.current_session() is session and app.ctx.parked is None
         assert len(session.match.events) == 2
         tap(app, "back")
-        for _ in range(labels.index("Leave (kept)")):
-            tap(app, "down")
-        tap(app, "ok")  # left again, and then the card can be written
+        choose(app, "Leave (kept)")  # left again, and then the card can be written
         storage.refusing = False
         app.clock.advance(30)
         app.pump()
@@ -306,10 +308,7 @@ def test_a_game_played_and_ended_unsaved_is_written_as_abandoned_when_saving_wor
         tap(app, "roll")  # a third roll, in memory only
         played = list(resumed.match.events)
         tap(app, "back")  # the game menu: End this game
-        labels = [item.label for item in app.screen.items]
-        for _ in range(labels.index("End this game")):
-            tap(app, "down")
-        tap(app, "ok")
+        choose(app, "End this game")
         tap(app, "ok")  # yes
         assert app.ctx.store.unfinished() is None
         tap(app, "ok")  # Final Count: nothing in the way now
@@ -317,10 +316,7 @@ def test_a_game_played_and_ended_unsaved_is_written_as_abandoned_when_saving_wor
         fresh = app.current_session()
         tap(app, "roll")
         tap(app, "back")
-        labels = [item.label for item in app.screen.items]
-        for _ in range(labels.index("End this game")):
-            tap(app, "down")
-        tap(app, "ok")
+        choose(app, "End this game")
         tap(app, "ok")
         storage.refusing = False
         app.clock.advance(30)
