@@ -20,7 +20,7 @@ from companion.device.buttons import BUTTONS, ButtonDecoder, Press
 from companion.errors import CompanionError
 from companion.launch import make_app
 from companion.sim import sim_panel
-from companion.ui.screen import Screen
+from tests.press_log import PressLog
 
 HOLD = 0.8
 BOUNCE = 0.02
@@ -447,21 +447,11 @@ def test_a_press_and_release_inside_one_bounce_window_is_one_press() -> None:
     assert run_app_loop(d, edges, 5) == [Press("ok")]
 
 
-class _PressLog(Screen):
-    def __init__(self) -> None:
-        super().__init__()
-        self.presses: list[Press] = []
-
-    def press(self, ctx, press: Press) -> Screen:
-        self.presses.append(press)
-        return self
-
-
 def test_a_release_waiting_in_the_queue_keeps_a_short_press_short() -> None:
     # The app thread was busy (a slow write) for five seconds while a short press came
     # and went: both edges wait in its queue. The long-press timer must not run first.
     clock = ManualClock()
-    log = _PressLog()
+    log = PressLog()
     app = make_app(Config(), board_factory=SimBoard, panel=sim_panel(), clock=clock,
                    root=lambda ctx: log)
     try:

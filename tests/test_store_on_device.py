@@ -7,6 +7,7 @@ meanwhile is written then."""
 
 import random
 import sqlite3
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -133,7 +134,9 @@ def unfinished_game(state_dir, events=2) -> int:
     return match_id
 
 
+@contextmanager
 def device(state_dir, storage):
+    """The device on mock pins with ``storage`` at the open seam, closed after."""
     from companion.clock import ManualClock
     from companion.config import Buttons, Config, Idle
     from companion.launch import make_app
@@ -146,7 +149,11 @@ def device(state_dir, storage):
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
                    seed=4, state_dir=state_dir, game_log=game_log)
     app.start()
-    return app
+    try:
+        yield app
+    finally:
+        app.board.close()
+        app.ctx.store.close()
 
 
 def tap(app, button) -> None:
@@ -180,8 +187,7 @@ def test_read_only_storage_offers_the_unfinished_game_marks_every_screen_and_rec
     state = tmp_path / "state"
     match_id = unfinished_game(state)
     storage = Storage()
-    app = device(state, storage)
-    try:
+    with device(state, storage) as app:
         # Said once at start, and then the unfinished game is offered all the same.
         assert app.screen.title == "Game log" and "not saved" in " ".join(app.screen.lines)
         assert marked(app.panel.last_image)
@@ -218,17 +224,13 @@ def test_read_only_storage_offers_the_unfinished_game_marks_every_screen_and_rec
         tap(app, "roll")
         assert stored_events(state, match_id) == session.match.events
         assert len(session.match.events) == 4 and not app.unsaved()
-    finally:
-        app.board.close()
-        app.ctx.store.close()
 
 
 def test_full_storage_at_start_plays_unsaved_then_writes_the_new_game(tmp_path):
     state = tmp_path / "state"
     Store.in_dir(state).close()
     storage = Storage("cannot write the game log: disk full")
-    app = device(state, storage)
-    try:
+    with device(state, storage) as app:
         assert "disk full" in " ".join(app.screen.lines)
         tap(app, "ok")
         assert app.screen.title == "Tabletop Companion" and marked(app.panel.last_image)
@@ -247,9 +249,6 @@ def test_full_storage_at_start_plays_unsaved_then_writes_the_new_game(tmp_path):
         assert stored_events(state, session.match_id) == session.match.events
         with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
             assert reader.unfinished().id == session.match_id
-    finally:
-        app.board.close()
-        app.ctx.store.close()
 
 
 def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works(tmp_path):
@@ -258,8 +257,7 @@ def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works
     state = tmp_path / "state"
     Store.in_dir(state).close()
     storage = Storage("cannot write the game log: disk full")
-    app = device(state, storage)
-    try:
+    with device(state, storage) as app:
         tap(app, "ok")  # past the notice
         tap(app, "ok")  # Final Count
         tap(app, "roll")  # start with the default seats
@@ -291,17 +289,13 @@ def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works
         with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
             waiting = reader.unfinished()
             assert waiting is not None and reader.events(waiting.id) == session.match.events
-    finally:
-        app.board.close()
-        app.ctx.store.close()
 
 
 def test_a_game_played_and_ended_unsaved_is_written_as_abandoned_when_saving_works(tmp_path):
     state = tmp_path / "state"
     match_id = unfinished_game(state)
     storage = Storage()
-    app = device(state, storage)
-    try:
+    with device(state, storage) as app:
         tap(app, "ok")  # past the notice
         tap(app, "ok")  # resume it, unsaved
         resumed = app.current_session()
@@ -328,17 +322,13 @@ def test_a_game_played_and_ended_unsaved_is_written_as_abandoned_when_saving_wor
             assert reader.events(fresh.match_id) == fresh.match.events
             assert reader.match(fresh.match_id).abandoned
             assert reader.unfinished() is None
-    finally:
-        app.board.close()
-        app.ctx.store.close()
 
 
 def test_a_game_ended_while_unsaved_is_marked_abandoned_once_saving_works(tmp_path):
     state = tmp_path / "state"
     match_id = unfinished_game(state)
     storage = Storage()
-    app = device(state, storage)
-    try:
+    with device(state, storage) as app:
         tap(app, "ok")  # past the notice
         tap(app, "back")  # not now: the main menu
         tap(app, "ok")  # Final Count: the unfinished game is in the way, so it asks
@@ -353,9 +343,6 @@ def test_a_game_ended_while_unsaved_is_marked_abandoned_once_saving_works(tmp_pa
         app.clock.advance(30)
         app.pump()
         assert Store(state / Store.DEFAULT_NAME, readonly=True).match(match_id).abandoned
-    finally:
-        app.board.close()
-        app.ctx.store.close()
 
 
 def test_starting_a_game_from_the_buttons_asks_about_the_unfinished_one(tmp_path):

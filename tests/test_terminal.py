@@ -30,7 +30,7 @@ from companion.device.terminal import (
     to_text,
 )
 from companion.sim import run_interactive
-from companion.ui.screen import Screen
+from tests.press_log import PressLog
 
 SIZE = (128, 64)
 
@@ -379,18 +379,6 @@ def test_raw_terminal_on_a_pipe_does_nothing() -> None:
 
 
 # --- keys typed into the simulator: whole presses, in order ---------------------------
-
-
-class PressLog(Screen):
-    """A first screen that only writes down the presses the app gives it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.presses: list[Press] = []
-
-    def press(self, ctx, press: Press) -> Screen:
-        self.presses.append(press)
-        return self
 
 
 def typed_into_the_simulator(data: bytes, config: Config | None = None) -> list[Press]:
