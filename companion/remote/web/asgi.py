@@ -336,46 +336,45 @@ class Site:
         payload = await run_in_threadpool(self.source.command, fn, *args, **kw)
         return JSONResponse(payload)
 
-    async def add_player(self, request: Request) -> Response:
+    async def write_body(self, request: Request,
+                         fields: Mapping[str, type | tuple[type, ...]] | None = None,
+                         required: Sequence[str] = ()) -> dict[str, Any]:
+        """The body of a write (see :func:`read_json`), once this phone may write."""
         self.check_write(request)
-        data = await read_json(request, {"name": str}, required=("name",))
+        return await read_json(request, fields or {}, required)
+
+    async def add_player(self, request: Request) -> Response:
+        data = await self.write_body(request, {"name": str}, ("name",))
         return await self.do(request, commands.add_player, data["name"])
 
     async def rename_player(self, request: Request) -> Response:
-        self.check_write(request)
-        data = await read_json(request, {"name": str, "to": str}, required=("name", "to"))
+        data = await self.write_body(request, {"name": str, "to": str}, ("name", "to"))
         return await self.do(request, commands.rename_player, data["name"], data["to"])
 
     async def remove_player(self, request: Request) -> Response:
-        self.check_write(request)
-        data = await read_json(request, {"name": str}, required=("name",))
+        data = await self.write_body(request, {"name": str}, ("name",))
         return await self.do(request, commands.remove_player, data["name"])
 
     async def new_match(self, request: Request) -> Response:
-        self.check_write(request)
-        data = await read_json(request, {"game": str, "players": list, "options": dict,
-                                         "force": bool}, required=("game", "players"))
+        data = await self.write_body(request, {"game": str, "players": list, "options": dict,
+                                               "force": bool}, ("game", "players"))
         return await self.do(request, commands.new_game, data["game"], data["players"],
                              data.get("options", {}), force=data.get("force", False))
 
     async def event(self, request: Request) -> Response:
-        self.check_write(request)
-        data = await read_json(request, {"event": dict}, required=("event",))
+        data = await self.write_body(request, {"event": dict}, ("event",))
         return await self.do(request, commands.event, data["event"])
 
     async def roll(self, request: Request) -> Response:
-        self.check_write(request)
-        await read_json(request, {})
+        await self.write_body(request)
         return await self.do(request, commands.roll)
 
     async def undo(self, request: Request) -> Response:
-        self.check_write(request)
-        await read_json(request, {})
+        await self.write_body(request)
         return await self.do(request, commands.undo)
 
     async def leave(self, request: Request) -> Response:
-        self.check_write(request)
-        await read_json(request, {})
+        await self.write_body(request)
         return await self.do(request, commands.leave)
 
     # -- errors --------------------------------------------------------------------------------
