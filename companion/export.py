@@ -258,6 +258,48 @@ def _json(value: Any) -> str:
 # -- import --------------------------------------------------------------------------------
 
 
+class LineError(CompanionError):
+    """A line of a log or an export is malformed or refused (its number leads)."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` whose every failure is a ValueError with a short reason: also a
+    nesting too deep for Python and a number of thousands of digits.
+
+    >>> load_json("[" * 100_000)
+    Traceback (most recent call last):
+    ValueError: nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(err.msg) from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except ValueError:  # int() refuses thousands of digits
+        raise ValueError("a number with too many digits") from None
+
+
+def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every non-blank line of a JSON Lines text; LineError
+    for a line that is not one JSON object (``companion replay`` and ``import``)."""
+    numbered = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = load_json(line)
+        except ValueError as problem:
+            raise LineError(number, f"not JSON ({problem})") from None
+        if not isinstance(value, dict):
+            raise LineError(number, "an event is a JSON object")
+        numbered.append((number, value))
+    return numbered
+
+
 class ImportRefused(CompanionError):
     """A file (or a match in it) cannot be imported; the message names the line."""
 
@@ -294,15 +336,11 @@ def read_export(text: str) -> list[ExportedMatch]:
     """The matches of an export file: each a ``start`` line (with ``game`` and
     ``players``) then its events. ImportRefused names the first line that is wrong."""
     matches: list[ExportedMatch] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as problem:
-            raise ImportRefused(f"line {number}: not JSON ({problem.msg})") from None
-        if not isinstance(value, dict):
-            raise ImportRefused(f"line {number}: an event is a JSON object")
+    try:
+        numbered = json_objects(text)
+    except LineError as problem:
+        raise ImportRefused(str(problem)) from None
+    for number, value in numbered:
         if value.get("type") == "start":
             matches.append(_start_line(number, value))
             continue

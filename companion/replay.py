@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from companion.cli import one_line
 from companion.errors import BadSetup, CompanionError, IllegalEvent
-from companion.export import START_EXTRAS, without_time
+from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
 from companion.games import Event, engine
 from companion.names import BadName, split_players
 
@@ -39,13 +39,6 @@ class UsageError(CompanionError):
     """The command line (or the log's start line) cannot work: exit status 2."""
 
     exit_status = 2
-
-
-class LineError(CompanionError):
-    """A line of the log is malformed or refused: exit status 1."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -84,24 +77,6 @@ def parse_option(text: str) -> tuple[str, object]:
 def _short(text: str, limit: int = 40) -> str:
     """``text`` cut to ``limit`` characters for a message (a pasted monster stays one line)."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def load_json(text: str) -> Any:
-    """``json.loads`` whose every failure is a ValueError with a short reason: also a
-    nesting too deep for Python and a number of thousands of digits.
-
-    >>> load_json("[" * 100_000)
-    Traceback (most recent call last):
-    ValueError: nested too deeply
-    """
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(err.msg) from None
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-    except ValueError:  # int() refuses thousands of digits
-        raise ValueError("a number with too many digits") from None
 
 
 def replay_main(
@@ -186,18 +161,7 @@ def _read_events(path: str) -> list[tuple[int, Any]]:
         raise UsageError(f"cannot read {path}: {problem.strerror or problem}") from None
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
-    numbered = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = load_json(line)
-        except ValueError as problem:
-            raise LineError(number, f"not JSON ({problem})") from None
-        if not isinstance(value, dict):
-            raise LineError(number, "an event is a JSON object")
-        numbered.append((number, value))
-    return numbered
+    return json_objects(text)
 
 
 def _start(numbered: Sequence[tuple[int, Event]]) -> tuple[int, Event | None]:

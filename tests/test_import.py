@@ -132,6 +132,9 @@ def test_a_file_that_does_not_replay_stores_nothing(source: Path, tmp_path: Path
     (lambda lines: [lines[0], lines[1].replace('"at": ', '"at": "soon", "x": '),
                     *lines[2:]], 'line 2: "at" is a time in seconds'),
     (lambda lines: [], "no match in the file"),
+    (lambda lines: ["[" * 100_000, *lines], "line 1: not JSON (nested too deeply)"),
+    (lambda lines: [*lines[:2], '{"type": "points", "points": 1' + "0" * 5000 + "}",
+                    *lines[2:]], "line 3: not JSON (a number with too many digits)"),
 ])
 def test_refusals_name_the_line(source: Path, tmp_path: Path, mangle, message) -> None:
     lines = export_all(source).splitlines()
