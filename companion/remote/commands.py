@@ -57,6 +57,7 @@ __all__ = [
     "add_player",
     "call",
     "event",
+    "ev_json",
     "ev_payload",
     "export",
     "history",
@@ -369,8 +370,15 @@ def ev_payload(session: Session, event: dict[str, Any], undone: bool = False) ->
     """One applied event as both mirrors send it: ``{"game", "match_id", "seq", "event"}``
     (``seq`` counts the events so far); an undo is ``{..., "seq": n, "undone": event}``
     with ``n`` the count of events left."""
-    return {"game": session.match.game_id, "match_id": session.match_id,
-            "seq": len(session.match.events), "undone" if undone else "event": event}
+    return ev_json(session.match.game_id, session.match_id, len(session.match.events), event,
+                   undone)
+
+
+def ev_json(game: str | None, match_id: int | None, seq: int, event: dict[str, Any],
+            undone: bool = False) -> dict[str, Any]:
+    """:func:`ev_payload` from its parts (events read back from the game log)."""
+    return {"game": game, "match_id": match_id, "seq": seq,
+            "undone" if undone else "event": event}
 
 
 # -- running commands ------------------------------------------------------------------------

@@ -314,7 +314,7 @@ class Site:
                 return [sse(json.dumps({"match_id": target, "seq": None}), event="reset")]
         if last > len(events):
             return [sse(json.dumps({"match_id": target, "seq": len(events)}), event="reset")]
-        return [ev_message(commands.ev_payload(_Past(game, target, events[:seq]), event))
+        return [ev_message(commands.ev_json(game, target, seq, event))
                 for seq, event in enumerate(events[last:], last + 1)]
 
     # -- writes ------------------------------------------------------------------------------
@@ -415,14 +415,6 @@ def _http_message(exc: Exception) -> str:
     if status == 405:
         return "this address does not take that method"
     return str(getattr(exc, "detail", "")) or "refused"
-
-
-class _Past:
-    """What :func:`commands.ev_payload` reads of a session, for events from the log."""
-
-    def __init__(self, game: str | None, match_id: int, events: list[dict[str, Any]]):
-        self.match = type("M", (), {"game_id": game, "events": events})()
-        self.match_id = match_id
 
 
 def _whole(text: str | None) -> int | None:

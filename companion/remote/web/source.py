@@ -162,6 +162,10 @@ class DeviceSource:
     def _on_event(self, session: Any, event: dict[str, Any], undone: bool = False) -> None:
         self._tick += 1
         self._last = session
+        if not self.hub.queues:
+            # Nobody is watching: no snapshot on the owner thread for nothing. A page
+            # that opens now subscribes first, then takes its own snapshot here, after.
+            return
         payload = commands.ev_payload(session, event, undone)
         self.hub.publish(Change(self._tick, payload, self._snapshot(self.app)))
 
@@ -171,6 +175,8 @@ class DeviceSource:
         try:
             self._tick += 1
             self._last = session
+            if not self.hub.queues:
+                return  # nobody is watching (see _on_event)
             self.hub.publish(Change(self._tick, None, self._snapshot(self.app)))
         except Exception:  # noqa: BLE001 - the page must never stop the buttons
             log.exception("web page: cannot follow the new match")
