@@ -283,10 +283,8 @@ class App:
         # asks first what becomes of the one waiting).
         session = self.current_session() or self.ctx.parked
         if not self.game_log.retry(now, session):
-            self.ctx.unsaved = self.game_log.problem
             return
         self.ctx.store = self.game_log.store
-        self.ctx.unsaved = ""
         lines = ["Games are saved", "again."]
         if session is not None and session is self.ctx.parked:
             self.ctx.parked = None  # in the log now: offered from there

@@ -199,7 +199,7 @@ def make_app(
     ctx = make_context(config, clock, seed)
     if game_log is None:
         game_log = GameLog.open(state_dir, clock())
-    ctx.store, ctx.notice, ctx.unsaved = game_log.store, game_log.notice, game_log.problem
+    ctx.store, ctx.notice = game_log.store, game_log.notice
     buttons = config.buttons
     decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)
     screen = (root or start_screen)(ctx)

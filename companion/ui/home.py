@@ -51,15 +51,9 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     left while it was not saved (:attr:`Context.parked`), else the log's newest. While
     the log can only be read it is offered all the same, to look at or to play on
     unsaved (written once saving works again)."""
-    from companion.errors import CompanionError
-    from companion.ui.games import table_screen
-
-    try:
-        session = _waiting(ctx)
-    except CompanionError as err:
-        return Message("Cannot resume", wrap(str(err)), home)
-    if session is None:
-        return None
+    session = _waiting(ctx, home)
+    if session is None or isinstance(session, Message):
+        return session
     state = session.match.state()
     # Where the game stands, in the game's own word: hand, round or game number.
     where = next((f", {word} {state[key]}?" for key, word in
@@ -70,58 +64,54 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     lines = [*wrap(question), *wrap(names)]
     if not session.saved:  # the last line says what playing on means now
         lines = [*lines[:3], "Not saved for now"]
-
-    def resume(ctx: Context) -> Screen:
-        if ctx.parked is session:
-            ctx.parked = None  # on the screen again
-        return table_screen(session, home).route(ctx)
-
-    return Confirm("Unfinished game", lines[:4], resume, home)
+    return Confirm("Unfinished game", lines[:4], lambda ctx: _resume(ctx, session, home), home)
 
 
-def _waiting(ctx: Context) -> Any:
-    """The session of the game waiting to be resumed (None when there is none)."""
+def _waiting(ctx: Context, home: Screen | None = None) -> Any:
+    """The session of the game waiting to be resumed (None when there is none), or a
+    message over ``home`` why it cannot be read."""
     if ctx.parked is not None:
         return ctx.parked
-    record = None if ctx.store is None else ctx.store.unfinished()
-    if record is None:
-        return None
+    from companion.errors import CompanionError
     from companion.session import Session
 
-    session = Session.resume(ctx.store, record.id, ctx.listeners)
-    if session.match.over:  # the power went between the last event and finishing
-        if session.saved:
-            ctx.store.finish(record.id, session.match.result())
-        return None
+    try:
+        record = None if ctx.store is None else ctx.store.unfinished()
+        if record is None:
+            return None
+        session = Session.resume(ctx.store, record.id, ctx.listeners)
+        if session.match.over:  # the power went between the last event and finishing
+            if session.saved:
+                ctx.store.finish(record.id, session.match.result())
+            return None
+    except CompanionError as err:
+        return Message("Cannot resume", wrap(str(err)), home)
     return session
+
+
+def _resume(ctx: Context, session: Any, home: Screen) -> Screen:
+    from companion.ui.games import table_screen
+
+    if ctx.parked is session:
+        ctx.parked = None  # on the screen again
+    return table_screen(session, home).route(ctx)
 
 
 def unfinished_first(ctx: Context, menu: Screen, then: Callable[[], Screen]) -> Screen:
     """Before a new game from the buttons: when a game is unfinished, ask (resume it,
     or end it and go on to ``then``), so a new game never pushes one out of view."""
-    if ctx.parked is None and (ctx.store is None or ctx.store.unfinished() is None):
-        return then()
-    offer = resume_offer(ctx, menu)
-    if not isinstance(offer, Confirm):
-        return offer or then()  # finished after all, or a message why it cannot be read
-    waiting = ctx.parked
-    if waiting is None:
-        record = ctx.store.unfinished()
-        game_id = record.game_id
-    else:
-        game_id = waiting.match.game_id
-    title = next((info.title for info in GAMES if info.game_id == game_id), "it")
+    session = _waiting(ctx, menu)
+    if session is None or isinstance(session, Message):
+        return session or then()
 
     def end_it(ctx: Context, _menu: Screen) -> Screen:
-        if waiting is not None:
-            waiting.abandon()
+        session.abandon()  # a read-only log notes it, to be written later
+        if ctx.parked is session:
             ctx.parked = None
-        else:
-            ctx.store.abandon(record.id)  # a read-only log notes it for later
         return then()
 
     return Menu("Unfinished game", [
-        MenuItem(f"Resume {title}", lambda ctx, _menu: offer.action(ctx) or menu),
+        MenuItem(f"Resume {session.title}", lambda ctx, _menu: _resume(ctx, session, menu)),
         MenuItem("End it, new game", end_it),
     ], menu)
 

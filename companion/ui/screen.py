@@ -46,10 +46,10 @@ class Context:
 
     ``store`` is the event store (None when it could not be opened: the Tools still
     work; read-only while the storage cannot be written); ``notice`` is a line to show
-    once at start (e.g. a store problem); ``unsaved`` says why games are not saved now
-    ("" while they are); ``parked`` is a game left while it was not saved: kept in
-    memory, offered for resume like a stored one, written once saving works again;
-    ``listeners`` are given to every game session (see :class:`companion.session.Session`).
+    once at start (e.g. a store problem); ``parked`` is a game left while it was not
+    saved: kept in memory, offered for resume like a stored one, written once saving
+    works again; ``listeners`` are given to every game session (see
+    :class:`companion.session.Session`).
     """
 
     def __init__(
@@ -69,7 +69,6 @@ class Context:
         self.config = config
         self.store = store
         self.notice = notice
-        self.unsaved = ""
         self.parked: Any = None
         #: True while the club broker is connected (club mode): the header's club mark.
         self.club_up = False
