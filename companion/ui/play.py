@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 from companion.errors import CompanionError, StoreError
 from companion.games import engine
@@ -217,7 +218,7 @@ class ValuePicker(Screen):
         canvas.text(1, BODY_TOP, shown)
         if summary:
             canvas.text(WIDTH - text_width(summary), BODY_TOP, summary)
-        for index, (x, y, width) in enumerate(self._cells()):
+        for index, (x, y, width) in enumerate(self._cells):
             value = self.values[index]
             centre = x + (width - text_width(value, self.scale) + self.scale) // 2
             if index == self.cursor:
@@ -235,8 +236,11 @@ class ValuePicker(Screen):
 
     @property
     def scale(self) -> int:
-        return self._layout()[0]
+        return self._layout[0]
 
+    # The values never change once the picker is made: its layout is worked out once,
+    # not on every frame (the card ranks try up to three layouts each time).
+    @cached_property
     def _layout(self) -> tuple[int, int]:
         """(scale, values per row): big in two rows when they fit across, else small
         in up to three."""
@@ -251,11 +255,12 @@ class ValuePicker(Screen):
         return sum(text_width(value, scale) + 2 * scale
                    for value in self.values[start : start + per_row])
 
+    @cached_property
     def _cells(self) -> list[tuple[int, int, int]]:
         """(x, y, width) of every value: all of them stay in place and only the cursor
         moves, so a move repaints two cells rather than the whole row. Rows are a blank
         pixel apart from the cursor's box, and clear of the hint line."""
-        scale, per_row = self._layout()
+        scale, per_row = self._layout
         pitch = 7 * scale + 2
         cells = []
         for row_start in range(0, len(self.values), per_row):
