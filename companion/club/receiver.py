@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.club import wire
 from companion.club.publisher import info_key
-from companion.errors import CompanionError, IllegalEvent, StoreError
+from companion.errors import CompanionError, StoreError
 from companion.games import Match, engine, new_match
 
 log = logging.getLogger("companion.club")
@@ -215,7 +215,7 @@ class Receiver:
             if msg["op"] == "cut":
                 return self._cut(mirror, msg)
             return self._event(mirror, msg)
-        except (IllegalEvent, StoreError, CompanionError) as err:
+        except CompanionError as err:  # an illegal event, a store refusal
             log.error("club: %s/%s: cannot apply %s %s: %s", mirror.table, mirror.uid,
                       msg["op"], msg.get("seq", msg["gen"]), err)
             return "stale"
@@ -297,6 +297,8 @@ class Receiver:
             # The engine has the last word: a log it does not see ended is not finished,
             # whatever a (faulty) table says; the match stays open for what follows.
             return
+        if info["state"] == "playing":
+            return  # nothing to settle: no need to read the stored match
         record = self.store.match(mirror.match_id)
         try:
             if info["state"] == "finished" and record.finished is None:
