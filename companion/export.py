@@ -473,7 +473,7 @@ def import_text(
                    f"(as match {duplicate.match_id})")
             continue
         stored += 1
-        title = next((g.title for g in games.GAMES if g.game_id == source.game), source.game)
+        title = games.title(source.game)
         report(f"line {source.line}: stored as match {match_id} "
                f"({title}: {', '.join(source.players)})")
     return stored, refused

@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.errors import IllegalEvent
-from companion.games import GAMES, Event, Match, engine, new_match
+from companion.games import Event, Match, engine, new_match
+from companion.games import title as game_title
 from companion.names import check_players
 
 Listener = Callable[["Session", Event], None]
@@ -105,7 +106,7 @@ class Session:
 
     @property
     def title(self) -> str:
-        return next(info.title for info in GAMES if info.game_id == self.match.game_id)
+        return game_title(self.match.game_id)
 
     def apply(self, event: Event) -> None:
         """Check, commit, then apply; IllegalEvent (or StoreError) leaves all unchanged."""

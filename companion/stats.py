@@ -54,6 +54,7 @@ from typing import Any, NamedTuple, TextIO
 
 from openskill.models import PlackettLuce
 
+from companion import games
 from companion.errors import CompanionError, StoreError
 from companion.games import GAMES, engine
 from companion.store import MatchSummary, Store
@@ -76,7 +77,6 @@ __all__ = [
 PERIODS: tuple[tuple[str, str], ...] = (
     ("All time", "all"), ("This year", "year"), ("Last 30 days", "30d"))
 
-TITLES = {info.game_id: info.title for info in GAMES}
 _PROG = "companion stats"
 _MODEL = PlackettLuce()
 
@@ -422,7 +422,7 @@ class Tally:
         order = sorted(rows, key=lambda key: (
             rows[key]["rating"] is None, -(rows[key]["rating"] or 0.0), -rows[key]["wins"], key))
         return {
-            "title": TITLES.get(game_id, game_id),
+            "title": games.title(game_id),
             "plays": tally.plays,
             "low_wins": low,
             "seconds_played": round(tally.seconds, 1),
@@ -632,7 +632,7 @@ def format_table(shown: Mapping[str, Any]) -> str:
         lines.append(f"{first} v {second}: {duel['matches']} together, "
                      f"{first} won {duel['wins'][first]}, {second} won {duel['wins'][second]}")
         for game_id, part in duel["games"].items():
-            lines.append(f"  {TITLES.get(game_id, game_id)}: {part['matches']} together, "
+            lines.append(f"  {games.title(game_id)}: {part['matches']} together, "
                          f"{part['wins'][first]}-{part['wins'][second]}")
     if not lines:
         lines.append("No finished games" + (" in this period." if shown["since"] else " yet."))

@@ -59,6 +59,12 @@ def available(game_id: str) -> bool:
                for info in GAMES)
 
 
+def title(game_id: str) -> str:
+    """The game's name at the table ("Final Count"); the id itself for a game this
+    device does not know (a match imported from a newer one)."""
+    return next((info.title for info in GAMES if info.game_id == game_id), game_id)
+
+
 def new_match(
     game_id: str, players: Sequence[str], options: Mapping[str, Any] | None = None
 ) -> Match:

@@ -564,11 +564,10 @@ def _open_match(app: App) -> dict[str, Any] | None:
     record = None if store is None else store.unfinished()
     if record is None:
         return None
-    from companion.games import GAMES
+    from companion.games import title
 
-    title = next((info.title for info in GAMES if info.game_id == record.game_id),
-                 record.game_id)
-    return {"session": None, "match_id": record.id, "game": record.game_id, "title": title,
+    return {"session": None, "match_id": record.id, "game": record.game_id,
+            "title": title(record.game_id),
             "where": f"{record.event_count} events, waiting to be resumed"}
 
 

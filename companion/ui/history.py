@@ -13,9 +13,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion import stats
+from companion import games, stats
 from companion.export import score_rows
-from companion.games import GAMES
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
 from companion.ui.roster import roster_menu
 from companion.ui.screen import (
@@ -31,7 +30,6 @@ from companion.ui.screen import (
 
 __all__ = ["GameTable", "HistoryMenu", "MatchSheet", "PlayerCard", "history_menu"]
 
-TITLES = {info.game_id: info.title for info in GAMES}
 #: How many finished games the list offers (newest first).
 RECENT = 30
 
@@ -95,7 +93,7 @@ class HistoryMenu(Menu):
         def open_table(ctx: Context, menu: Screen) -> Screen:
             game = self.figures(ctx)["games"].get(game_id)
             if game is None:
-                return Message(TITLES.get(game_id, game_id), ["Not played in", "this period."],
+                return Message(games.title(game_id), ["Not played in", "this period."],
                                self)
             return GameTable(game, self, self._card)
         return open_table
@@ -243,7 +241,7 @@ def finished_games(ctx: Context, parent: Screen) -> Screen:
     items = []
     for record in ctx.store.history(limit=RECENT):
         winners = ", ".join((record.result or {}).get("winners", [])) or "-"
-        label = f"{_day(record.finished)} {TITLES.get(record.game_id, record.game_id)}"
+        label = f"{_day(record.finished)} {games.title(record.game_id)}"
         items.append(MenuItem(label, lambda ctx, menu, record=record: MatchSheet(
             ctx, record, menu), note=clip(winners, 7)))
     if not items:
@@ -262,7 +260,7 @@ class MatchSheet(Screen):
 
     def __init__(self, ctx: Context, record: Any, parent: Screen):
         super().__init__(parent)
-        self.title = f"{TITLES.get(record.game_id, record.game_id)} {_day(record.finished)}"
+        self.title = f"{games.title(record.game_id)} {_day(record.finished)}"
         rows = score_rows(record, ctx.store.events(record.id)) or [
             ["round", *record.players], ["total", *([""] * len(record.players))]]
         self.players = rows[0][1:]

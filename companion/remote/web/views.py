@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from companion.games import GAMES
+from companion import games
 
 #: Past-tense verbs for the log ("Ann rolled 3"); other types read "Ann: type ...".
 VERBS = {
@@ -33,8 +33,7 @@ COLOURS = ("#e4572e", "#29a3d9", "#f3a712", "#76b041", "#b56ed8", "#d94f8a", "#8
            "#17bebb", "#c6a15b", "#5d6fd9")
 
 
-def game_title(game_id: str) -> str:
-    return next((info.title for info in GAMES if info.game_id == game_id), game_id)
+game_title = games.title
 
 
 def _value(value: Any) -> str:
