@@ -29,7 +29,7 @@ from typing import Any
 from companion.club import wire
 from companion.club.publisher import info_key
 from companion.errors import CompanionError, StoreError
-from companion.games import Match, engine, new_match
+from companion.games import Match, new_match, replay
 
 log = logging.getLogger("companion.club")
 
@@ -184,9 +184,10 @@ class Receiver:
             mirror.device = saved.get("device", "")
             mirror.gen = int(saved.get("gen", 0))
             mirror.match_id = match_id
-            events = self.store.events(match_id)
-            mirror.hashes = wire.chain(zip(events, self.store.event_times(match_id), strict=True))
-            mirror.game = engine(record.game_id).replay(record.players, record.options, events)
+            rows = [(event, at) for _, event, at in self.store.events_since(match_id, 0)]
+            mirror.hashes = wire.chain(rows)
+            mirror.game = replay(record.game_id, record.players, record.options,
+                                 [event for event, _ in rows])
         self.mirrors[uid] = mirror
         return mirror
 
@@ -272,15 +273,14 @@ class Receiver:
         mirror.hashes = [""]
 
     def _truncate(self, mirror: Mirror, keep: int) -> None:
-        assert mirror.match_id is not None and mirror.game is not None
+        game = mirror.game
+        assert mirror.match_id is not None and game is not None
         if keep == mirror.count:
             return
-        record = self.store.match(mirror.match_id)
         while mirror.count > keep:
             self.store.pop(mirror.match_id)
             mirror.hashes.pop()
-        events = self.store.events(mirror.match_id)
-        mirror.game = engine(record.game_id).replay(record.players, record.options, events)
+        mirror.game = replay(game.game_id, game.players, game.options, game.events[:keep])
 
     def _save(self, mirror: Mirror) -> None:
         self.store.set_meta(MIRROR_KEY + mirror.uid,
