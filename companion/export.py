@@ -103,10 +103,10 @@ def export_main(
     try:
         with Store(path, readonly=True) as store:
             if every:
-                text = "".join(_match_text(store, record.id)
+                text = "".join(_match_text(store, record)
                                for record in _every_finished(store))
             elif fmt == "jsonl":
-                text = _match_text(store, store.resolve(match))
+                text = _match_text(store, store.match(store.resolve(match)))
             else:
                 match_id = store.resolve(match)
                 record, events = store.match(match_id), store.events(match_id)
@@ -130,9 +130,9 @@ def export_main(
     return 0
 
 
-def _match_text(store: Store, match_id: int) -> str:
-    record = store.match(match_id)
-    lines = jsonl_lines(record, store.events(match_id), store.event_times(match_id))
+def _match_text(store: Store, record: MatchRecord) -> str:
+    rows = store.events_since(record.id, 0)  # the events and their times in one read
+    lines = jsonl_lines(record, [event for _, event, _ in rows], [at for _, _, at in rows])
     return "".join(line + "\n" for line in lines)
 
 
