@@ -60,7 +60,9 @@ __all__ = [
     "ev_json",
     "ev_payload",
     "export",
+    "export_args",
     "history",
+    "history_limit",
     "leave",
     "new_game",
     "players",
@@ -178,9 +180,26 @@ def players(app: App) -> list[str]:
 
 def history(app: App, limit: int = HISTORY_DEFAULT) -> list[dict[str, Any]]:
     """The last ``limit`` finished matches, newest first."""
+    return [record.to_json() for record in _store(app).history(history_limit(limit))]
+
+
+def history_limit(limit: object) -> int:
+    """``limit`` if it is a count :func:`history` gives (1 to HISTORY_MAX), else BADARG
+    (the console checks its text with this too, before it queues the command)."""
     if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= HISTORY_MAX:
         raise RemoteError("BADARG", f"history takes a number from 1 to {HISTORY_MAX}")
-    return [record.to_json() for record in _store(app).history(limit)]
+    return limit
+
+
+def export_args(ref: object, fmt: object) -> tuple[str, str]:
+    """(match, format) as :func:`export` takes them: ``current``, ``last`` or a number,
+    and ``jsonl`` or ``csv``; BADARG otherwise (the console checks with this too)."""
+    ref = str(ref).strip().lower()
+    if fmt not in ("jsonl", "csv"):
+        raise RemoteError("BADARG", f"export writes jsonl or csv, not {fmt!r}")
+    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
+        raise RemoteError("BADARG", f"a match is current, last or a number, not {ref!r}")
+    return ref, str(fmt)
 
 
 def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
@@ -189,11 +208,7 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
     from companion.export import jsonl_lines, score_rows
     from companion.store import MatchRecord
 
-    ref = str(ref).strip().lower()
-    if fmt not in ("jsonl", "csv"):
-        raise RemoteError("BADARG", f"export writes jsonl or csv, not {fmt!r}")
-    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        raise RemoteError("BADARG", f"a match is current, last or a number, not {ref!r}")
+    ref, fmt = export_args(ref, fmt)
     if ref.isdigit() and (len(ref) > 18 or int(ref) == 0):
         raise RemoteError("STORE", f"no match {ref[:24]}")  # beyond any id SQLite holds
     session = app.current_session() if ref == "current" else None

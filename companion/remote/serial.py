@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 import serial
 
 from companion.errors import CompanionError
+from companion.names import BadName, check_players
 from companion.remote import commands
 from companion.remote.commands import HISTORY_DEFAULT, HISTORY_MAX, RemoteError
 from companion.store import NAME_MAX, ROSTER_MAX
@@ -305,20 +306,15 @@ def parse_command(text: str) -> Command:
     if verb == "HISTORY":
         if not rest:
             return Command("HISTORY", (HISTORY_DEFAULT,))
-        if not (rest.isascii() and rest.isdigit()) or not 1 <= int(rest) <= HISTORY_MAX:
-            raise RemoteError("BADARG", f"HISTORY takes a number from 1 to {HISTORY_MAX}")
-        return Command("HISTORY", (int(rest),))
+        number = rest.isascii() and rest.isdigit() and len(rest) < 20
+        return Command("HISTORY", (commands.history_limit(int(rest) if number else rest),))
     if verb == "EXPORT":
         words = rest.split()
         if len(words) > 2:
             raise RemoteError("BADARG", "usage: EXPORT [current|last|ID] [jsonl|csv]")
-        ref = words[0].lower() if words else "current"
+        ref = words[0] if words else "current"
         fmt = words[1].lower() if len(words) > 1 else "jsonl"
-        if fmt not in ("jsonl", "csv"):
-            raise RemoteError("BADARG", f"EXPORT writes jsonl or csv, not {words[1]!r}")
-        if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-            raise RemoteError("BADARG", f"a match is current, last or a number, not {words[0]!r}")
-        return Command("EXPORT", (ref, fmt))
+        return Command("EXPORT", commands.export_args(ref, fmt))
     if verb == "PROMPT":
         if rest.upper() not in ("ON", "OFF"):
             raise RemoteError("BADARG", "usage: PROMPT ON|OFF")
@@ -356,9 +352,10 @@ def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
         split -= 1
     if not game or split == 0:
         raise RemoteError("BADARG", usage)
-    names = [name.strip() for name in " ".join(words[:split]).split(",")]
-    if not all(names):
-        raise RemoteError("BADARG", f"an empty player name; {usage}")
+    try:  # the one name rule, as commands.new_game applies it
+        names = check_players(" ".join(words[:split]).split(","))
+    except BadName as refused:
+        raise RemoteError("BADARG", f"{refused}; {usage}") from None
     options: dict[str, Any] = {}
     for word in words[split:]:
         try:
