@@ -8,7 +8,6 @@ Nothing here waits for time to pass: presses and commands wait for their answers
 
 from __future__ import annotations
 
-import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,13 +16,8 @@ from companion.clock import monotonic
 from companion.config import Buttons, Config, Idle
 from companion.launch import make_app, web_page
 from companion.remote import commands
+from companion.remote.web.server import free_port
 from companion.sim import sim_board_factory, sim_panel
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def quiet_config() -> Config:

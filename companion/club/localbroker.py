@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.remote.web.server import free_port
 
 WAIT = 30.0  # generous: a busy machine may be slow; never a failure by itself
 
@@ -28,12 +29,6 @@ def mosquitto_binary() -> str | None:
     return shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.path.exists(p)),
         None)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_for(condition: Callable[[], object], timeout: float = WAIT, what: str = "") -> None:

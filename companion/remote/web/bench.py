@@ -31,17 +31,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from companion.remote.web.server import free_port
+
 TARGETS = {"press_to_dom_median_ms": "<= 50", "press_to_dom_p95_ms": "",
            "idle_cpu_percent": "< 0.5", "rss_added_mb": "<= 25", "page_kb": "<= 150"}
 CHROMIUM = "/usr/bin/chromium"
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextmanager
@@ -58,7 +52,7 @@ def bench_device(state_dir: Path) -> Iterator[tuple[Any, str]]:
     config = Config(buttons=Buttons(bounce_time=0.0, hold_time=10.0), idle=Idle(0.0, 0.0, 0.0))
     app = make_app(config, board_factory=SimBoard, panel=recording_panel(), clock=monotonic,
                    seed=1, state_dir=state_dir)
-    port = _free_port()
+    port = free_port()
     up = threading.Event()
 
     def run() -> None:
@@ -154,7 +148,7 @@ from companion.clock import monotonic
 from companion.config import Config
 from companion.device.board import SimBoard
 from companion.launch import make_app
-from companion.remote.web.bench import _free_port
+from companion.remote.web.server import free_port
 
 
 def rss():
@@ -170,7 +164,7 @@ thread.start()
 from companion.remote import commands
 commands.call(app, lambda app: None)
 before = rss()
-port = _free_port()
+port = free_port()
 server = commands.call(app, lambda app: __import__('companion.remote.web.server',
                        fromlist=['start']).start(app, f'127.0.0.1:{port}'))
 server.ready.wait(30)

@@ -24,6 +24,13 @@ from companion.errors import CompanionError
 log = logging.getLogger("companion")
 
 
+def free_port() -> int:
+    """A TCP port on the loopback that nothing listens on now (benchmarks and tests)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class WebServer:
     """Serves ``make_asgi()`` on an already bound socket until :meth:`stop`."""
 
