@@ -73,6 +73,10 @@ _MAX_ID = 2**63 - 1
 #: buttons, and a second way in (serial, web) must not be able to grow it without end.
 ROSTER_MAX = 200
 
+#: The meta key prefix (then a match's uid) under which the club publisher records the
+#: state of the match the broker acknowledged (see :meth:`Store.unpublished`).
+PUBLISHED_STATE = "published-state:"
+
 #: Marks the file as ours (``PRAGMA application_id``), so a stray SQLite file at the
 #: same path is refused instead of being "migrated" into.
 APPLICATION_ID = 0x54544331  # "TTC1"
@@ -179,6 +183,13 @@ class MatchRecord:
     def in_progress(self) -> bool:
         """Neither finished nor abandoned: it can be resumed."""
         return self.finished is None and not self.abandoned
+
+    @property
+    def state(self) -> str:
+        """``playing``, ``finished`` or ``abandoned`` (as club mode names them)."""
+        if self.abandoned:
+            return "abandoned"
+        return "finished" if self.finished is not None else "playing"
 
     def to_json(self) -> dict[str, Any]:
         """As plain JSON (for the serial console's HISTORY)."""
@@ -465,17 +476,17 @@ class Store:
         """Ids of this device's own matches the club has not fully seen, oldest first.
 
         A match is fully seen when the broker acknowledged all its events and its state
-        as it is now (playing, finished or abandoned): :meth:`set_meta` of
-        ``"published-state:<uid>"``, written by the publisher.
+        as it is now (:attr:`MatchRecord.state`, written out again in SQL here): the
+        meta value :data:`PUBLISHED_STATE` + uid, written by the publisher.
         """
         with self._reading() as conn:
             rows = conn.execute(
                 "SELECT m.id FROM matches m LEFT JOIN meta s"
-                " ON s.key = 'published-state:' || m.uid WHERE m.origin = '' AND ("
+                " ON s.key = ? || m.uid WHERE m.origin = '' AND ("
                 " m.published < (SELECT COUNT(*) FROM events e WHERE e.match_id = m.id)"
                 " OR s.value IS NULL OR s.value != CASE WHEN m.abandoned THEN 'abandoned'"
                 " WHEN m.finished IS NOT NULL THEN 'finished' ELSE 'playing' END)"
-                " ORDER BY m.id"
+                " ORDER BY m.id", (PUBLISHED_STATE,)
             ).fetchall()
         return [int(row["id"]) for row in rows]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,15 +26,13 @@ from typing import Any
 from companion.club import wire
 from companion.config import Club
 from companion.errors import CompanionError, StoreError
+from companion.store import PUBLISHED_STATE
 
 log = logging.getLogger("companion.club")
 
 Row = tuple[dict[str, Any], float]
 #: The meta key of the device's generation counter.
 GEN_KEY = "club-gen"
-#: The meta key prefix that records the state the broker last acknowledged per match
-#: (read by :meth:`Store.unpublished`).
-STATE_KEY = "published-state:"
 
 
 @dataclass
@@ -232,8 +230,7 @@ class Publisher:
             record = self.store.match(match_id)
         if new_gen:
             self._new_gen(out, out.mark)
-        out.state = "abandoned" if record.abandoned else (
-            "finished" if record.finished is not None else "playing")
+        out.state = record.state
         out.finished, out.result = record.finished, record.result
         if match_id >= self._current_id:  # the table shows its newest match
             self._current, self._current_id = out.uid, match_id
@@ -365,7 +362,7 @@ class Publisher:
         count = len(out.rows)
         if out.mark != count or out.info_acked != (count, out.state):
             return
-        key = STATE_KEY + out.uid
+        key = PUBLISHED_STATE + out.uid
         if self.store.meta(key) != out.state:
             self.store.set_meta(key, out.state)
         if out.state != "playing":
@@ -391,7 +388,3 @@ class Publisher:
         self._new_gen(out, keep)
         self._pass(match_id)
 
-
-def info_key(info: Mapping[str, Any]) -> tuple[int, int, int]:
-    """The order of match-info payloads: generation, count, then finished after playing."""
-    return (int(info["gen"]), int(info["count"]), int(info["state"] != "playing"))

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.club import wire
-from companion.club.publisher import info_key
 from companion.errors import CompanionError, StoreError
 from companion.games import Match, new_match, replay
 
@@ -135,7 +134,7 @@ class Receiver:
         mirror = self._mirror(table, uid, payload)
         if mirror is None:
             return
-        if mirror.info is None or info_key(payload) >= info_key(mirror.info):
+        if mirror.info is None or wire.info_key(payload) >= wire.info_key(mirror.info):
             mirror.info = payload
         if mirror.match_id is None and not mirror.pending:
             self._ask(mirror)  # a match we never saw the start of (a late dashboard)

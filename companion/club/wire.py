@@ -171,3 +171,8 @@ class Broker:
 
     def __str__(self) -> str:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+def info_key(info: Mapping[str, Any]) -> tuple[int, int, int]:
+    """The order of match-info payloads: generation, count, then finished after playing."""
+    return (int(info["gen"]), int(info["count"]), int(info["state"] != "playing"))
