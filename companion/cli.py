@@ -58,18 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def with_config(sub: argparse.ArgumentParser) -> None:
+    def command(name: str, **kw: str) -> argparse.ArgumentParser:
+        # Every command takes --config (README says so), first in its help.
+        sub = commands.add_parser(name, **kw)
         sub.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
+        return sub
 
-    run = commands.add_parser("run", help="run the device (real pins and display)")
-    with_config(run)
+    run = command("run", help="run the device (real pins and display)")
     run.add_argument("--sim", action="store_true", help="force the simulator")
     run.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
     run.add_argument("--web", metavar="HOST:PORT",
                      help="serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)")
 
-    sim = commands.add_parser("sim", help="the simulator: terminal screen, keys as buttons")
-    with_config(sim)
+    sim = command("sim", help="the simulator: terminal screen, keys as buttons")
     sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
     sim.add_argument("--screens", choices=("text", "none"), default="none",
                      help="with --script: print each step's screen as text")
@@ -88,29 +89,27 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--web", metavar="HOST:PORT",
                      help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
 
-    config = commands.add_parser("config", help="print the effective configuration")
-    with_config(config)
+    command("config", help="print the effective configuration")
 
-    shuffle = commands.add_parser("shuffle", help="print a guided pile shuffle")
+    shuffle = command("shuffle", help="print a guided pile shuffle")
     shuffle.add_argument("--cards", type=int, default=52, help="cards in the deck (2-800)")
     shuffle.add_argument("--piles", type=int, default=4, help="piles to deal into (2-10)")
     shuffle.add_argument("--seed", type=int, help="seed (repeatable plans)")
     shuffle.add_argument("--json", action="store_true", help="print one JSON object")
 
-    replay = commands.add_parser("replay", help="recompute a game from its event log")
+    replay = command("replay", help="recompute a game from its event log")
     replay.add_argument("game", help="game id, e.g. final-count")
     replay.add_argument("--players", help="comma-separated names in seat order")
     replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
 
-    selftest = commands.add_parser("selftest", help="check the display, buzzer and buttons")
-    with_config(selftest)
+    selftest = command("selftest", help="check the display, buzzer and buttons")
     selftest.add_argument("--wait", type=float, default=10.0, metavar="SECS",
                           help="how long to wait for each button (default 10)")
     selftest.add_argument("--stop-service", action="store_true",
                           help="stop companion.service for the test, start it again after")
 
-    export = commands.add_parser("export", help="export a stored game")
+    export = command("export", help="export a stored game")
     export.add_argument("--state-dir", metavar="DIR",
                         help="where the game log is kept (default: the configured one)")
     export.add_argument("--match", default="last", metavar="ID|current|last")
@@ -118,8 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--all", action="store_true", dest="every",
                         help="every finished match, as jsonl (for companion import)")
 
-    stats = commands.add_parser("stats", help="figures and ratings from the stored games")
-    with_config(stats)
+    stats = command("stats", help="figures and ratings from the stored games")
     stats.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
     stats.add_argument("--game", metavar="GAME", help="one game, e.g. final-count")
     stats.add_argument("--player", action="append", metavar="NAME",
@@ -127,19 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--since", metavar="YYYY-MM-DD", help="matches finished on or after")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
 
-    import_ = commands.add_parser("import", help="store matches from a companion export file")
-    with_config(import_)
+    import_ = command("import", help="store matches from a companion export file")
     import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
     import_.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
 
-    console = commands.add_parser("console", help="the device's serial console, from a laptop")
+    console = command("console", help="the device's serial console, from a laptop")
     console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
     console.add_argument("--baud", type=int, default=115200)
     console.add_argument("--raw", action="store_true", help="print replies as received")
     console.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                          help="how long to wait for each reply")
 
-    bench = commands.add_parser("bench", help="measure speed and memory on this machine")
+    bench = command("bench", help="measure speed and memory on this machine")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
     bench.add_argument("--club", action="store_true",
@@ -150,19 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --club: how long to measure (20)")
     bench.add_argument("--broker", metavar="URL", help="with --club: an existing broker")
 
-    club = commands.add_parser("club", help="the club dashboard: every table's matches "
+    club = command("club", help="the club dashboard: every table's matches "
                                             "from an MQTT broker, and the club page")
-    with_config(club)
     club.add_argument("--broker", metavar="URL",
                       help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
     club.add_argument("--web", metavar="HOST:PORT", help="serve the club page here")
     club.add_argument("--state-dir", metavar="DIR",
                       help="the dashboard's own game log (default: the state dir's club/)")
-    for sub in commands.choices.values():  # every command takes --config (README says so)
-        try:
-            with_config(sub)
-        except argparse.ArgumentError:
-            pass  # it has one already
     return parser
 
 
@@ -242,7 +233,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                               log_events=args.log_events)
     if args.screens != "none":
         raise ScriptError("--screens goes with --script")
-    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
+    state_dir = _stored_dir(args, config)
     return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
                                state_dir=state_dir, serial_url=args.serial,
                                serial_baud=config.serial.baud, web_listen=_web(args, config),
@@ -253,13 +244,14 @@ def _web(args: argparse.Namespace, config: Config) -> str:
     """Where the table page listens: ``--web``, else ``[web] listen`` ("" = off)."""
     from companion.config import parse_listen
 
-    listen = args.web if args.web is not None else config.web.listen
-    if listen:
+    if args.web is None:
+        return config.web.listen  # checked when the config was read
+    if args.web:
         try:
-            parse_listen(listen)
+            parse_listen(args.web)
         except ValueError as problem:
             raise CompanionError(f"--web {problem}") from None
-    return listen
+    return args.web
 
 
 def _new_game(args: argparse.Namespace):
@@ -317,9 +309,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every)
 
 
-def _stored_dir(args: argparse.Namespace) -> Path:
+def _stored_dir(args: argparse.Namespace, config: Config | None = None) -> Path:
     """--state-dir, else the configured one (where the device keeps its game log)."""
-    return Path(args.state_dir) if args.state_dir else _config(args).state_dir()
+    if args.state_dir:
+        return Path(args.state_dir)
+    return (config or _config(args)).state_dir()
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -369,11 +363,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("companion: not a Raspberry Pi: running the simulator "
               "(set GPIOZERO_PIN_FACTORY to use real pins here)", file=sys.stderr)
         args.sim = True
+    state_dir = _stored_dir(args, config)
+    _note_state_dir(state_dir)
     if args.sim:
         from companion import sim
 
-        state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-        _note_state_dir(state_dir)
         return sim.run_interactive(config, state_dir=state_dir, serial_url=config.serial.url,
                                    serial_baud=config.serial.baud, web_listen=_web(args, config),
                                    web_open_reads=config.web.open_reads)
@@ -385,8 +379,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.launch import club_link, make_app, serial_console, warm_history, web_page
     from companion.notify import Notifier
 
-    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir()
-    _note_state_dir(state_dir)
     factory = open_pin_factory(pin_factory_name(config.gpio.pin_factory))
     panel = _open_panel(config, factory)
     try:
