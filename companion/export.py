@@ -105,18 +105,13 @@ def export_main(
             if every:
                 text = "".join(_match_text(store, record)
                                for record in _every_finished(store))
-            elif fmt == "jsonl":
-                text = _match_text(store, store.match(store.resolve(match)))
             else:
-                match_id = store.resolve(match)
-                record, events = store.match(match_id), store.events(match_id)
-                rows = score_rows(record, events)
-                if rows is None:
+                record = store.match(store.resolve(match))
+                found = match_text(store, record, fmt)
+                if found is None:
                     print(f"{_PROG}: match {record.id} has no scores to export", file=err)
                     return 1
-                buffer = io.StringIO()
-                csv.writer(buffer, lineterminator="\n").writerows(rows)
-                text = buffer.getvalue()
+                text = found
     except StoreError as error:
         print(f"{_PROG}: {error}", file=err)
         return 1
@@ -128,6 +123,24 @@ def export_main(
         print(f"{_PROG}: cannot write the export: {error.strerror or error}", file=err)
         return 1
     return 0
+
+
+def match_text(store: Store, record: MatchRecord, fmt: str) -> str | None:
+    """The match as ``companion export --format fmt`` writes it (the web page's
+    downloads are these bytes); None for CSV of a game without a score table."""
+    if fmt == "jsonl":
+        return _match_text(store, record)
+    return csv_text(record, store.events(record.id))
+
+
+def csv_text(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> str | None:
+    """The score table as CSV (:func:`score_rows`), or None when there is none."""
+    rows = score_rows(record, events)
+    if rows is None:
+        return None
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
 
 
 def _match_text(store: Store, record: MatchRecord) -> str:

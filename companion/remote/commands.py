@@ -33,8 +33,6 @@ Two rules keep a second way in from wrecking what the buttons are doing:
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import threading
 import traceback
@@ -205,7 +203,7 @@ def export_args(ref: object, fmt: object) -> tuple[str, str]:
 def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
     """A match as the lines ``companion export`` writes: ``ref`` is ``current`` (the
     game on the screen, or the unfinished one in the log), ``last`` or a match id."""
-    from companion.export import jsonl_lines, score_rows
+    from companion.export import csv_text, jsonl_lines
     from companion.store import MatchRecord
 
     ref, fmt = export_args(ref, fmt)
@@ -233,12 +231,10 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
         record, events = store.match(match_id), store.events(match_id)
     if fmt == "jsonl":
         return jsonl_lines(record, events)
-    rows = score_rows(record, events)
-    if rows is None:
+    sheet = csv_text(record, events)
+    if sheet is None:
         raise RemoteError("BADARG", f"match {record.id} has no scores to export")
-    sheet = io.StringIO()
-    csv.writer(sheet, lineterminator="\n").writerows(rows)
-    return sheet.getvalue().splitlines()
+    return sheet.splitlines()
 
 
 # -- the roster ------------------------------------------------------------------------------

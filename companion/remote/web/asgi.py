@@ -519,20 +519,14 @@ def match_details(store: Any, match_id: int) -> dict[str, Any]:
 
 def export_text(store: Any, match_id: int, fmt: str) -> str:
     """The match exactly as ``companion export --format fmt`` writes it: that command's
-    own code, on the log file ``store`` reads."""
-    import io
+    own code (:func:`companion.export.match_text`), on the store the page reads."""
+    from companion.export import match_text
 
-    from companion.export import export_main
-
-    stored_match(store, match_id)
-    path = Path(str(getattr(store, "path", ":memory:")))
-    if path.name != getattr(store, "DEFAULT_NAME", ""):
-        raise RemoteError("STORE", "this game log is not a file that can be exported")
-    out, err = io.StringIO(), io.StringIO()
-    if export_main(str(path.parent), str(match_id), fmt, out=out, err=err) != 0:
-        message = err.getvalue().strip().removeprefix("companion export:").strip()
-        raise RemoteError("STORE", message or "the export failed")
-    return out.getvalue()
+    record = stored_match(store, match_id)
+    text = match_text(store, record, fmt)
+    if text is None:
+        raise RemoteError("STORE", f"match {record.id} has no scores to export")
+    return text
 
 
 def player_figures(store: Any) -> dict[str, Any]:
