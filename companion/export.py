@@ -179,7 +179,8 @@ def without_time(event: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in event.items() if key != EVENT_TIME}
 
 
-def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list[list[str]] | None:
+def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]],
+               result: Mapping[str, Any] | None = None) -> list[list[str]] | None:
     """The score sheet: header, one row per hand if known, then ``total``; None if no scores.
 
     Scores come from replaying the log through the game's engine (the source of truth);
@@ -187,10 +188,12 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> list
     used instead. Per-hand rows need every entry of ``result["hands"]`` (or of
     ``result["rounds"]`` or ``result["games"]``) to give each
     player's points (a ``points`` mapping, or ``players`` -> player -> ``points``);
-    otherwise only the totals row is written.
+    otherwise only the totals row is written. ``result``: the standings of those very
+    events when the caller has them (a live match), so they are not replayed again.
     """
     players = list(record.players)
-    result = _replayed_result(record, events)
+    if result is None:
+        result = _replayed_result(record, events)
     if result is None:
         result = record.result or {}
     # Per hand (Final Count), per round (Block Lottery, the scoreboard), per game

@@ -566,7 +566,8 @@ def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
                          started=0.0, finished=None, result=result, abandoned=False,
                          event_count=state.get("seq", 0))
     events = snap["events"]
-    players, points = views.series(views.score_table(record, events))
+    # The snapshot's result is these events' standings: no second replay for the sheet.
+    players, points = views.series(views.score_table(record, events, snap.get("result")))
     return {
         "state": state,
         "rows": views.standings(state["players"], state.get("totals", {}),

@@ -85,12 +85,14 @@ def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
     return notes
 
 
-def score_table(record: Any, events: Sequence[Mapping[str, Any]]) -> list[list[str]] | None:
+def score_table(record: Any, events: Sequence[Mapping[str, Any]],
+                result: Mapping[str, Any] | None = None) -> list[list[str]] | None:
     """The score sheet ``companion export --format csv`` writes (header, a row per
-    hand/round, ``total``), or None for a game without scores."""
+    hand/round, ``total``), or None for a game without scores; ``result`` as
+    :func:`companion.export.score_rows` takes it."""
     from companion.export import score_rows
 
-    return score_rows(record, events)
+    return score_rows(record, events, result)
 
 
 def series(table: list[list[str]] | None) -> tuple[list[str], list[list[int]]]:
