@@ -17,7 +17,7 @@ from companion.games import block_lottery as rules
 from companion.session import Session
 from companion.table.bag import TokenBag
 from companion.table.dice import roll_dice
-from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, text_width
+from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, fitting, text_width
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -565,7 +565,7 @@ class RerollScreen(Screen):
             return f"{self.player} rolls..."
         if self.rolled is not None:  # the new faces are also in the counts under the dice
             rolled = f"{self.player} rolled " + " ".join(map(str, self.rolled))
-            return rolled if len(rolled) <= COLUMNS else f"{self.player} rolled"
+            return fitting(rolled, f"{self.player} rolled")
         return f"{self.player}: {sum(self.picked)} up"
 
     def press(self, ctx: Context, press: Press) -> Screen:

@@ -82,6 +82,32 @@ def clip(text: str, columns: int = COLUMNS) -> str:
     return text if len(text) <= columns else text[: columns - 1] + "~"
 
 
+def fitting(*texts: str) -> str:
+    """The first of ``texts`` that fits one line: the same thing said shorter and
+    shorter, never cut (the last should always fit)."""
+    return next((text for text in texts if len(text) <= COLUMNS), texts[-1])
+
+
+def newest_that_fit(tokens: list[str], room: int) -> str:
+    """The last ``tokens`` that fit ``room`` columns, "< " before them when not all do."""
+    if len(" ".join(tokens)) <= room:
+        return " ".join(tokens)
+    shown: list[str] = []
+    while len(" ".join(["<", tokens[-len(shown) - 1], *shown])) <= room:
+        shown.insert(0, tokens[-len(shown) - 1])
+    return " ".join(["<", *shown])
+
+
+def first_that_fit(tokens: list[str], room: int) -> str:
+    """The first ``tokens`` that fit ``room`` columns, " >" after them when not all do."""
+    if len(" ".join(tokens)) <= room:
+        return " ".join(tokens)
+    shown: list[str] = []
+    while len(" ".join([*shown, tokens[len(shown)], ">"])) <= room:
+        shown.append(tokens[len(shown)])
+    return " ".join([*shown, ">"])
+
+
 class Canvas:
     """One frame being drawn. ``image`` is the finished 128x64 mode-"1" picture."""
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from companion.games import card_down as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, WIDTH, Canvas, clip
+from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, WIDTH, Canvas, clip, fitting
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -464,7 +464,7 @@ class WordQuestion(Screen):
         canvas.title(f"{self.player}: {rules.n_cards(held)}")
         canvas.centered(BODY_TOP + 1, self.word + "?", scale=3)
         question = f"Did {self.player} say it?"
-        canvas.line(3, question if len(question) <= COLUMNS else "Said it in time?", center=True)
+        canvas.line(3, fitting(question, "Said it in time?"), center=True)
 
 
 class ColourMenu(Menu):

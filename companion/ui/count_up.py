@@ -12,15 +12,8 @@ from collections.abc import Sequence
 
 from companion.games import count_up as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, text_width
-from companion.ui.play import (
-    GameOverScreen,
-    GameScreen,
-    ResultScreen,
-    Row,
-    SetupScreen,
-    fitting,
-)
+from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting, text_width
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 
 #: The picker's word for a pass, beside the numbers.

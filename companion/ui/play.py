@@ -24,6 +24,8 @@ from companion.ui.canvas import (
     LINE_H,
     WIDTH,
     Canvas,
+    fitting,
+    newest_that_fit,
     text_width,
 )
 from companion.ui.roster import PlayerPicker
@@ -39,7 +41,6 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
-from companion.ui.tools import newest_that_fit
 
 log = logging.getLogger("companion")
 
@@ -102,11 +103,9 @@ class GameScreen(Screen):
     def undo_label(self, event: dict) -> str:
         """"Undo Ann roll 3" as it fits one menu row: a long name leaves out the name,
         then the values ("Undo roll 3", "Undo hand")."""
-        for words in (self.describe_event(event), self.describe_event(event, named=False),
-                      str(event.get("type", ""))):
-            if len("Undo " + words) <= COLUMNS:
-                return "Undo " + words
-        return "Undo the last move"
+        return fitting(*("Undo " + words for words in (
+            self.describe_event(event), self.describe_event(event, named=False),
+            str(event.get("type", "")))), "Undo the last move")
 
     def _leave(self, ctx: Context) -> Screen:
         if not self.session.saved and not self.match.over:
@@ -134,12 +133,6 @@ class GameScreen(Screen):
         if is_(press, "back"):
             return self.menu(ctx)
         return self
-
-
-def fitting(*texts: str) -> str:
-    """The first of ``texts`` that fits one line: the same thing said shorter and
-    shorter, never cut (the last should always fit)."""
-    return next((text for text in texts if len(text) <= COLUMNS), texts[-1])
 
 
 def describe(event: dict) -> str:
@@ -381,9 +374,8 @@ class SetupScreen(Screen):
     def rows(self) -> list[Row]:
         """(label, what OK does) for every row: the players, the options, Start."""
         names = self.names or self.default_names
-        who = f"Players: {self.joiner.join(names)}"
-        if len(who) > COLUMNS:  # the names are on the screen OK opens
-            who = f"Players: {len(names)} seated"
+        # The names are on the screen OK opens when they do not fit here.
+        who = fitting(f"Players: {self.joiner.join(names)}", f"Players: {len(names)} seated")
         return [(who, self.pick_players), *self.option_rows(), ("Start", self.begin)]
 
     def option_rows(self) -> list[Row]:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from companion.errors import CompanionError
 from companion.games import scoreboard as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, text_width
-from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen, fitting
+from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, fitting, text_width
+from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,

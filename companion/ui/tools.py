@@ -24,6 +24,9 @@ from companion.ui.canvas import (
     WIDTH,
     Canvas,
     dice_layout,
+    first_that_fit,
+    fitting,
+    newest_that_fit,
     text_width,
 )
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Press, Screen, is_, wrap
@@ -328,26 +331,6 @@ class BagScreen(Screen):
             canvas.text(1, 44, left)
 
 
-def newest_that_fit(tokens: list[str], room: int) -> str:
-    """The last ``tokens`` that fit ``room`` columns, "< " before them when not all do."""
-    if len(" ".join(tokens)) <= room:
-        return " ".join(tokens)
-    shown: list[str] = []
-    while len(" ".join(["<", tokens[-len(shown) - 1], *shown])) <= room:
-        shown.insert(0, tokens[-len(shown) - 1])
-    return " ".join(["<", *shown])
-
-
-def first_that_fit(tokens: list[str], room: int) -> str:
-    """The first ``tokens`` that fit ``room`` columns, " >" after them when not all do."""
-    if len(" ".join(tokens)) <= room:
-        return " ".join(tokens)
-    shown: list[str] = []
-    while len(" ".join([*shown, tokens[len(shown)], ">"])) <= room:
-        shown.append(tokens[len(shown)])
-    return " ".join([*shown, ">"])
-
-
 # -- shuffle guide ---------------------------------------------------------------------
 
 
@@ -421,7 +404,7 @@ class ShuffleGuide(Screen):
         if kind == "deal":
             last = min(first + CARDS_PER_PAGE, self.cards)
             title = f"Pass {number + 1}/{len(self.plan)} cards {first + 1}-{last}"
-            return title if len(title) <= COLUMNS else title.replace(" cards ", ": ")
+            return fitting(title, title.replace(" cards ", ": "))
         return {"how": "How to deal", "gather": f"End of pass {number + 1}",
                 "done": "Shuffled!"}[kind]
 
