@@ -25,7 +25,6 @@ from companion.ui.play import (
     Row,
     SetupScreen,
     Standings,
-    ValuePicker,
 )
 from companion.ui.screen import (
     MENU_ROWS,
@@ -622,14 +621,11 @@ class RerollScreen(Screen):
         if not before:
             return self._nothing_picked()
 
-        def submit(ctx: Context, faces: list[str]) -> Screen:
-            event = {"type": "reroll", "player": self.player, "from": before,
-                     "to": [int(face) for face in faces]}
-            return self.table.apply(ctx, event, after=picker)
-
-        picker = ValuePicker(f"{self.player}'s new faces", [str(f) for f in rules.FACES],
-                             submit, self, limits=(len(before), len(before)))
-        return picker
+        return self.table.entry_picker(
+            f"{self.player}'s new faces", [str(face) for face in rules.FACES],
+            lambda faces: {"type": "reroll", "player": self.player, "from": before,
+                           "to": [int(face) for face in faces]},
+            self, limits=(len(before), len(before)))
 
     def tick_after(self) -> float | None:
         return self.spinner.tick_after()

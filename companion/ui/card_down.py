@@ -28,7 +28,6 @@ from companion.ui.play import (
     Row,
     SetupScreen,
     Standings,
-    ValuePicker,
     next_choice,
 )
 from companion.ui.screen import (
@@ -168,13 +167,11 @@ class CardDownTable(GameScreen):
         door = ToMenu(self)
         if self.by_sum:
             return SumPicker(self, player, held, door)
-        picker = ValuePicker(
+        return self.entry_picker(
             f"{player}'s cards", rules.VALUES,
-            lambda ctx, values: self.apply(
-                ctx, {"type": "hand", "player": player, "values": values}, after=picker),
+            lambda values: {"type": "hand", "player": player, "values": values},
             door, start="5", limits=(held, held),
             summary=lambda values: "=" + str(sum(map(rules.card_points, values))))
-        return picker
 
     # -- buttons ---------------------------------------------------------------------
 

@@ -93,12 +93,9 @@ class FinalCountTable(GameScreen):
 
     def _picker(self, title: str, event: Callable[[list[str]], dict], limits: tuple[int, int],
                 summary: Callable[[list[str]], str]) -> ValuePicker:
-        """A card picker whose entry becomes ``event(cards)``; a refusal goes back to this
-        same picker, the cards entered and the cursor as they were."""
-        picker = ValuePicker(title, rules.RANKS,
-                             lambda ctx, cards: self.apply(ctx, event(cards), after=picker),
-                             self, start=COMMON_RANK, limits=limits, summary=summary)
-        return picker
+        """A card picker whose entry becomes ``event(cards)`` (see entry_picker)."""
+        return self.entry_picker(title, rules.RANKS, event, self, start=COMMON_RANK,
+                                 limits=limits, summary=summary)
 
     # -- buttons ---------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import Any
 
 from companion.errors import CompanionError, StoreError
 from companion.games import engine
@@ -75,6 +76,18 @@ class GameScreen(Screen):
         except CompanionError as err:
             return Message("Not allowed", wrap(str(err)), after or self)
         return self.after_event(ctx)
+
+    def entry_picker(self, title: str, values: Sequence[str],
+                     event_of: Callable[[list[str]], dict], parent: Screen,
+                     **options: Any) -> ValuePicker:
+        """A :class:`ValuePicker` whose entry becomes ``event_of(entered)``, applied to
+        this match; a refusal goes back to this same picker, what was entered and the
+        cursor as they were. ``options`` as ValuePicker takes them."""
+        picker = ValuePicker(title, values,
+                             lambda ctx, entered: self.apply(ctx, event_of(entered),
+                                                             after=picker),
+                             parent, **options)
+        return picker
 
     def after_event(self, ctx: Context) -> Screen:
         """The screen after an event was applied."""
