@@ -464,7 +464,7 @@ class BlockLotteryTable(GameScreen):
             else f"{last['player']} took a {last['face']}"
         left = f"{state['pool_left']} left"
         # The dice left are also the counts under the faces: they give way to a long name.
-        canvas.title(title, left if len(title) + 1 + len(left) <= COLUMNS else "")
+        canvas.title(title, left, right_gives_way=True)
         draw_faces(canvas, state["pool"], cursor=self.face)
 
     def _draw_rerolls(self, canvas: Canvas, state: dict) -> None:

@@ -82,6 +82,11 @@ def clip(text: str, columns: int = COLUMNS) -> str:
     return text if len(text) <= columns else text[: columns - 1] + "~"
 
 
+def fits_beside(title: str, right: str) -> bool:
+    """True when ``title`` and ``right`` share the title bar with neither cut."""
+    return len(title) + 1 + len(right) <= COLUMNS
+
+
 def fitting(*texts: str) -> str:
     """The first of ``texts`` that fits one line: the same thing said shorter and
     shorter, never cut (the last should always fit)."""
@@ -152,8 +157,11 @@ class Canvas:
         text = clip(text, WIDTH // (CHAR_W * scale))
         self.text((WIDTH - text_width(text, scale) + scale) // 2, y, text, scale=scale)
 
-    def title(self, text: str, right: str = "") -> None:
-        """The title bar: white text on a dark screen, a rule under it, ``right`` flush right."""
+    def title(self, text: str, right: str = "", *, right_gives_way: bool = False) -> None:
+        """The title bar: white text on a dark screen, a rule under it, ``right`` flush
+        right; with ``right_gives_way`` it is left out rather than cut the title."""
+        if right_gives_way and not fits_beside(text, right):
+            right = ""
         room = COLUMNS - (len(right) + 1 if right else 0)
         self.text(1, 0, clip(text, room))
         if right:

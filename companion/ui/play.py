@@ -25,6 +25,7 @@ from companion.ui.canvas import (
     LINE_H,
     WIDTH,
     Canvas,
+    fits_beside,
     fitting,
     newest_that_fit,
     text_width,
@@ -213,8 +214,8 @@ class ValuePicker(Screen):
             low, high = self.limits
             limits = str(low) if low == high else f"{low}-{high}"
         # The limits go on the title's right while they fit there, else on the first line.
-        beside = len(self.title) + 1 + len(limits) <= COLUMNS
-        canvas.title(self.title, limits if beside else "")
+        beside = fits_beside(self.title, limits)
+        canvas.title(self.title, limits, right_gives_way=True)
         summary = self.summary(self.entered) if self.summary and self.entered else ""
         room = COLUMNS - len(summary) - (1 if summary else 0)
         if self.entered:  # the newest cards, "<" where older ones are

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Protocol
 from PIL import Image
 
 from companion.clock import Clock, monotonic
-from companion.ui.canvas import CHAR_W, COLUMNS, LINE_H, WIDTH, Canvas, clip
+from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
 
 #: Menu rows that fit between the title bar and the hint line.
 MENU_ROWS = 4
@@ -194,9 +194,8 @@ class Menu(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         where = f"{self.selected + 1}/{len(self.items)}" if len(self.items) > MENU_ROWS else ""
-        if len(self.title) + 1 + len(where) > COLUMNS:
-            where = ""  # the title first: the moving highlight shows where the list is
-        canvas.title(self.title, where)
+        # The title first: the moving highlight shows where the list is.
+        canvas.title(self.title, where, right_gives_way=True)
         for row, item in enumerate(self.items[self.top : self.top + MENU_ROWS]):
             index = self.top + row
             label = item.label
@@ -232,8 +231,7 @@ class Message(Screen):
     def draw(self, canvas: Canvas) -> None:
         more = len(self.lines) > MENU_ROWS
         where = f"{self.top + 1}/{len(self.lines) - MENU_ROWS + 1}" if more else ""
-        fits = len(self.title) + 1 + len(where) <= COLUMNS
-        canvas.title(self.title, where if fits else "")
+        canvas.title(self.title, where, right_gives_way=True)
         canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
 
 
