@@ -559,36 +559,26 @@ def _store(app: App) -> Any:
 
 def _open_match(app: App) -> dict[str, Any] | None:
     """The unfinished match a new game would push aside: the one on the screen, else
-    the newest one in the log (waiting to be resumed); None when there is none."""
-    session = app.current_session()
-    if session is not None and not session.match.over:
-        return {"session": session, "match_id": session.match_id,
-                "game": session.match.game_id, "title": session.title,
-                "where": f"{len(session.match.events)} events"}
-    parked = app.ctx.parked  # left from the buttons while it was not saved
-    if parked is not None:
-        return {"session": parked, "match_id": parked.match_id,
-                "game": parked.match.game_id, "title": parked.title,
-                "where": f"{len(parked.match.events)} events, not saved, waiting to be "
-                         "resumed"}
-    store = app.ctx.store
-    record = None if store is None else store.unfinished()
-    if record is None:
-        return None
-    from companion.games import title
+    the one waiting to be resumed (as the buttons see it); None when there is none."""
+    from companion.ui.home import waiting_session
 
-    return {"session": None, "match_id": record.id, "game": record.game_id,
-            "title": title(record.game_id),
-            "where": f"{record.event_count} events, waiting to be resumed"}
+    session = app.current_session()
+    on_screen = session is not None and not session.match.over
+    if not on_screen:
+        session = waiting_session(app.ctx)
+        if session is None:
+            return None
+    where = f"{len(session.match.events)} events"
+    if not on_screen:
+        where += (", not saved" if not session.saved else "") + ", waiting to be resumed"
+    return {"session": session, "match_id": session.match_id,
+            "game": session.match.game_id, "title": session.title, "where": where}
 
 
 def _abandon_open(app: App, open_now: dict[str, Any]) -> None:
     """Mark the open match abandoned (kept in the history as such). A log that can only
     be read notes it and marks it once saving works again, so it is not lost either."""
     session = open_now["session"]
-    if session is not None:
-        session.abandon()
-        if session is app.ctx.parked:
-            app.ctx.parked = None
-    elif app.ctx.store is not None:
-        app.ctx.store.abandon(open_now["match_id"])
+    session.abandon()
+    if session is app.ctx.parked:
+        app.ctx.parked = None

@@ -67,26 +67,34 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     return Confirm("Unfinished game", lines[:4], lambda ctx: _resume(ctx, session, home), home)
 
 
-def _waiting(ctx: Context, home: Screen | None = None) -> Any:
-    """The session of the game waiting to be resumed (None when there is none), or a
-    message over ``home`` why it cannot be read."""
+def waiting_session(ctx: Context) -> Any:
+    """The session of the game waiting to be resumed, None when there is none: a game
+    left while it was not saved (:attr:`Context.parked`), else the log's newest
+    unfinished one (CompanionError when it cannot be read). The buttons and the second
+    ways in (:mod:`companion.remote.commands`) ask this same question."""
     if ctx.parked is not None:
         return ctx.parked
-    from companion.errors import CompanionError
     from companion.session import Session
 
+    record = None if ctx.store is None else ctx.store.unfinished()
+    if record is None:
+        return None
+    session = Session.resume(ctx.store, record.id, ctx.listeners)
+    if session.match.over:  # the power went between the last event and finishing
+        if session.saved:
+            ctx.store.finish(record.id, session.match.result())
+        return None
+    return session
+
+
+def _waiting(ctx: Context, home: Screen) -> Any:
+    """:func:`waiting_session`, or a message over ``home`` why it cannot be read."""
+    from companion.errors import CompanionError
+
     try:
-        record = None if ctx.store is None else ctx.store.unfinished()
-        if record is None:
-            return None
-        session = Session.resume(ctx.store, record.id, ctx.listeners)
-        if session.match.over:  # the power went between the last event and finishing
-            if session.saved:
-                ctx.store.finish(record.id, session.match.result())
-            return None
+        return waiting_session(ctx)
     except CompanionError as err:
         return Message("Cannot resume", wrap(str(err)), home)
-    return session
 
 
 def _resume(ctx: Context, session: Any, home: Screen) -> Screen:
