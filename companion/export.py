@@ -42,7 +42,7 @@ from typing import Any, TextIO
 from companion import games
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError
 from companion.names import BadName, check_name, check_players
-from companion.store import DuplicateMatch, MatchRecord, Store
+from companion.store import DuplicateMatch, MatchRecord, Store, checked_uid
 
 __all__ = [
     "EVENT_TIME",
@@ -391,9 +391,11 @@ def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
         if start.get(key) is not None and not _is_time(start[key]):
             raise ImportRefused(f'line {number}: "{key}" is a time in seconds')
     uid, origin = start.get("uid"), start.get("origin", "")
-    if uid is not None and not (isinstance(uid, str) and 1 <= len(uid) <= 64
-                                and uid.isprintable()):
-        raise ImportRefused(f'line {number}: "uid" is 1 to 64 printable characters')
+    if uid is not None:
+        try:
+            checked_uid(uid)  # the store's own rule, before anything is stored
+        except StoreError as problem:
+            raise ImportRefused(f"line {number}: {problem}") from None
     if not isinstance(origin, str):
         raise ImportRefused(f'line {number}: "origin" is text')
     return ExportedMatch(

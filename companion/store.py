@@ -339,7 +339,7 @@ class Store:
         raises :class:`DuplicateMatch`.
         """
         players_json, options_json = _match_json(game_id, players, options)
-        uid = _new_uid() if uid is None else _checked_uid(uid)
+        uid = _new_uid() if uid is None else checked_uid(uid)
         now = self._now()
         with self._transaction() as conn:
             self._refuse_duplicate(conn, uid)
@@ -374,7 +374,7 @@ class Store:
         :class:`DuplicateMatch` and nothing is written.
         """
         players_json, options_json = _match_json(game_id, players, options)
-        uid = _checked_uid(uid)
+        uid = checked_uid(uid)
         rows = [(_dump(dict(event), "the event"), float(at)) for event, at in events]
         result_json = None if result is None else _dump(dict(result), "the result")
         with self._transaction() as conn:
@@ -1086,7 +1086,8 @@ def _new_uid() -> str:
     return os.urandom(16).hex()
 
 
-def _checked_uid(uid: str) -> str:
+def checked_uid(uid: str) -> str:
+    """``uid`` if it can name a match (also in an import), else StoreError."""
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not uid.isprintable():
         raise StoreError(f"a match uid is 1 to 64 printable characters, not {uid!r}")
     return uid

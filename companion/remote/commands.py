@@ -207,8 +207,6 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
     from companion.store import MatchRecord
 
     ref, fmt = export_args(ref, fmt)
-    if ref.isdigit() and (len(ref) > 18 or int(ref) == 0):
-        raise RemoteError("STORE", f"no match {ref[:24]}")  # beyond any id SQLite holds
     session = app.current_session() if ref == "current" else None
     store = app.ctx.store
     if session is not None and (session.match_id is None or store is None):
