@@ -686,9 +686,10 @@ class Store:
                 raise StoreError(f"{clean} is not on the roster")
             conn.execute("DELETE FROM players WHERE name = ?", (existing,))
 
-    def rename_player(self, old: str, new: str) -> None:
+    def rename_player(self, old: str, new: str) -> str:
         """Rename a roster name (any case); past matches keep the name they were
-        played under. The new name is checked as :meth:`add_player` checks one."""
+        played under. The new name is checked as :meth:`add_player` checks one.
+        Returns the new name as stored."""
         clean_old = old.strip() if isinstance(old, str) else ""
         if not clean_old:
             raise StoreError("a player needs a name")
@@ -702,6 +703,7 @@ class Store:
                 raise StoreError(f"{taken} is already on the roster")
             _roster_lookalike(conn, clean, keep=existing)
             conn.execute("UPDATE players SET name = ? WHERE name = ?", (clean, existing))
+        return clean
 
     def history(self, limit: int = 20) -> list[MatchRecord]:
         """Finished matches, newest first."""

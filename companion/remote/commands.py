@@ -248,9 +248,8 @@ def add_player(app: App, name: str) -> dict[str, Any]:
 
 def rename_player(app: App, old: str, new: str) -> dict[str, Any]:
     """Rename a roster name (past matches keep the name they were played under)."""
-    store = _store(app)
-    store.rename_player(old, new)
-    return {"renamed": old.strip(), "to": new.strip()}
+    stored = _store(app).rename_player(old, new)
+    return {"renamed": old.strip(), "to": stored}  # the new name as the roster has it
 
 
 def remove_player(app: App, name: str) -> dict[str, Any]:
