@@ -32,7 +32,7 @@ from typing import NoReturn
 
 from companion import __version__
 from companion.config import Config, dump_toml, load_config
-from companion.errors import CompanionError, ConfigError, ScriptError
+from companion.errors import CompanionError, ConfigError, ScriptError, one_line
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -41,13 +41,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
-
-
-def one_line(text: str, limit: int = 200) -> str:
-    """A message as one printable line: control characters (a newline typed into an
-    argument) shown escaped, and a pasted monster cut at ``limit`` characters."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
-    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def build_parser() -> argparse.ArgumentParser:

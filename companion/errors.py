@@ -10,6 +10,13 @@ command line and the device can turn it into one clear line instead of a traceba
 """
 
 
+def one_line(text: str, limit: int = 200) -> str:
+    """A message as one printable line: control characters (a newline typed into an
+    argument) shown escaped, and a pasted monster cut at ``limit`` characters."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
 class CompanionError(Exception):
     """Base of every error the companion reports to a person."""
 

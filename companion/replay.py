@@ -23,8 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from companion.cli import one_line
-from companion.errors import BadSetup, CompanionError, IllegalEvent
+from companion.errors import BadSetup, CompanionError, IllegalEvent, one_line
 from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
 from companion.games import Event, engine
 from companion.names import BadName, split_players
