@@ -1,0 +1,199 @@
+"""A match as the rest of the code sees it (:class:`MatchRecord`, :class:`MatchSummary`),
+the SQL that reads one, and the JSON text a row keeps its players, options, events and
+result in."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
+
+from companion.errors import StoreError
+from companion.store.errors import StoreCorrupt
+from companion.store.sql import READ
+
+__all__ = ["MatchRecord", "MatchSummary", "checked_uid"]
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One row of the matches table, with the number of events in its log."""
+
+    id: int
+    game_id: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    started: float
+    finished: float | None
+    result: dict[str, Any] | None
+    abandoned: bool
+    event_count: int
+    #: The match's identity on every device (kept by export/import and the club).
+    uid: str = ""
+    #: Where it was played: "" on this device, else the club table's name.
+    origin: str = ""
+
+    @property
+    def in_progress(self) -> bool:
+        """Neither finished nor abandoned: it can be resumed."""
+        return self.finished is None and not self.abandoned
+
+    @property
+    def state(self) -> str:
+        """``playing``, ``finished`` or ``abandoned`` (as club mode names them)."""
+        if self.abandoned:
+            return "abandoned"
+        return "finished" if self.finished is not None else "playing"
+
+    def to_json(self) -> dict[str, Any]:
+        """As plain JSON (for the serial console's HISTORY)."""
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return data
+
+
+class MatchSummary(NamedTuple):
+    """What the figures (:mod:`companion.stats`) need of one match, read by SQLite
+    without loading its whole result or log: the result's ``totals``, ``winners``,
+    ``low_wins`` flag (None when the result has none) and how many hands, rounds or games
+    it lists; the times of its first and last event (None without events)."""
+
+    id: int
+    uid: str
+    game_id: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    totals: dict[str, Any]
+    winners: tuple[str, ...]
+    low_wins: bool | None
+    rounds: int | None
+    first_event: float | None
+    last_event: float | None
+
+
+SELECT_MATCH = (
+    "SELECT id, game_id, players, options, started, finished, result, abandoned, uid, origin,"
+    " (SELECT COUNT(*) FROM events WHERE events.match_id = matches.id) AS event_count"
+    " FROM matches"
+)
+
+
+#: One result key is read as JSON text only when it has the type the figures want.
+def _result_part(key: str, json_type: str) -> str:
+    return (f"CASE WHEN json_valid(result) THEN CASE json_type(result, '$.{key}')"
+            f" WHEN '{json_type}' THEN json_extract(result, '$.{key}') END END")
+
+
+SELECT_SUMMARY = (
+    "SELECT id, uid, game_id, players, started, finished,"
+    f" {_result_part('totals', 'object')} AS totals,"
+    f" {_result_part('winners', 'array')} AS winners,"
+    " CASE WHEN json_valid(result) THEN json_type(result, '$.low_wins') END AS low_wins,"
+    # Hands (Final Count), rounds (Block Lottery, the scoreboard) or games (the others).
+    " CASE WHEN json_valid(result) THEN COALESCE(json_array_length(result, '$.hands'),"
+    " json_array_length(result, '$.rounds'), json_array_length(result, '$.games')) END"
+    " AS rounds,"
+    " (SELECT at FROM events WHERE match_id = matches.id ORDER BY seq LIMIT 1)"
+    " AS first_event,"
+    " (SELECT at FROM events WHERE match_id = matches.id ORDER BY seq DESC LIMIT 1)"
+    " AS last_event"
+    " FROM matches"
+)
+
+
+def summary(row: sqlite3.Row) -> MatchSummary:
+    """A row of :data:`SELECT_SUMMARY` as a :class:`MatchSummary`."""
+    (match_id, uid, game_id, players, started, finished, totals, winners, flag, rounds,
+     first_event, last_event) = row
+    try:  # read for every match by the figures: no per-row message unless one fails
+        players, totals, winners = (json.loads(players), json.loads(totals or "{}"),
+                                    json.loads(winners or "[]"))
+    except (TypeError, ValueError) as err:
+        raise StoreCorrupt(f"{READ}: match {match_id} is damaged") from err
+    return MatchSummary(
+        match_id, uid or "", game_id, tuple(name for name in players if isinstance(name, str)),
+        float(started), finished,
+        {name: value for name, value in totals.items()
+         if isinstance(value, int | float) and not isinstance(value, bool)},
+        tuple(name for name in winners if isinstance(name, str)),
+        None if flag not in ("true", "false") else flag == "true",
+        rounds, first_event, last_event,
+    )
+
+
+def record(row: sqlite3.Row) -> MatchRecord:
+    """A row of :data:`SELECT_MATCH` as a :class:`MatchRecord`."""
+    players = load(row["players"], f"the players of match {row['id']}")
+    options = load(row["options"], f"the options of match {row['id']}")
+    result = load(row["result"], f"the result of match {row['id']}") if row["result"] else None
+    return MatchRecord(
+        id=int(row["id"]),
+        game_id=row["game_id"],
+        players=tuple(players),
+        options=options,
+        started=row["started"],
+        finished=row["finished"],
+        result=result,
+        abandoned=bool(row["abandoned"]),
+        event_count=int(row["event_count"]),
+        uid=row["uid"] or "",
+        origin=row["origin"] or "",
+    )
+
+
+def match_row(
+    conn: sqlite3.Connection, match_id: int, *, with_count: bool = False
+) -> sqlite3.Row:
+    """The match's row (all of :data:`SELECT_MATCH` with ``with_count``, else its id and
+    state), or StoreError "no match N"."""
+    if isinstance(match_id, bool) or not isinstance(match_id, int):
+        raise StoreError(f"a match id is a number, not {match_id!r}")
+    if with_count:
+        row = conn.execute(SELECT_MATCH + " WHERE id = ?", (match_id,)).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT id, finished, abandoned FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+    if row is None:
+        raise StoreError(f"no match {match_id}")
+    return row
+
+
+def new_uid() -> str:
+    """A fresh random identity (a match's or this device's)."""
+    return os.urandom(16).hex()
+
+
+def checked_uid(uid: str) -> str:
+    """``uid`` if it can name a match (also in an import), else StoreError."""
+    if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not uid.isprintable():
+        raise StoreError(f"a match uid is 1 to 64 printable characters, not {uid!r}")
+    return uid
+
+
+def dump(value: Any, what: str) -> str:
+    """``value`` as the JSON text a row keeps, or StoreError naming ``what``."""
+    # ASCII-escaped so any str (even a lone surrogate) can be stored; loads() restores it.
+    try:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise StoreError(f"{what} cannot be saved as JSON: {err}") from err
+
+
+def load(text: str, what: str) -> Any:
+    """Stored JSON text back as a value; StoreCorrupt naming ``what`` if it is damaged."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise StoreCorrupt(f"{READ}: {what} is damaged") from err
+
+
+def load_event(text: str, match_id: int, seq: int) -> dict[str, Any]:
+    """One stored event (a JSON object) back as a dict, or StoreCorrupt."""
+    event = load(text, f"event {seq} of match {match_id}")
+    if not isinstance(event, dict):
+        raise StoreCorrupt(f"{READ}: event {seq} of match {match_id} is damaged")
+    return event

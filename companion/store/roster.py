@@ -1,0 +1,126 @@
+"""The roster: the names a table picks players from, most recently used first.
+
+Names follow the one name rule (:mod:`companion.names`) and are compared with Python's
+casefold, so "Åsa" and "åsa" are one player.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from companion.errors import StoreError
+from companion.names import BadName, check_name
+from companion.store.errors import RosterFull
+from companion.store.file import StoreFile
+
+__all__ = ["ROSTER_MAX", "Roster", "mark_used"]
+
+#: Most names on the roster: a list longer than this is no longer pickable with five
+#: buttons, and a second way in (serial, web) must not be able to grow it without end.
+ROSTER_MAX = 200
+
+
+class Roster(StoreFile):
+    """Adding, removing and renaming roster names."""
+
+    def roster(self) -> list[str]:
+        """Player names: most recently used first, then never-used ones newest first."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT name FROM players ORDER BY last_used IS NULL, last_used DESC,"
+                " added DESC, name COLLATE NOCASE"
+            ).fetchall()
+        return [row["name"] for row in rows]
+
+    def add_player(self, name: str) -> str:
+        """Add a name to the roster and return it as added (cleaned by the one name rule,
+        :mod:`companion.names`); StoreError says why one is refused."""
+        clean = _roster_name(name)
+        now = self._now()
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean)
+            if existing is not None:
+                raise StoreError(f"{existing} is already on the roster")
+            _roster_lookalike(conn, clean)
+            count = conn.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+            if count >= ROSTER_MAX:
+                raise RosterFull(f"the roster is full ({ROSTER_MAX} names); "
+                                 "remove one to add another")
+            conn.execute(
+                "INSERT INTO players (name, added, last_used) VALUES (?, ?, NULL)", (clean, now)
+            )
+        return clean
+
+    def remove_player(self, name: str) -> None:
+        """Take a name off the roster (any case); past matches keep it."""
+        clean = name.strip() if isinstance(name, str) else ""
+        if not clean:
+            raise StoreError("a player needs a name")
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean)
+            if existing is None:
+                raise StoreError(f"{clean} is not on the roster")
+            conn.execute("DELETE FROM players WHERE name = ?", (existing,))
+
+    def rename_player(self, old: str, new: str) -> str:
+        """Rename a roster name (any case); past matches keep the name they were
+        played under. The new name is checked as :meth:`add_player` checks one.
+        Returns the new name as stored."""
+        clean_old = old.strip() if isinstance(old, str) else ""
+        if not clean_old:
+            raise StoreError("a player needs a name")
+        clean = _roster_name(new)
+        with self._transaction() as conn:
+            existing = _find_player(conn, clean_old)
+            if existing is None:
+                raise StoreError(f"{clean_old} is not on the roster")
+            taken = _find_player(conn, clean)
+            if taken is not None and taken != existing:
+                raise StoreError(f"{taken} is already on the roster")
+            _roster_lookalike(conn, clean, keep=existing)
+            conn.execute("UPDATE players SET name = ? WHERE name = ?", (clean, existing))
+        return clean
+
+
+def mark_used(conn: sqlite3.Connection, names: list[str], now: float) -> None:
+    """Put ``names`` on the roster (if they are not) as used at ``now`` (a new match)."""
+    for name in names:
+        clean = name.strip()
+        existing = _find_player(conn, clean)
+        if existing is None:
+            conn.execute(
+                "INSERT INTO players (name, added, last_used) VALUES (?, ?, ?)",
+                (clean, now, now),
+            )
+        else:
+            conn.execute("UPDATE players SET last_used = ? WHERE name = ?", (now, existing))
+
+
+def _roster_name(name: object, others: Sequence[str] = ()) -> str:
+    """``name`` cleaned by the one name rule (:func:`companion.names.check_name`), not
+    like any of ``others``, or StoreError saying why it cannot be on the roster."""
+    try:
+        return check_name(name, others)
+    except BadName as refused:
+        raise StoreError(str(refused)) from None
+
+
+def _roster_lookalike(conn: sqlite3.Connection, name: str, keep: str | None = None) -> None:
+    """StoreError if ``name`` would look like a roster name on the screen (``keep``, the
+    name being renamed, does not count)."""
+    others = [stored for (stored,) in conn.execute("SELECT name FROM players")]
+    _roster_name(name, [other for other in others if other != keep])
+
+
+def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
+    """The roster's spelling of ``name``, compared case-insensitively.
+
+    Python's casefold, not SQLite's NOCASE (which folds ASCII only), so "Åsa" and "åsa"
+    are one player too.
+    """
+    wanted = name.casefold()
+    for (stored,) in conn.execute("SELECT name FROM players"):
+        if stored.casefold() == wanted:
+            return stored
+    return None

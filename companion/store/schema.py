@@ -1,0 +1,61 @@
+"""The file's layout: its tables, its mark and the forward migrations between versions.
+
+Never edit a released migration step; append a new one. :data:`SCHEMA_VERSION` is what
+this program writes; a file with a higher ``user_version`` is from a newer companion.
+"""
+
+from __future__ import annotations
+
+__all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION"]
+
+#: Marks the file as ours (``PRAGMA application_id``), so a stray SQLite file at the
+#: same path is refused instead of being "migrated" into.
+APPLICATION_ID = 0x54544331  # "TTC1"
+
+#: Forward migrations: step ``i`` takes the file from version ``i`` to ``i + 1``, inside
+#: one transaction together with the new ``user_version``. Never edit a released step;
+#: append a new one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: the first schema.
+    (
+        f"PRAGMA application_id = {APPLICATION_ID}",
+        """CREATE TABLE players (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            added REAL NOT NULL,
+            last_used REAL
+        )""",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            players TEXT NOT NULL,
+            options TEXT NOT NULL,
+            started REAL NOT NULL,
+            finished REAL,
+            result TEXT,
+            abandoned INTEGER NOT NULL DEFAULT 0 CHECK (abandoned IN (0, 1))
+        )""",
+        """CREATE TABLE events (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            seq INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX matches_by_finish ON matches (finished)",
+    ),
+    # 2: a match keeps one identity wherever it goes (export/import, club dashboards):
+    # ``uid``; ``origin`` is where it was played ("" = this device, else a club table);
+    # ``published`` is how many of its events the club broker has acknowledged (the
+    # outbox mark); ``meta`` holds this device's own id.
+    (
+        "ALTER TABLE matches ADD COLUMN uid TEXT",
+        "UPDATE matches SET uid = lower(hex(randomblob(16)))",
+        "CREATE UNIQUE INDEX matches_by_uid ON matches (uid)",
+        "ALTER TABLE matches ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE matches ADD COLUMN published INTEGER NOT NULL DEFAULT 0",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+
+#: The schema version this program writes.
+SCHEMA_VERSION = len(MIGRATIONS)
