@@ -38,20 +38,13 @@ def first_frame() -> None:
     from companion.clock import monotonic
     from companion.config import Config
     from companion.device.board import SimBoard
+    from companion.device.recording import recording_panel
     from companion.launch import make_app
 
     app = make_app(Config(), board_factory=SimBoard, panel=recording_panel(), clock=monotonic)
     app.start()
     app.board.close()
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-
-
-def recording_panel() -> Any:
-    """A Panel on the real ssd1306 driver whose bus records the bytes instead of I2C."""
-    from companion.config import Display
-    from companion.device.display import Panel, RecordingSerial, open_device
-
-    return Panel(open_device(Display(), serial=RecordingSerial()))
 
 
 def _run_python(code: str) -> tuple[float, str]:
@@ -108,6 +101,7 @@ def _bench_app(root: Any = None) -> tuple[Any, Any, list[float]]:
     from companion.clock import ManualClock
     from companion.config import Config
     from companion.device.board import SimBoard
+    from companion.device.recording import recording_panel
     from companion.launch import make_app
 
     clock = ManualClock()
@@ -204,6 +198,7 @@ def idle_cpu(seconds: float) -> dict[str, float]:
     from companion.clock import monotonic
     from companion.config import Config
     from companion.device.board import SimBoard
+    from companion.device.recording import recording_panel
     from companion.launch import make_app
 
     app = make_app(Config(), board_factory=SimBoard, panel=recording_panel(), clock=monotonic)

@@ -437,7 +437,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_club(args: argparse.Namespace) -> int:
-    from companion.club.dashboard import club_main
+    from companion.club.main import club_main
 
     config = _config(args)
     broker = args.broker or config.club.broker

@@ -557,7 +557,7 @@ def _store(app: App) -> Any:
 def _open_match(app: App) -> dict[str, Any] | None:
     """The unfinished match a new game would push aside: the one on the screen, else
     the one waiting to be resumed (as the buttons see it); None when there is none."""
-    from companion.ui.home import waiting_session
+    from companion.ui.resume import waiting_session
 
     session = app.current_session()
     on_screen = session is not None and not session.match.over

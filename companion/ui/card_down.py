@@ -148,7 +148,7 @@ class CardDownTable(GameScreen):
         return Message("Card entry", lines, self)
 
     def _hands(self, parent: Screen) -> Screen:
-        from companion.ui.home import Lines
+        from companion.ui.screen import Lines
 
         state = self.match.state()
         lines = [f"{'>' if name == state['current'] else ' '}{clip(name, 14):<14}"

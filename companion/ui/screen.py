@@ -235,6 +235,35 @@ class Message(Screen):
         canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
 
 
+class Lines(Screen):
+    """Read-only lines that scroll with UP/DOWN."""
+
+    hint = "UP/DN scroll  OK back"
+
+    def __init__(self, title: str, lines: Sequence[str], parent: Screen | None = None):
+        super().__init__(parent)
+        self.title = title
+        self.lines = list(lines) or ["(nothing yet)"]
+        self.top = 0
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        last_top = max(0, len(self.lines) - MENU_ROWS)
+        if press.button == "up":
+            self.top = 0 if press.long else max(0, self.top - 1)
+            return self
+        if press.button == "down":
+            self.top = last_top if press.long else min(last_top, self.top + 1)
+            return self
+        if press.button in ("ok", "roll") and self.parent is not None:
+            return self.parent.returned(ctx)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        more = f"{self.top + 1}/{len(self.lines)}" if len(self.lines) > MENU_ROWS else ""
+        canvas.title(self.title, more)
+        canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
+
+
 class Confirm(Screen):
     """A yes/no question: OK does ``action`` and goes where it says; BACK declines."""
 

@@ -58,7 +58,7 @@ def _scoreboard(ctx: Context, menu: Screen) -> Screen:
 
     if not (available("scoreboard") and has_screens("scoreboard")):
         return Message("Scoreboard", ["Coming soon."], menu)
-    from companion.ui.home import unfinished_first
+    from companion.ui.resume import unfinished_first
 
     return unfinished_first(ctx, menu, lambda: setup_screen(ctx, "scoreboard", menu))
 
@@ -285,7 +285,7 @@ class BagScreen(Screen):
 
     def token_list(self) -> Screen:
         """Every token drawn (in order) and left, a scrolling list."""
-        from companion.ui.home import Lines
+        from companion.ui.screen import Lines
 
         drawn, left = self.bag.drawn, self.bag.remaining
         lines = [f"Drawn ({len(drawn)}):", *(wrap(" ".join(drawn)) or ["-"]),

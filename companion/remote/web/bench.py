@@ -42,10 +42,10 @@ CHROMIUM = "/usr/bin/chromium"
 def bench_device(state_dir: Path) -> Iterator[tuple[Any, str]]:
     """A device on mock pins with a Final Count on its screen and its page on a free
     local port; (app, page url)."""
-    from companion.bench import recording_panel
     from companion.clock import monotonic
     from companion.config import Buttons, Config, Idle
     from companion.device.board import SimBoard
+    from companion.device.recording import recording_panel
     from companion.launch import make_app, web_page
     from companion.remote import commands
 
@@ -143,10 +143,10 @@ def idle_with_stream(url: str, seconds: float) -> float:
 RSS_CODE = """
 import json, tempfile, threading, urllib.request
 from pathlib import Path
-from companion.bench import recording_panel
 from companion.clock import monotonic
 from companion.config import Config
 from companion.device.board import SimBoard
+from companion.device.recording import recording_panel
 from companion.launch import make_app
 from companion.remote.web.server import free_port
 

@@ -1,0 +1,51 @@
+"""``companion club``: the dashboard and, with ``--web``, the club page over it, run
+until SIGTERM or Ctrl-C.
+
+Above both :mod:`companion.club.dashboard` and :mod:`companion.club.web` (the page needs
+the dashboard; the command joins the two), so neither imports the other back.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.club.dashboard import Dashboard
+
+__all__ = ["club_main"]
+
+
+def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
+              stop: threading.Event | None = None, out: Any = None) -> int:
+    """``companion club``: run the dashboard (and the club page) until SIGTERM/Ctrl-C
+    (or ``stop`` is set). The broker may be down at first: it is retried."""
+    import signal
+    import sys
+
+    out = out or sys.stderr
+    stop = stop or threading.Event()
+    auth = {} if club is None else {"username": club.username, "password": club.password,
+                                    "ca_file": club.ca_file}
+    dashboard = Dashboard(broker, state_dir, **auth).start()
+    server = None
+    try:
+        if web:
+            from companion.club.web import serve
+
+            server = serve(dashboard, web)
+        print(f"companion club: keeping every table's matches in {dashboard.db_path}",
+              file=out)
+        print(f"companion club: subscribed to {dashboard.broker}"
+              + (f"; the club page is on {server.url}" if server else ""), file=out, flush=True)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
+    finally:
+        if server is not None:
+            server.stop()
+        dashboard.stop()
+    return 0
