@@ -210,6 +210,7 @@ class App:
         self._after_change()
 
     def _after_change(self) -> None:
+        self._note_storage_lost()
         self._schedule_tick()
         self._show()
         if self.session_watchers:
@@ -276,6 +277,17 @@ class App:
             return False
         session = self.current_session() or self.ctx.parked
         return bool(self.game_log.problem) or (session is not None and not session.saved)
+
+    def _note_storage_lost(self) -> None:
+        """The game's last write failed (the card filled up mid-game): the game log goes
+        read-only with its retry, exactly as when storage fails at start, so the header
+        is lit from this very frame on and what is played meanwhile is written later."""
+        session = self.current_session() or self.ctx.parked
+        problem = getattr(session, "problem", "")
+        if not problem or self.game_log is None or self.game_log.problem:
+            return
+        self.game_log.lost(problem, self.clock())
+        self.ctx.store = session.log = self.game_log.store
 
     def _retry_saving(self, now: float) -> None:
         """Try the game log again (on its deadline); say so when saving works again."""

@@ -16,8 +16,13 @@ sleeps until, never a polling loop)::
     if log.due(clock()) and log.retry(clock()):
         ...                               # saving works again: say so
 
-When it comes back, what was played unsaved is written (:meth:`GameLog.catch_up`):
-the game on the screen, and the games ended (abandoned) meanwhile.
+When it comes back, what was played unsaved is written (:meth:`GameLog.retry`):
+the game on the screen, and the games ended (abandoned) meanwhile, each event with the
+time it was played.
+
+Storage that goes away during play (the card fills up mid-game) takes the same path:
+the game's session plays on unsaved, and :meth:`GameLog.lost` turns the log read-only
+with the same mark and retry as at start. One path for "storage went away", whenever.
 """
 
 from __future__ import annotations
@@ -158,6 +163,18 @@ class GameLog:
         self.retry_at = None
         log.warning("games are saved again")
         return True
+
+    def lost(self, problem: str, now: float) -> None:
+        """A write failed during play (``problem`` says why): from now on as if the
+        storage had refused at start, read-only with a retry every :attr:`retry_every`
+        seconds. Called once; later failures wait for the retry."""
+        if self.problem or self.state_dir is None:
+            return
+        writable = self.store
+        self._read_only(problem, now + self.retry_every)
+        if writable is not None and writable is not self.store:
+            writable.close()
+        log.error("games are not saved: %s", problem)
 
     def close(self) -> None:
         if self.store is not None:

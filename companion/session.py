@@ -13,16 +13,21 @@ commits it, and only then does the match (and so the screen) move on::
 Without a store a session keeps its log in memory only. A store that can only be
 read (the storage is read-only or full) is not written either: the game plays on
 unsaved, and :meth:`Session.save_to` writes what only memory holds once saving works
-again (:class:`companion.gamelog.GameLog` calls it).
+again (:class:`companion.gamelog.GameLog` calls it). A write that fails during play
+(the card fills up, or turns read-only) takes the same path: the event is applied all
+the same, the session plays on unsaved and says why in :attr:`Session.problem` (the
+app then marks every screen and retries, as for storage that failed at start). Each
+event keeps the moment it was played, so what is written later carries its own time.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.errors import IllegalEvent
+from companion.errors import IllegalEvent, StoreError
 from companion.games import Event, Match, engine, new_match
 from companion.games import title as game_title
 from companion.names import check_players
@@ -36,6 +41,10 @@ class Session:
     event) after every event is committed and applied, and with (session, event,
     undone=True) after an event is taken back (the serial mirror, the event printout of
     the simulator)."""
+
+    #: The wall clock that stamps what is played while the log cannot take it (the time
+    #: it is written with later); a seam for tests.
+    wall_clock: Callable[[], float] = staticmethod(time.time)
 
     def __init__(
         self,
@@ -52,6 +61,13 @@ class Session:
         self.listeners = listeners
         #: How many of the match's first events are in the log as they are in memory.
         self.synced = len(match.events) if match_id is not None else 0
+        #: Why the game log stopped taking this game's events ("" while it takes them,
+        #: or when it never did): the app's cue that storage went away during play.
+        self.problem = ""
+        #: When each event in memory was played (None: in the log with its time already).
+        self.times: list[float | None] = [None] * len(match.events)
+        #: When the match began, for one the log has not seen yet.
+        self.started_at = self.wall_clock() if match_id is None else None
 
     @classmethod
     def start(
@@ -65,10 +81,13 @@ class Session:
         """A new match, registered in the store when there is one. The players' names
         are checked and cleaned by the one name rule (BadName if one is refused)."""
         match = new_match(game_id, check_players(players), options)
-        match_id = None
-        if _writable(store) is not None:
-            match_id = store.new_match(game_id, list(match.players), match.options)
-        return cls(match, store, match_id, listeners)
+        session = cls(match, store, None, listeners)
+        if session.store is not None:
+            try:
+                session.match_id = store.new_match(game_id, list(match.players), match.options)
+            except StoreError as err:
+                session.went_unsaved(err)
+        return session
 
     @classmethod
     def resume(cls, store: Any, match_id: int, listeners: Sequence[Listener] = ()) -> Session:
@@ -90,34 +109,53 @@ class Session:
         save each event as usual. StoreError leaves the session unsaved, to try again."""
         if self.match_id is None:
             self.match_id = store.new_match(self.match.game_id, list(self.match.players),
-                                            self.match.options)
+                                            self.match.options, started=self.started_at)
             self.synced = 0
         in_log = store.match(self.match_id).event_count
         while in_log > self.synced:  # taken back while unsaved
             store.pop(self.match_id)
             in_log -= 1
-        for event in self.match.events[in_log:]:
-            store.append(self.match_id, event)
+        for seq in range(in_log, len(self.match.events)):
+            store.append(self.match_id, self.match.events[seq], at=self.times[seq])
             self.synced += 1
         self.synced = len(self.match.events)
         if self.match.over:
-            store.finish(self.match_id, self.match.result())
+            store.finish(self.match_id, self.match.result(),
+                         at=self.times[-1] if self.times else None)
         self.store = self.log = store
+        self.problem = ""
+
+    def went_unsaved(self, err: StoreError) -> None:
+        """The game log refused a write of this game (full, read-only, gone): play on
+        in memory, to be written by :meth:`save_to` once saving works again."""
+        log.error("the game is no longer saved: %s", err)
+        self.problem = str(err) or "the game log cannot be written"
+        self.store = None
 
     @property
     def title(self) -> str:
         return game_title(self.match.game_id)
 
     def apply(self, event: Event) -> None:
-        """Check, commit, then apply; IllegalEvent (or StoreError) leaves all unchanged."""
+        """Check, commit, then apply; IllegalEvent leaves all unchanged. A log that
+        refuses the write does not stop the game: the event is applied unsaved (see
+        :meth:`went_unsaved`)."""
         self.match.check(event)
+        played_at = self.wall_clock()
         if self.store is not None:
-            self.store.append(self.match_id, event)
+            try:
+                self.store.append(self.match_id, event)
+            except StoreError as err:
+                self.went_unsaved(err)
         self.match.apply(event)
+        self.times.append(played_at)
         if self.store is not None:
             self.synced = len(self.match.events)
         if self.match.over and self.store is not None:
-            self.store.finish(self.match_id, self.match.result())
+            try:
+                self.store.finish(self.match_id, self.match.result())
+            except StoreError as err:
+                self.went_unsaved(err)  # save_to finishes it
         self._tell(event)
 
     def _tell(self, event: Event, **undone: bool) -> None:
@@ -133,9 +171,13 @@ class Session:
             raise IllegalEvent("nothing to undo")
         previous = self.match.undone()
         if self.store is not None:
-            self.store.pop(self.match_id)  # an undone last event reopens a finished match
+            try:
+                self.store.pop(self.match_id)  # an undone last event reopens a finished match
+            except StoreError as err:
+                self.went_unsaved(err)  # save_to takes it back from the log later
         undone = self.match.events[-1]
         self.match = previous
+        del self.times[len(previous.events):]
         self.synced = min(self.synced, len(previous.events))
         self._tell(undone, undone=True)
         return undone

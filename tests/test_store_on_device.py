@@ -63,7 +63,9 @@ def test_an_unwritable_directory_leaves_the_device_working(tmp_path):
     assert game_log.store is None and game_log.notice and game_log.retry_at == 30.0
 
 
-def test_a_full_disk_refuses_the_event_and_changes_nothing(tmp_path):
+def test_a_full_disk_mid_game_applies_the_event_unsaved_and_says_why(tmp_path):
+    """A write refused during play does not stop the game (issue 21, item 1): the event
+    is applied and shown, and the session says why it is no longer saved."""
     store = Store(tmp_path / "companion.db")
     ctx = Context(rng=random.Random(3), store=store)
     table = FinalCountSetup(home_menu(ctx), ["Ann", "Bob"]).press(ctx, press("roll"))
@@ -71,15 +73,18 @@ def test_a_full_disk_refuses_the_event_and_changes_nothing(tmp_path):
     table.press(ctx, press("roll"))
     before = list(table.match.events)
 
-    def full(*args):
+    def full(*args, **kw):
         from companion.errors import StoreError
 
         raise StoreError("cannot write the game log: disk full")
 
     store.append = full
     shown = table.press(ctx, press("roll"))
-    assert isinstance(shown, Message) and shown.title == "Not saved"
-    assert table.match.events == before
+    assert not isinstance(shown, Message)
+    session = table.session
+    assert len(table.match.events) == len(before) + 1
+    assert not session.saved and session.problem == "cannot write the game log: disk full"
+    assert session.synced == len(before)
     store.close()
 
 

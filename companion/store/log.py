@@ -42,16 +42,18 @@ class MatchLog(StoreFile):
         *,
         uid: str | None = None,
         origin: str = "",
+        started: float | None = None,
     ) -> int:
         """Record a new match and return its id; its players become "recently used".
 
         ``uid`` (default: a new random one) is the match's identity on every device;
         ``origin`` names the club table it is played at ("" here). A uid stored already
-        raises :class:`DuplicateMatch`.
+        raises :class:`DuplicateMatch`. ``started`` keeps when it began (a game played
+        while the log could not be written); default now.
         """
         players_json, options_json = _match_json(game_id, players, options)
         uid = new_uid() if uid is None else checked_uid(uid)
-        now = self._now()
+        now = self._now() if started is None else float(started)
         with self._transaction() as conn:
             self._refuse_duplicate(conn, uid)
             cursor = conn.execute(

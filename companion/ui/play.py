@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError
 from companion.games import engine
 from companion.session import Session
 from companion.ui.canvas import (
@@ -70,10 +70,7 @@ class GameScreen(Screen):
     def apply(self, ctx: Context, event: dict, after: Screen | None = None) -> Screen:
         """Apply ``event``; on refusal show why over ``after`` (default: this screen)."""
         try:
-            self.session.apply(event)
-        except StoreError as err:  # checked fine, but could not be written: not applied
-            log.error("event not saved: %s", err)
-            return Message("Not saved", wrap(str(err)), after or self)
+            self.session.apply(event)  # a log that refuses the write: applied unsaved
         except CompanionError as err:
             return Message("Not allowed", wrap(str(err)), after or self)
         return self.after_event(ctx)
