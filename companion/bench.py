@@ -6,6 +6,7 @@
 - bytes sent to the panel per update over a scripted session, against full frames;
 - idle CPU while nobody presses anything; peak resident memory;
 - replaying a 10,000-event log, and committing one event to the store;
+- ``companion import`` of a 50 MB export: how much the peak memory grows (and the time);
 - ``companion stats`` over 10,000 stored matches (about 500,000 events), and opening the
   device's History on that store: the first time, after one more game finished (the
   kept figures fold it in), and again unchanged;
@@ -248,6 +249,76 @@ def store_commit(events: int) -> dict[str, float]:
     return {"events": events, "commit_ms": per_event * 1000}
 
 
+#: The script the import benchmark runs in a fresh interpreter: ``companion import`` of
+#: argv[2] into the state dir argv[1]; prints the peak resident memory before and after
+#: (KiB), the exit status and the seconds it took, as JSON.
+IMPORT_RUN = """
+import json, os, resource, sys, time
+from companion.importer import import_main
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+began = time.perf_counter()
+with open(os.devnull, "w") as out:
+    status = import_main(sys.argv[1], sys.argv[2], out=out)
+seconds = time.perf_counter() - began
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"before_kb": before, "after_kb": after, "status": status, "s": seconds}))
+"""
+
+
+def big_export(path: Any, megabytes: float) -> int:
+    """Write an export of about ``megabytes`` MB to ``path`` as ``companion export
+    --all`` writes it: finished scoreboard games of four rounds, each with its own
+    uid and times. Returns how many matches it holds."""
+    import json
+
+    templates = _scoreboard_templates(40, 4)
+    limit = int(megabytes * 1_000_000)
+    written = count = 0
+    at = 1_600_000_000.0
+    with open(path, "w", encoding="utf-8") as out:
+        while written < limit:
+            players, log, _ = templates[count % len(templates)]
+            count += 1
+            lines = []
+            started = at
+            for event in log:
+                at += 20.0
+                lines.append(json.dumps({**event, "at": at}))
+            start = {"type": "start", "game": "scoreboard", "players": players,
+                     "options": {}, "uid": f"bench-{count}", "started": started,
+                     "finished": at}
+            text = "\n".join([json.dumps(start), *lines]) + "\n"
+            out.write(text)
+            written += len(text.encode("utf-8"))
+            at += 600.0
+    return count
+
+
+def import_memory(megabytes: float) -> dict[str, float]:
+    """``companion import`` of a ``megabytes`` MB export into an empty log, in a fresh
+    interpreter: how much its peak resident memory grows over the start (target:
+    <= 64 MB, for a Pi Zero 2 W's 512 MB), and how long it takes."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        export = Path(folder) / "export.jsonl"
+        matches = big_export(export, megabytes)
+        size = export.stat().st_size
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        done = subprocess.run([sys.executable, "-c", IMPORT_RUN, str(Path(folder) / "state"),
+                               str(export)], capture_output=True, text=True, check=True,
+                              env=env)
+    run = json.loads(done.stdout)
+    if run["status"] != 0:
+        raise RuntimeError(f"the import benchmark's import failed: {done.stderr.strip()}")
+    return {"export_mb": size / 1e6, "matches": matches, "import_s": run["s"],
+            "rss_growth_mb": (run["after_kb"] - run["before_kb"]) / 1024}
+
+
 #: The players the stats benchmark's matches are drawn from.
 STATS_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")
 
@@ -359,7 +430,8 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
     }
     for name, step, size in (("replay", replay_speed, 10_000),
                              ("stats", stats_speed, 500 if quick else 10_000),
-                             ("store", store_commit, 20 if quick else 200)):
+                             ("store", store_commit, 20 if quick else 200),
+                             ("import", import_memory, 5 if quick else 50)):
         try:
             results[name] = step(size)
         except ImportError:
@@ -381,6 +453,7 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
         ("idle", "cpu_percent"): "< 0.5",
         ("replay", "replay_ms"): "<= 100",
         ("stats", "stats_s"): "<= 1",
+        ("import", "rss_growth_mb"): "<= 64",
         ("stats", "history_first_ms"): "<= 100",
         ("stats", "history_after_finish_ms"): "<= 100",
         ("stats", "history_again_ms"): "<= 100",

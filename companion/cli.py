@@ -317,7 +317,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from companion.export import import_main
+    from companion.importer import import_main
 
     return import_main(str(_stored_dir(args)), args.file)
 

@@ -1,5 +1,6 @@
-"""``companion export`` and ``companion import``: matches out of the game log as JSON
-lines (or a score sheet), and back into another device's log.
+"""``companion export``: matches out of the game log as JSON lines (or a score sheet),
+and the JSON Lines format itself, which ``companion replay`` and ``companion import``
+(:mod:`companion.importer`) read back.
 
 ``jsonl`` writes what ``companion replay`` reads back: a ``start`` line with the game,
 players and options, then the match's events, one per line. The start line also says
@@ -18,41 +19,30 @@ a row per hand (when the game's result lists them) and a ``total`` row::
 The log is opened read-only (``mode=ro``), so exporting while the device plays is safe
 and never creates a database where there is none. Every failure is one line on
 ``err`` and a non-zero exit status; nothing is written to ``out`` then.
-
-``companion import FILE`` reads such a file (one match or many), replays every match
-through its engine and checks its players by the one name rule, and only if all of them
-pass stores each as a finished match with its times and uid (its players join the
-roster). A match already stored (the same uid) is refused, never stored twice.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
-import math
 import sys
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion import games
-from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError
-from companion.names import BadName, check_name, check_players
-from companion.store import DuplicateMatch, MatchRecord, Store, checked_uid
+from companion.errors import CompanionError, StoreError
+from companion.store import MatchRecord, Store
 
 __all__ = [
     "EVENT_TIME",
     "FORMATS",
-    "ExportedMatch",
-    "ImportRefused",
+    "LineError",
     "export_main",
-    "import_main",
+    "json_objects",
     "jsonl_lines",
-    "read_export",
+    "load_json",
     "score_rows",
     "without_time",
 ]
@@ -66,7 +56,6 @@ EVENT_TIME = "at"
 START_EXTRAS = ("uid", "origin", "started", "finished")
 
 _PROG = "companion export"
-_IMPORT = "companion import"
 
 
 def export_main(
@@ -271,7 +260,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-# -- import --------------------------------------------------------------------------------
+# -- reading JSON Lines back (replay, import) ----------------------------------------------
 
 
 class LineError(CompanionError):
@@ -314,218 +303,3 @@ def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:
             raise LineError(number, "an event is a JSON object")
         numbered.append((number, value))
     return numbered
-
-
-class ImportRefused(CompanionError):
-    """A file (or a match in it) cannot be imported; the message names the line."""
-
-
-@dataclass
-class ExportedMatch:
-    """One match as an export file has it: its start line and its event lines."""
-
-    line: int
-    game: str
-    players: list[str]
-    options: dict[str, Any]
-    uid: str | None = None
-    origin: str = ""
-    started: float | None = None
-    finished: float | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
-    #: When each event was stored (None where the line has no ``"at"``).
-    times: list[float | None] = field(default_factory=list)
-    #: The line number of each event.
-    lines: list[int] = field(default_factory=list)
-
-    def identity(self) -> str:
-        """The uid, or (a file from before uids) one made from what was played, so the
-        same file imported twice is still seen as the same match."""
-        if self.uid:
-            return self.uid
-        played = [self.game, self.players, self.options, self.events]
-        digest = hashlib.sha256(json.dumps(played, sort_keys=True).encode("utf-8"))
-        return "import-" + digest.hexdigest()[:32]
-
-
-def read_export(text: str) -> list[ExportedMatch]:
-    """The matches of an export file: each a ``start`` line (with ``game`` and
-    ``players``) then its events. ImportRefused names the first line that is wrong."""
-    matches: list[ExportedMatch] = []
-    try:
-        numbered = json_objects(text)
-    except LineError as problem:
-        raise ImportRefused(str(problem)) from None
-    for number, value in numbered:
-        if value.get("type") == "start":
-            matches.append(_start_line(number, value))
-            continue
-        if not matches:
-            raise ImportRefused(f"line {number}: a match begins with a start line "
-                                "(as companion export writes it)")
-        at = value.get(EVENT_TIME)
-        if at is not None and not _is_time(at):
-            raise ImportRefused(f'line {number}: "{EVENT_TIME}" is a time in seconds')
-        match = matches[-1]
-        match.events.append(without_time(value))
-        match.times.append(None if at is None else float(at))
-        match.lines.append(number)
-    if not matches:
-        raise ImportRefused("no match in the file (it is empty)")
-    return matches
-
-
-def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
-    known = ("type", "game", "players", "options", *START_EXTRAS)
-    extra = [key for key in start if key not in known]
-    if extra:
-        raise ImportRefused(f"line {number}: a start line has no field {extra[0]!r}")
-    game, players, options = start.get("game"), start.get("players"), start.get("options", {})
-    if not isinstance(game, str) or not game:
-        raise ImportRefused(f'line {number}: the start line names no "game"')
-    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise ImportRefused(f'line {number}: "players" is a list of names')
-    if not isinstance(options, dict):
-        raise ImportRefused(f'line {number}: "options" is an object, like {{"hit_goal": true}}')
-    for key in ("started", "finished"):
-        if start.get(key) is not None and not _is_time(start[key]):
-            raise ImportRefused(f'line {number}: "{key}" is a time in seconds')
-    uid, origin = start.get("uid"), start.get("origin", "")
-    if uid is not None:
-        try:
-            checked_uid(uid)  # the store's own rule, before anything is stored
-        except StoreError as problem:
-            raise ImportRefused(f"line {number}: {problem}") from None
-    if not isinstance(origin, str):
-        raise ImportRefused(f'line {number}: "origin" is text')
-    return ExportedMatch(
-        line=number, game=game, players=list(players), options=dict(options), uid=uid,
-        origin=origin,
-        started=None if start.get("started") is None else float(start["started"]),
-        finished=None if start.get("finished") is None else float(start["finished"]),
-    )
-
-
-def _is_time(value: Any) -> bool:
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value) and value >= 0)
-
-
-@dataclass
-class _Checked:
-    """A match that replayed: what the store keeps of it."""
-
-    source: ExportedMatch
-    result: dict[str, Any]
-    times: list[float]
-    started: float
-    finished: float
-
-
-def check_match(match: ExportedMatch, roster: Sequence[str], now: float) -> _Checked:
-    """Replay ``match`` through its engine and check its names; ImportRefused (naming
-    the line) if it cannot be stored as a finished match."""
-    where = f"line {match.line}"
-    _check_names(match.players, roster, where)
-    try:
-        played = games.engine(match.game).replay(match.players, match.options, match.events)
-    except (BadSetup, CompanionError) as problem:
-        index = getattr(problem, "index", None)
-        if isinstance(problem, IllegalEvent) and index is not None:
-            raise ImportRefused(f"line {match.lines[index]}: {problem}") from None
-        raise ImportRefused(f"{where}: {problem}") from None
-    if not played.over:
-        last = match.lines[-1] if match.lines else match.line
-        raise ImportRefused(f"line {last}: the match is not over (only finished matches "
-                            "are imported)")
-    known = [at for at in match.times if at is not None]
-    if known and len(known) != len(match.times):
-        missing = match.lines[match.times.index(None)]
-        raise ImportRefused(f'line {missing}: this event has no time ("{EVENT_TIME}") '
-                            "but others do")
-    started = match.started if match.started is not None else (known or [now])[0]
-    finished = match.finished if match.finished is not None else (known or [now])[-1]
-    times = [float(at) for at in known] if known else [started] * len(match.events)
-    return _Checked(match, played.result(), times, started, finished)
-
-
-def _check_names(players: Sequence[str], roster: Sequence[str], where: str) -> None:
-    """The one name rule (companion.names): each name as the rule writes it, none like
-    another seated one, and none that only looks like a different roster name."""
-    try:
-        cleaned = check_players(players)
-        for name in cleaned:
-            if not any(name.casefold() == known.casefold() for known in roster):
-                check_name(name, roster)
-    except BadName as refused:
-        raise ImportRefused(f"{where}: {refused}") from None
-    for given, clean in zip(players, cleaned, strict=True):
-        if given != clean:
-            raise ImportRefused(f"{where}: the name {given!r} is written {clean!r} here")
-
-
-def import_text(
-    store: Store, text: str, report: Callable[[str], None], now: float | None = None
-) -> tuple[int, int]:
-    """Import every match of ``text`` into ``store``: (stored, refused as stored before).
-
-    Every match is read and replayed first: ImportRefused for the first that fails, and
-    then nothing is stored. ``report`` gets a line per match stored or refused.
-    """
-    now = time.time() if now is None else now
-    roster = store.roster()
-    checked = [check_match(match, roster, now) for match in read_export(text)]
-    stored = refused = 0
-    for match in checked:
-        source = match.source
-        uid = source.identity()
-        try:
-            match_id = store.import_match(
-                source.game, source.players, source.options,
-                list(zip(source.events, match.times, strict=True)),
-                started=match.started, finished=match.finished, result=match.result,
-                uid=uid, origin=source.origin)
-        except DuplicateMatch as duplicate:
-            refused += 1
-            report(f"line {source.line}: not imported: this match is stored already "
-                   f"(as match {duplicate.match_id})")
-            continue
-        stored += 1
-        title = games.title(source.game)
-        report(f"line {source.line}: stored as match {match_id} "
-               f"({title}: {', '.join(source.players)})")
-    return stored, refused
-
-
-def import_main(
-    state_dir: str, path: str, out: TextIO | None = None, err: TextIO | None = None
-) -> int:
-    """``companion import FILE``: 0 when every match was stored, 1 when any was refused
-    (a bad file stores nothing; the line and the reason are printed)."""
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except OSError as problem:
-        print(f"{_IMPORT}: cannot read {path}: {problem.strerror or problem}", file=err)
-        return 1
-    except UnicodeDecodeError:
-        print(f"{_IMPORT}: cannot read {path}: it is not UTF-8 text", file=err)
-        return 1
-    try:
-        with Store.in_dir(state_dir) as store:
-            stored, refused = import_text(store, text, lambda line: print(line, file=out))
-    except ImportRefused as problem:
-        print(f"{_IMPORT}: {path}: {problem}; nothing was imported", file=err)
-        return 1
-    except StoreError as problem:
-        print(f"{_IMPORT}: {problem}", file=err)
-        return 1
-    if refused:
-        print(f"{_IMPORT}: {refused} match{'es' if refused > 1 else ''} stored already "
-              f"(not imported again); {stored} stored", file=err)
-        return 1
-    return 0

@@ -4,6 +4,7 @@ imported whole from another device."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,6 +18,7 @@ from companion.store.records import (
     MatchRecord,
     checked_uid,
     dump,
+    load,
     load_event,
     match_row,
     new_uid,
@@ -86,25 +88,68 @@ class MatchLog(StoreFile):
         engine: the store only keeps them. A uid stored already raises
         :class:`DuplicateMatch` and nothing is written.
         """
+        with self._transaction() as conn:
+            return self._insert_played(
+                conn, game_id, players, options, events, started=started, finished=finished,
+                result=result, uid=uid, origin=origin)
+
+    def import_many(self, matches: Sequence[Mapping[str, Any]]) -> list[int | DuplicateMatch]:
+        """Store a batch of whole matches in one transaction (``companion import``):
+        each item holds :meth:`import_match`'s arguments by name. One commit (one sync)
+        for the lot, so a long history goes in quickly.
+
+        Unlike :meth:`import_match`, a match equal to a stored one in game, players,
+        options, times and every event (with its time) is the same match whatever its
+        uid says: its place in the answer is that :class:`DuplicateMatch`, and nothing
+        of it is written; the others are, and their places hold their new ids.
+        """
+        answers: list[int | DuplicateMatch] = []
+        with self._transaction() as conn:
+            for match in matches:
+                try:
+                    answers.append(self._insert_played(conn, **match, same_content=True))
+                except DuplicateMatch as duplicate:
+                    answers.append(duplicate)
+        return answers
+
+    def _insert_played(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        events: Sequence[tuple[Mapping[str, Any], float]],
+        *,
+        started: float,
+        finished: float | None,
+        result: Mapping[str, Any] | None,
+        uid: str,
+        origin: str = "",
+        same_content: bool = False,
+    ) -> int:
+        """Insert one whole match inside the caller's transaction (see
+        :meth:`import_match`); DuplicateMatch before anything of it is written."""
         players_json, options_json = _match_json(game_id, players, options)
         uid = checked_uid(uid)
         rows = [(dump(dict(event), "the event"), float(at)) for event, at in events]
         result_json = None if result is None else dump(dict(result), "the result")
-        with self._transaction() as conn:
-            self._refuse_duplicate(conn, uid)
-            cursor = conn.execute(
-                "INSERT INTO matches (game_id, players, options, started, finished, result,"
-                " uid, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, players_json, options_json, float(started), finished, result_json,
-                 uid, str(origin)),
-            )
-            match_id = cursor.lastrowid
-            assert match_id is not None
-            conn.executemany(
-                "INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
-                [(match_id, seq, text, at) for seq, (text, at) in enumerate(rows, 1)],
-            )
-            mark_used(conn, list(players), float(started))
+        self._refuse_duplicate(conn, uid)
+        if same_content and finished is not None:
+            _refuse_same_match(conn, game_id, players_json, options_json,
+                               float(started), float(finished), rows)
+        cursor = conn.execute(
+            "INSERT INTO matches (game_id, players, options, started, finished, result,"
+            " uid, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, players_json, options_json, float(started), finished, result_json,
+             uid, str(origin)),
+        )
+        match_id = cursor.lastrowid
+        assert match_id is not None
+        conn.executemany(
+            "INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
+            [(match_id, seq, text, at) for seq, (text, at) in enumerate(rows, 1)],
+        )
+        mark_used(conn, list(players), float(started))
         return match_id
 
     def find_uid(self, uid: str) -> int | None:
@@ -273,6 +318,31 @@ class MatchLog(StoreFile):
             raise StoreError(f"match {match_id} was abandoned")
         if row["finished"] is not None:
             raise StoreError(f"match {match_id} is finished")
+
+
+def _refuse_same_match(
+    conn: sqlite3.Connection, game_id: str, players_json: str, options_json: str,
+    started: float, finished: float, rows: Sequence[tuple[str, float]],
+) -> None:
+    """DuplicateMatch when a stored match equals this one in everything but its uid
+    (and origin): a copy with its label edited is still the same game. Cheap: only the
+    matches that finished at that very moment (the ``finished`` index) are compared."""
+    candidates = conn.execute(
+        "SELECT id, uid, players, options FROM matches"
+        " WHERE finished = ? AND started = ? AND game_id = ?", (finished, started, game_id)
+    ).fetchall()
+    for row in candidates:
+        if (row["players"] != players_json
+                or load(row["options"], "the options") != json.loads(options_json)):
+            continue
+        stored = conn.execute(
+            "SELECT event, at FROM events WHERE match_id = ? ORDER BY seq", (row["id"],)
+        ).fetchall()
+        if len(stored) == len(rows) and all(
+            at == theirs["at"] and json.loads(text) == load(theirs["event"], "an event")
+            for (text, at), theirs in zip(rows, stored, strict=True)
+        ):
+            raise DuplicateMatch(row["uid"] or "", int(row["id"]))
 
 
 def _match_json(
