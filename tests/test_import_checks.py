@@ -150,3 +150,35 @@ def test_a_large_export_imports_in_flat_memory(tmp_path) -> None:
     assert growth_mb <= 64, f"peak memory grew by {growth_mb:.0f} MB"
     with Store.in_dir(tmp_path / "state") as store:
         assert store.finished_mark()[0] == matches
+
+
+def test_standard_input_and_a_pipe_are_read_twice_from_a_copy(one_match, tmp_path) -> None:
+    """``-`` (standard input) and a pipe cannot be read twice: they are copied once into
+    the state directory, under the same line cap, and imported from there."""
+    import os
+
+    text = text_of(one_match)
+    state = tmp_path / "state"
+    done = subprocess.run([sys.executable, "-m", "companion", "import", "-", "--state-dir",
+                           str(state)], input=text, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "stored as match 1" in done.stdout, done.stderr
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f'cat > "{fifo}"'], stdin=subprocess.PIPE,
+                              text=True)
+    writer.stdin.write(text_of(edited(one_match, 1, uid="from-a-pipe",
+                                      started=one_match[0]["started"] - 5)))
+    writer.stdin.close()
+    done = companion("import", str(fifo), "--state-dir", str(tmp_path / "other"))
+    writer.wait(timeout=60)
+    assert done.returncode == 0 and "stored as match 1" in done.stdout, done.stderr
+    assert list(state.iterdir()) and not [p for p in state.iterdir() if p.name.startswith("tmp")]
+
+
+def test_the_import_benchmark_measures_a_real_import() -> None:
+    from companion.bench import import_memory
+
+    measured = import_memory(0.2)  # reported by `companion bench`, never asserted on speed
+    assert measured["matches"] > 100 and 0.19 < measured["export_mb"] < 0.25
+    assert measured["import_s"] > 0 and measured["rss_growth_mb"] >= 0

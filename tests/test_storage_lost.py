@@ -188,3 +188,51 @@ def test_a_game_started_on_a_full_disk_keeps_its_start_time(tmp_path: Path,
             record = reader.match(session.match_id)
             assert record.started == began
             assert reader.event_times(session.match_id) == [began + 90]
+
+
+def test_an_undo_or_an_event_from_afar_takes_the_same_path(tmp_path: Path,
+                                                           wall: ManualClock) -> None:
+    """The serial console and the web page play through the same session: an undo the
+    log refuses is done in memory, the header lit, and the log is put right later."""
+    from companion.errors import StoreError
+    from companion.remote import commands
+
+    state = tmp_path / "state"
+    storage = Storage("cannot write the game log: it is read-only")
+    storage.refusing = False
+
+    def refuse(*args, **kw):
+        raise StoreError("cannot write the game log: it is read-only")
+
+    with device(state, storage) as app:
+        tap(app, "ok")  # Final Count
+        tap(app, "roll")  # start
+        for _ in range(3):
+            tap(app, "roll")
+        session = app.current_session()
+        match_id = session.match_id
+        assert len(stored_events(state, match_id)) == 3
+        storage.refusing = True
+        app.ctx.store.pop = refuse
+        app.ctx.store.append = refuse
+        undone = commands.run(app, "undo")
+        assert undone["seq"] == 2 and marked(app.panel.last_image)
+        assert len(stored_events(state, match_id)) == 3  # the log could not take it back
+        wall.advance(45)
+        event = {"type": "roll", "player": _next_roller(session), "value": 6}
+        applied = commands.run(app, "event", event)
+        assert applied["seq"] == 3 and marked(app.panel.last_image)
+        storage.refusing = False
+        app.clock.advance(30)
+        app.pump()
+        assert app.screen.title == "Saved again"
+        assert stored_events(state, match_id) == session.match.events
+        assert stored_events(state, match_id)[-1]["value"] == 6
+        assert stored_times(state, match_id)[-1] == wall()
+
+
+def _next_roller(session: Session) -> str:
+    """Whose roll it is in a Final Count hand (the seat after the last roller)."""
+    players = list(session.match.players)
+    last = session.match.events[-1]["player"]
+    return players[(players.index(last) + 1) % len(players)]
