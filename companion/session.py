@@ -38,7 +38,8 @@ log = logging.getLogger("companion")
 
 class Session:
     """One match plus where its events go. ``listeners`` are called with (session,
-    event) after every event is committed and applied, and with (session, event,
+    event) after every event is applied (committed first, while the log takes them;
+    :attr:`saved` says which), and with (session, event,
     undone=True) after an event is taken back (the serial mirror, the event printout of
     the simulator)."""
 
