@@ -222,6 +222,7 @@ def test_an_undo_or_an_event_from_afar_takes_the_same_path(tmp_path: Path,
         event = {"type": "roll", "player": _next_roller(session), "value": 6}
         applied = commands.run(app, "event", event)
         assert applied["seq"] == 3 and marked(app.panel.last_image)
+        assert commands.run(app, "state")["saved"] is False  # a phone is told too
         storage.refusing = False
         app.clock.advance(30)
         app.pump()
@@ -229,6 +230,7 @@ def test_an_undo_or_an_event_from_afar_takes_the_same_path(tmp_path: Path,
         assert stored_events(state, match_id) == session.match.events
         assert stored_events(state, match_id)[-1]["value"] == 6
         assert stored_times(state, match_id)[-1] == wall()
+        assert commands.run(app, "state")["saved"] is True
 
 
 def _next_roller(session: Session) -> str:
