@@ -22,7 +22,7 @@ from companion.clock import Clock
 from companion.config import Config
 from companion.device.buttons import ButtonDecoder
 from companion.notify import Notifier
-from companion.ui.screen import Context, Screen
+from companion.ui.screen import Context, Message, Screen, wrap
 
 BoardFactory = Callable[..., Any]
 log = logging.getLogger("companion")
@@ -132,6 +132,53 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
     finally:
         for publisher in slot:
             publisher.stop()
+
+
+@contextmanager
+def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
+    """A backup of the game log in ``[backup] dir`` after each finished game, while the
+    block runs; nothing when no directory is set::
+
+        with backup_keeper(app, config.backup):
+            app.run()
+
+    The backups are written by :class:`companion.backup.BackupKeeper` on a thread of its
+    own (started once the first frame is shown); a failure shows one line on the screen.
+    """
+    if not backup.dir:
+        yield None
+        return
+    slot: list[Any] = []
+
+    def failed(message: str) -> None:  # from the keeper's thread: post, never touch
+        def show(app: App) -> None:
+            app.wake()
+            app.set_screen(Message("Backup failed", wrap(message)[:8], app.screen))
+        app.post("call", show)
+
+    def start(app: App) -> None:
+        from companion.backup import BackupKeeper
+        from companion.errors import StoreError
+
+        store = app.ctx.store
+        if store is None or str(store.path) == ":memory:":
+            log.error("backups off: games are not saved, so there is nothing to back up")
+            return
+        try:
+            store.device_id()  # made now if need be, so every backup's manifest names it
+        except StoreError:
+            pass  # a log that cannot be written now: its backups say null
+        keeper = BackupKeeper(store.path, Path(backup.dir).expanduser(), backup.keep,
+                              on_failure=failed)
+        app.ctx.listeners.append(keeper.listener)
+        slot.append(keeper.start())
+
+    app.post("call", start)
+    try:
+        yield slot
+    finally:
+        for keeper in slot:
+            keeper.stop()
 
 
 def make_context(config: Config, clock: Clock, seed: int | None) -> Context:
