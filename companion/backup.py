@@ -63,6 +63,10 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time) -> tuple[Path, d
     now = float(clock())
     with Store(db, readonly=True) as store:
         dest = to / backup_name(store.meta("device_id"), now) if to.is_dir() else to
+        if dest.resolve().parent == db.resolve().parent and \
+                dest.name.startswith(db.name):
+            raise StoreError(f"{dest} is the game log itself (or one of its files); "
+                             "choose another place for the backup")
         manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now)
     return dest, manifest
 
@@ -109,8 +113,8 @@ def restore_main(file: str, state_dir: Path, *, out: TextIO | None = None,
         shutil.rmtree(work, ignore_errors=True)
     counts = manifest["counts"]
     device = manifest.get("device_id")
-    made = f"made {manifest.get('created_utc', '?')} by companion {manifest.get('app_version')}"
-    if isinstance(device, str):
+    made = f"made {manifest['created_utc'] or '?'} by companion {manifest['app_version'] or '?'}"
+    if device is not None:
         made += f" on device {device[:8]}"
     print(f"restored {file} ({made}): {counts['matches']} matches, {counts['events']} "
           f"events, {counts['players']} players, into {state}", file=out)
@@ -224,9 +228,12 @@ class BackupKeeper:
     def _prune(self, newest: Path) -> None:
         # Only this device's backups ("companion-<device>-"), oldest first by name.
         prefix = "-".join(newest.name.split("-")[:2]) + "-"
+        # The one just written always stays, even when its time sorts first (a Pi
+        # without a clock battery may start in 1970 until it finds the network time).
         mine = sorted(path for path in self.directory.iterdir()
-                      if path.name.startswith(prefix) and path.name.endswith(BACKUP_SUFFIX))
-        for old in mine[: max(0, len(mine) - self.keep)]:
+                      if path.name.startswith(prefix) and path.name.endswith(BACKUP_SUFFIX)
+                      and path != newest)
+        for old in mine[: max(0, len(mine) - (self.keep - 1))]:
             try:
                 old.unlink()
             except OSError as err:

@@ -417,3 +417,72 @@ def test_a_restore_error_in_the_state_dir_is_a_store_error(played: Path,
     with pytest.raises(StoreError, match="cannot create the state directory"):
         restore_main(str(backup), blocker / "state", out=io.StringIO())
     assert not isinstance(LogInUse("x"), BackupError)
+
+
+def test_a_backup_from_an_older_schema_is_brought_up_to_date(tmp_path: Path) -> None:
+    from companion.store import MIGRATIONS
+    from companion.store.backup import manifest_for
+
+    old = tmp_path / "old"
+    old.mkdir()
+    conn = sqlite3.connect(old / "companion.db", isolation_level=None)
+    for statement in MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute("INSERT INTO matches (id, game_id, players, options, started) "
+                 "VALUES (1, 'scoreboard', '[\"Ann\",\"Bob\"]', '{}', 100.0)")
+    conn.execute("INSERT INTO events VALUES (1, 1, '{\"type\":\"points\",\"player\":\"Ann\","
+                 "\"points\":4}', 101.0)")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    manifest = manifest_for(old / "companion.db", app_version="0.0.1", now=100.0)
+    assert manifest["schema_version"] == 1 and manifest["device_id"] is None
+    file = tmp_path / "old.companion-backup"
+    with zipfile.ZipFile(file, "w") as archive:
+        archive.writestr("manifest.json", json.dumps(manifest))
+        archive.write(old / "companion.db", "companion.db")
+    assert restore_main(str(file), tmp_path / "new", out=io.StringIO()) == 0
+    with Store(tmp_path / "new" / "companion.db", readonly=True) as store:
+        assert store.unfinished().uid  # schema 2's uid, given on the way in
+        assert store.events(1) == [{"type": "points", "player": "Ann", "points": 4}]
+
+
+def test_backup_never_writes_over_the_game_log(played: Path) -> None:
+    before = sha(played / "companion.db")
+    for target in ("companion.db", "companion.db-wal"):
+        refusal = one_line_refusal(companion("backup", "--state-dir", str(played), "--to",
+                                             str(played / target)), 1)
+        assert "the game log itself" in refusal
+    assert sha(played / "companion.db") == before
+
+
+def test_the_backup_just_written_stays_when_the_clock_went_back(tmp_path: Path) -> None:
+    folder = tmp_path / "stick"
+    folder.mkdir()
+    times = iter([1700000000.0, 1700000100.0, 5.0])  # then a restart without the time
+    with Store.in_dir(tmp_path / "state") as store:
+        store.device_id()
+        keeper = BackupKeeper(store.path, folder, 2, on_failure=pytest.fail,
+                              clock=lambda: next(times))
+        written = [keeper.back_up() for _ in range(3)]
+    assert sorted(folder.iterdir()) == sorted([written[1], written[2]])
+
+
+def test_what_a_manifest_only_shows_is_printable(played: Path, tmp_path: Path) -> None:
+    backup = make_backup(played, tmp_path / "backups")
+    odd = rewrite(backup, tmp_path / "odd.companion-backup",
+                  manifest=lambda m: {**m, "app_version": "1\nrestored everything",
+                                      "device_id": 7, "created_utc": "x" * 500})
+    out = io.StringIO()
+    assert restore_main(str(odd), tmp_path / "t", out=out) == 0
+    first = out.getvalue().splitlines()[0]
+    assert "made ? by companion ?" in first and "device" not in first
+
+
+def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    refusal = one_line_refusal(companion("restore", str(fifo), "--state-dir",
+                                         str(tmp_path / "t")), 1)
+    assert "is not a file" in refusal

@@ -210,6 +210,10 @@ def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
     else wrong with it, StoreError when it cannot be read at all."""
     path = Path(file)
     name = path.name
+    if path.exists() and not path.is_file():
+        # A directory, a FIFO, /dev/zero: nothing a backup could be (and a FIFO would
+        # be waited on for ever).
+        raise StoreError(f"{path} is not a file")
     try:
         with zipfile.ZipFile(path) as archive:
             manifest = _read_manifest(archive, name)
@@ -217,8 +221,6 @@ def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
                 digest = _copy_capped(member, out, manifest["db_bytes"], name)
     except FileNotFoundError:
         raise StoreError(f"no file {path}") from None
-    except IsADirectoryError:
-        raise StoreError(f"{path} is a directory, not a backup") from None
     except (zipfile.BadZipFile, EOFError, KeyError, ValueError, NotImplementedError):
         # A zip whose data fails its own CRC, that is cut short or uses what zipfile
         # cannot read: not a backup we can trust.
@@ -260,9 +262,10 @@ def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
     if manifest["format_version"] > FORMAT_VERSION or \
             manifest["schema_version"] > schema.SCHEMA_VERSION:
         raise BackupTooNew(
-            f"{name} was made by a newer companion ({manifest.get('app_version', '?')!s:.20},"
-            f" schema {manifest['schema_version']}; this one knows up to schema "
-            f"{schema.SCHEMA_VERSION}): update the companion, then restore")
+            f"{name} was made by a newer companion (schema {manifest['schema_version']}, "
+            f"backup format {manifest['format_version']}; this one knows up to schema "
+            f"{schema.SCHEMA_VERSION}, format {FORMAT_VERSION}): update the companion, "
+            "then restore")
     digest = manifest.get("sha256")
     if not (isinstance(digest, str) and len(digest) == 64
             and all(c in "0123456789abcdef" for c in digest)):
@@ -271,6 +274,11 @@ def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
     if not isinstance(counts, dict) or not all(_count(counts.get(key)) for key in COUNTS):
         raise BackupError(f"{name}: its manifest has no valid counts")
     manifest["counts"] = {key: counts[key] for key in COUNTS}
+    # What is only shown to a person: printable and short, or left out.
+    for key, longest in (("app_version", 40), ("created_utc", 40), ("device_id", 64)):
+        value = manifest.get(key)
+        if not (isinstance(value, str) and value.isprintable() and len(value) <= longest):
+            manifest[key] = None
     return manifest
 
 
