@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -479,10 +480,21 @@ def test_what_a_manifest_only_shows_is_printable(played: Path, tmp_path: Path) -
 
 
 def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
-    import os
-
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     refusal = one_line_refusal(companion("restore", str(fifo), "--state-dir",
                                          str(tmp_path / "t")), 1)
     assert "is not a file" in refusal
+
+
+@pytest.mark.skipif(os.geteuid() != 0,
+                    reason="only root can restore into another user's state directory")
+def test_restore_as_root_gives_the_log_to_the_state_dirs_owner(played: Path,
+                                                               tmp_path: Path) -> None:
+    backup = make_backup(played, tmp_path / "backups")
+    service = tmp_path / "var-lib-companion"
+    service.mkdir()
+    os.chown(service, 4321, 4322)
+    assert restore_main(str(backup), service, out=io.StringIO()) == 0
+    owner = (service / "companion.db").stat()
+    assert (owner.st_uid, owner.st_gid) == (4321, 4322)

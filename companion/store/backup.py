@@ -353,13 +353,19 @@ def refuse_in_use(db: Path) -> None:
 def install(checked: Path, state_dir: Path, *, clock: Clock = time.time) -> Path | None:
     """Make the checked log file ``checked`` the game log of ``state_dir``; return where
     the log that was there went (set aside with a time stamp), or None if there was
-    none. ``checked`` must be on the same file system (a rename puts it in place)."""
+    none. ``checked`` must be on the same file system (a rename puts it in place). Run
+    as root, the new log is given the state directory's owner."""
     target = state_dir / StoreFile.DEFAULT_NAME
     refuse_in_use(target)
     kept = None
     if any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
         kept = StoreFile.set_aside(target, clock=clock, label="before-restore")
     try:
+        if os.geteuid() == 0:
+            # `sudo companion restore` into the service's directory: the log must stay
+            # the service's (owned by root, the device could only read it).
+            owner = state_dir.stat()
+            os.chown(checked, owner.st_uid, owner.st_gid)
         os.replace(checked, target)
         fsync_dir(state_dir)
     except OSError as err:
