@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from companion import __version__, games
 from companion.errors import CompanionError, StoreError
-from companion.store import Store
+from companion.store import MatchRecord, Store, StoreCorrupt
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
@@ -142,14 +142,12 @@ def check_replays(db: Path, name: str) -> Any:
             settle.close()
     except sqlite3.Error as err:
         raise BackupError(f"{name}: its game log cannot be made ready ({err})") from None
-    except BackupError:
-        raise
-    except StoreError as err:
+    except StoreCorrupt as err:  # anything else (a full disk) is not the backup's fault
         raise BackupError(f"{name}: {err}") from None
     return waiting
 
 
-def _check_replay(store: Store, record: Any, name: str) -> None:
+def _check_replay(store: Store, record: MatchRecord, name: str) -> None:
     title = games.title(record.game_id)
     try:
         match = games.engine(record.game_id).replay(record.players, record.options,
