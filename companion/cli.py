@@ -13,9 +13,12 @@
     companion bench                       measure speed and memory on this machine
     companion console PORT [--baud N]     the device's serial console from a laptop
     companion club --broker URL [--web HOST:PORT] [--state-dir DIR]   the club dashboard
+    companion backup [--to PATH] / restore FILE   the game log to one file, and back
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
-2 for bad usage or a bad script, 1 for anything else. Never a traceback.
+2 for bad usage or a bad script, 1 for anything else; ``restore`` adds 3 (a newer
+companion's backup), 4 (damaged, not a backup) and 5 (the game log is in use).
+Never a traceback.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -147,7 +150,23 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--web", metavar="HOST:PORT", help="serve the club page here")
     club.add_argument("--state-dir", metavar="DIR",
                       help="the dashboard's own game log (default: the state dir's club/)")
+    _backup_commands(command)
     return parser
+
+
+def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """``companion backup`` and ``companion restore`` (companion/backup.py)."""
+    backup = command("backup", help="copy the game log to one backup file "
+                                    "(safe while the device plays)")
+    backup.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    backup.add_argument("--to", metavar="PATH",
+                        help="the backup file, or a directory to write it in "
+                             "(default: [backup] dir, else the current directory)")
+    backup.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    restore = command("restore", help="make a backup the game log again "
+                                      "(the log that was there is kept aside)")
+    restore.add_argument("file", metavar="FILE", help="a .companion-backup file")
+    restore.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -322,6 +341,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     return import_main(str(_stored_dir(args)), args.file)
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    from companion.backup import backup_main
+
+    config = _config(args)
+    return backup_main(_stored_dir(args, config), args.to, config.backup.dir,
+                       as_json=args.json)
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from companion.backup import restore_main
+
+    return restore_main(args.file, _stored_dir(args))
+
+
 def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:
     """True on a Raspberry Pi (its device tree names the model)."""
     try:
@@ -369,7 +402,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.clock import monotonic
     from companion.device.board import Board
     from companion.device.pins import open_pin_factory, pin_factory_name
-    from companion.launch import club_link, make_app, serial_console, warm_history, web_page
+    from companion.launch import (
+        backup_keeper,
+        club_link,
+        make_app,
+        serial_console,
+        warm_history,
+        web_page,
+    )
     from companion.notify import Notifier
 
     factory = open_pin_factory(pin_factory_name(config.gpio.pin_factory))
@@ -388,7 +428,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         with serial_console(app, config.serial.url, config.serial.baud), \
                 web_page(app, _web(args, config), open_reads=config.web.open_reads), \
-                club_link(app, config.club):
+                club_link(app, config.club), backup_keeper(app, config.backup):
             app.run()
     finally:
         app.board.close()
@@ -462,4 +502,6 @@ COMMANDS = {
     "import": cmd_import,
     "selftest": cmd_selftest,
     "console": cmd_console,
+    "backup": cmd_backup,
+    "restore": cmd_restore,
 }

@@ -53,6 +53,11 @@ config.toml``). No file at all means the defaults. Every key is optional::
     password = ""
     ca_file = ""         # a CA certificate file for mqtts:// ("" = the system's)
 
+    [backup]
+    dir = ""             # a backup after each finished game goes here (a USB stick, a
+                         # network share); "" = none
+    keep = 10            # the newest this many of this device's backups are kept there
+
     [gpio]
     pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
                            # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
@@ -146,6 +151,15 @@ class Club(NamedTuple):
     ca_file: str = ""
 
 
+class Backup(NamedTuple):
+    dir: str = ""
+    keep: int = 10
+
+
+#: The most backups ``[backup] keep`` may keep.
+BACKUP_KEEP_MAX = 1000
+
+
 class Config(NamedTuple):
     buttons: Buttons = Buttons()
     buzzer: Output = Output(12)
@@ -156,6 +170,7 @@ class Config(NamedTuple):
     serial: Serial = Serial()
     web: Web = Web()
     club: Club = Club()
+    backup: Backup = Backup()
     gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
@@ -322,6 +337,7 @@ def _check_values(source: str, config: Config) -> None:
         except ValueError as err:
             fail("web.listen", str(err))
     _check_club(config.club, fail)
+    _check_backup(config.backup, fail)
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
         fail("gpio.pin_factory", f"must be one of {names}, not {config.gpio.pin_factory!r}")
@@ -367,6 +383,19 @@ def _check_club(club: Club, fail: Any) -> None:
     if not valid_table_name(club.table):
         fail("club.table", f"must be {TABLE_NAME} when club.broker is set, "
                            f"not {club.table!r}")
+
+
+def _check_backup(backup: Backup, fail: Any) -> None:
+    if not 1 <= backup.keep <= BACKUP_KEEP_MAX:
+        fail("backup.keep", f"must be from 1 to {BACKUP_KEEP_MAX} backups, not {backup.keep}")
+    if not backup.dir:
+        return
+    if not backup.dir.isprintable():
+        fail("backup.dir", f"must be a directory path, not {backup.dir!r}")
+    if not Path(backup.dir).expanduser().is_absolute():
+        # The service starts in / and a shell anywhere: a relative path means two places.
+        fail("backup.dir", f"must be an absolute path, e.g. /media/usb/companion, "
+                           f"not {backup.dir!r}")
 
 
 def dump_toml(config: Config) -> str:

@@ -22,7 +22,7 @@ from companion.clock import Clock
 from companion.config import Config
 from companion.device.buttons import ButtonDecoder
 from companion.notify import Notifier
-from companion.ui.screen import Context, Screen
+from companion.ui.screen import Context, Message, Screen, wrap
 
 BoardFactory = Callable[..., Any]
 log = logging.getLogger("companion")
@@ -93,6 +93,32 @@ def web_page(app: App, listen: str | None, *, open_reads: bool = True) -> Iterat
 
 
 @contextmanager
+def _log_follower(app: App, what: str, does: str,
+                  make: Callable[[Any], Any]) -> Iterator[list[Any]]:
+    """A worker that follows the game log on a thread of its own (the club publisher,
+    the backups), while the block runs: ``make(store)`` builds it on the owner thread
+    once the first frame is shown; its ``listener`` hears every session's events; it is
+    stopped when the block ends. None is made while games are not saved."""
+    slot: list[Any] = []
+
+    def start(app: App) -> None:
+        store = app.ctx.store
+        if store is None or str(store.path) == ":memory:":
+            log.error("%s off: games are not saved, so there is nothing to %s", what, does)
+            return
+        worker = make(store)
+        app.ctx.listeners.append(worker.listener)
+        slot.append(worker.start())
+
+    app.post("call", start)
+    try:
+        yield slot
+    finally:
+        for worker in slot:
+            worker.stop()
+
+
+@contextmanager
 def club_link(app: App, club: Any) -> Iterator[Any]:
     """Club mode (:mod:`companion.club`) while the block runs when ``[club] broker`` is
     set; nothing (and no MQTT import) otherwise::
@@ -108,30 +134,55 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
     if not club.broker:
         yield None
         return
-    slot: list[Any] = []
 
     def show(up: bool) -> None:  # from the publisher's thread: post, never touch
         def mark(app: App) -> None:
             app.ctx.club_up = up
         app.post("call", mark)
 
-    def start(app: App) -> None:
+    def publisher(store: Any) -> Any:
         from companion.club.publisher import Publisher
 
-        store = app.ctx.store
-        if store is None or str(store.path) == ":memory:":
-            log.error("club mode off: games are not saved, so there is nothing to publish")
-            return
-        publisher = Publisher(club, store.path, on_link=show)
-        app.ctx.listeners.append(publisher.listener)
-        slot.append(publisher.start())
+        return Publisher(club, store.path, on_link=show)
 
-    app.post("call", start)
-    try:
+    with _log_follower(app, "club mode", "publish", publisher) as slot:
         yield slot
-    finally:
-        for publisher in slot:
-            publisher.stop()
+
+
+@contextmanager
+def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
+    """A backup of the game log in ``[backup] dir`` after each finished game, while the
+    block runs; nothing when no directory is set::
+
+        with backup_keeper(app, config.backup):
+            app.run()
+
+    The backups are written by :class:`companion.backup.BackupKeeper` on a thread of its
+    own (started once the first frame is shown); a failure shows one line on the screen.
+    """
+    if not backup.dir:
+        yield None
+        return
+
+    def failed(message: str) -> None:  # from the keeper's thread: post, never touch
+        def show(app: App) -> None:
+            app.wake()
+            app.set_screen(Message("Backup failed", wrap(message)[:8], app.screen))
+        app.post("call", show)
+
+    def keeper(store: Any) -> Any:
+        from companion.backup import BackupKeeper
+        from companion.errors import StoreError
+
+        try:
+            store.device_id()  # made now if need be, so every backup's manifest names it
+        except StoreError:
+            pass  # a log that cannot be written now: its backups say null
+        return BackupKeeper(store.path, Path(backup.dir).expanduser(), backup.keep,
+                            on_failure=failed)
+
+    with _log_follower(app, "backups", "back up", keeper) as slot:
+        yield slot
 
 
 def make_context(config: Config, clock: Clock, seed: int | None) -> Context:

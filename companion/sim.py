@@ -41,7 +41,14 @@ from companion.clock import Clock, ManualClock, monotonic
 from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
-from companion.launch import club_link, make_app, serial_console, warm_history, web_page
+from companion.launch import (
+    backup_keeper,
+    club_link,
+    make_app,
+    serial_console,
+    warm_history,
+    web_page,
+)
 from companion.ui.screen import Context, Screen
 
 #: How long a scripted short press holds the button down (longer than any bounce).
@@ -370,7 +377,7 @@ def run_interactive(
         try:
             with serial_console(app, serial_url, serial_baud), \
                     web_page(app, web_listen, open_reads=web_open_reads), \
-                    club_link(app, config.club):
+                    club_link(app, config.club), backup_keeper(app, config.backup):
                 app.run()
         finally:
             keys.stop()  # before the pins close: no press is left half played

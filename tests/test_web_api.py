@@ -347,3 +347,32 @@ def test_commands_are_the_ones_the_serial_console_uses(device) -> None:
     commands.call(device.app, commands.add_player, "Hal")
     assert "Hal" in device.roster()
     assert json.loads(json.dumps(device.state())) == device.state()
+
+
+# -- the backup download (issue 22) -------------------------------------------------------------
+
+
+def test_a_paired_phone_downloads_a_backup_that_restores(device, tmp_path) -> None:
+    import zipfile
+
+    from companion.backup import restore_main
+    from companion.store import Store
+
+    one_line_error(device.client.get("/api/backup"), 401)  # paired phones only
+    match_id = finish_scoreboard(device)
+    page = device.client.get("/")
+    assert 'href="/api/backup"' in page.text  # offered where the paired writes are
+    reply = device.client.get("/api/backup")
+    assert reply.status_code == 200, reply.text
+    assert reply.headers["content-type"] == "application/zip"
+    assert reply.headers["content-disposition"].endswith('.companion-backup"')
+    assert reply.headers["cache-control"] == "no-store"
+    file = tmp_path / "phone.companion-backup"
+    file.write_bytes(reply.content)
+    with zipfile.ZipFile(file) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+    assert manifest["counts"]["matches"] == 1 and manifest["counts"]["unfinished"] == 0
+    assert restore_main(str(file), tmp_path / "restored", out=io.StringIO()) == 0
+    with Store(tmp_path / "restored" / "companion.db") as restored:
+        assert restored.match(match_id).finished is not None
+        assert len(restored.events(match_id)) == 4

@@ -28,7 +28,8 @@ One concern a file; :class:`Store` joins them into the one API the rest of the c
   import); :mod:`~companion.store.history` the past, for people and for the figures;
 - :mod:`~companion.store.roster`: the names players are picked from;
 - :mod:`~companion.store.outbox`: the club publisher's marks;
-  :mod:`~companion.store.meta`: this device's id and other kept values.
+  :mod:`~companion.store.meta`: this device's id and other kept values;
+- :mod:`~companion.store.backup`: a backup file of the log, checking one, putting it back.
 
 Durability: WAL journal with ``synchronous=FULL`` (each commit fsyncs the WAL), one
 transaction per call. Failures never half-apply: every write runs in one transaction
@@ -50,6 +51,7 @@ opens the file read-only; WAL lets readers and the one writer run together).
 from __future__ import annotations
 
 from companion.names import NAME_MAX
+from companion.store.backup import BACKUP_SUFFIX, BackupError, BackupTooNew, LogInUse, Snapshots
 from companion.store.errors import DuplicateMatch, RosterFull, StoreCorrupt, StoreTooNew
 from companion.store.file import BUSY_TIMEOUT_S
 from companion.store.history import History
@@ -62,6 +64,7 @@ from companion.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
     "APPLICATION_ID",
+    "BACKUP_SUFFIX",
     "BUSY_TIMEOUT_S",
     "MIGRATIONS",
     "NAME_MAX",
@@ -72,6 +75,9 @@ __all__ = [
     "Store",
     "StoreCorrupt",
     "StoreTooNew",
+    "BackupError",
+    "BackupTooNew",
+    "LogInUse",
     "DuplicateMatch",
     "ROSTER_MAX",
     "RosterFull",
@@ -79,7 +85,7 @@ __all__ = [
 ]
 
 
-class Store(MatchLog, History, Roster, Outbox, Meta):
+class Store(MatchLog, History, Roster, Outbox, Meta, Snapshots):
     """The SQLite game log (see the module docstring): one file, one connection, every
     part of what is kept in it.
 

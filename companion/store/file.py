@@ -110,33 +110,38 @@ class StoreFile:
         return cls.in_dir(state_dir, **kw), message
 
     @classmethod
-    def set_aside(cls, path: str | os.PathLike[str], *, clock: Clock = time.time) -> Path:
-        """Rename a damaged log to ``<name>.bad-<UTC time>`` with its -wal/-shm; return it.
+    def set_aside(
+        cls, path: str | os.PathLike[str], *, clock: Clock = time.time, label: str = "bad"
+    ) -> Path:
+        """Rename a log to ``<name>.<label>-<UTC time>`` with its -wal/-shm; return it.
 
+        ``label`` says why: ``bad`` (damaged, the default) or ``before-restore``.
         Nothing is deleted: the old file can still be rescued by hand. The sidecars go
         first, because a stale ``companion.db-wal`` next to a fresh ``companion.db``
         could be replayed into it. Close any Store on the file before calling this.
         """
         src = Path(path)
-        if not src.exists():
+        sides = [Path(str(src) + suffix) for suffix in ("-wal", "-shm")]
+        if not src.exists() and not any(side.exists() for side in sides):
             raise StoreError(f"no game log at {src}")
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
-        dest = src.with_name(f"{src.name}.bad-{stamp}")
+        dest = src.with_name(f"{src.name}.{label}-{stamp}")
         attempt = 1
         # os.rename silently replaces an existing target: never let it eat an older one.
         while any(Path(str(dest) + s).exists() for s in ("", "-wal", "-shm")):
-            dest = src.with_name(f"{src.name}.bad-{stamp}-{attempt}")
+            dest = src.with_name(f"{src.name}.{label}-{stamp}-{attempt}")
             attempt += 1
+        why = "damaged " if label == "bad" else ""
         try:
-            for suffix in ("-wal", "-shm"):
-                side = Path(str(src) + suffix)
+            for side, suffix in zip(sides, ("-wal", "-shm"), strict=True):
                 if side.exists():
                     os.rename(side, str(dest) + suffix)
-            os.rename(src, dest)
+            if src.exists():
+                os.rename(src, dest)
             fsync_dir(src.parent)
         except OSError as err:
             reason = err.strerror or err
-            raise StoreError(f"cannot set the damaged game log aside: {reason}") from err
+            raise StoreError(f"cannot set the {why}game log aside: {reason}") from err
         return dest
 
     def close(self) -> None:

@@ -257,6 +257,14 @@ class Site:
         return Response(text.encode("utf-8"), media_type=f"{kind}; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="match-{match_id}.{fmt}"'})
 
+    async def backup(self, request: Request) -> Response:
+        """A fresh backup of the game log (:mod:`companion.remote.web.backup`): for a
+        paired phone only, like every write (it holds every name and game)."""
+        self.check_write(request)
+        from companion.remote.web.backup import backup_response
+
+        return await backup_response(self.source)
+
     # -- the stream ---------------------------------------------------------------------------
 
     async def stream(self, request: Request) -> Response:
@@ -603,6 +611,7 @@ def build_app(
         Route("/api/history", site.api_history),
         Route("/api/matches/{match_id:int}", site.api_match),
         Route("/api/players", site.api_players),
+        Route("/api/backup", site.backup),
         Route("/api/pair", site.pair, methods=["POST"]),
         Route("/api/players", site.add_player, methods=["POST"]),
         Route("/api/players/rename", site.rename_player, methods=["POST"]),

@@ -1,0 +1,374 @@
+"""Backups of the game log: one file a person can carry off the SD card, the checks that
+make it safe to put back, and putting it back.
+
+A backup is one zip file, ``*.companion-backup``, holding two members:
+
+- ``companion.db``: a copy of the log made with SQLite's online backup API in one read
+  transaction, so it is the log as it was at one moment, with everything committed
+  (also what is still in the write-ahead log), while the device goes on writing. The
+  copy is in rollback-journal mode: one self-contained SQLite file.
+- ``manifest.json``: what the copy is (:func:`manifest_for`): ``format`` and
+  ``format_version``, ``schema_version``, ``app_version``, ``device_id`` (null when the
+  log never made one), ``created`` (Unix time) and ``created_utc``, ``counts``
+  (matches, events, players, unfinished), ``db_bytes`` and the ``sha256`` of
+  ``companion.db``.
+
+Reading one back (:func:`open_backup`) checks the manifest, refuses a newer format or
+schema (:class:`BackupTooNew`), extracts the copy with a size cap, compares the checksum,
+runs ``PRAGMA integrity_check`` and compares the counts. :func:`install` puts a checked
+copy in place, after setting the log that was there aside (renamed, never deleted) and
+only while no other program has that log open (:func:`in_use`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import time
+import zipfile
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from companion.errors import StoreError
+from companion.store import schema
+from companion.store.file import Clock, StoreFile
+from companion.store.records import SELECT_MATCH, MatchRecord, record
+from companion.store.sql import fsync_dir, pragma, translate
+
+__all__ = [
+    "BACKUP_SUFFIX",
+    "BackupError",
+    "BackupTooNew",
+    "LogInUse",
+    "Snapshots",
+    "in_use",
+    "install",
+    "open_backup",
+    "write_backup",
+]
+
+#: The file name ending of a backup.
+BACKUP_SUFFIX = ".companion-backup"
+FORMAT = "companion-backup"
+#: The layout of the zip file this program writes; a higher one is refused.
+FORMAT_VERSION = 1
+DB_MEMBER = "companion.db"
+MANIFEST_MEMBER = "manifest.json"
+#: The largest manifest read (a real one is a few hundred bytes).
+MANIFEST_MAX = 64 * 1024
+#: How much is read and written at a time while copying the database.
+CHUNK = 1 << 20
+#: The byte of a WAL database's ``-shm`` file on which every open SQLite connection
+#: holds a shared lock for as long as it is open (the "DMS" lock of SQLite's unix VFS).
+_SHM_DMS_BYTE = 128
+COUNTS = ("matches", "events", "players", "unfinished")
+
+
+class BackupError(StoreError):
+    """The file is not a backup this companion can restore (damaged, not a backup)."""
+
+    exit_status = 4
+
+
+class BackupTooNew(BackupError):
+    """The backup was made by a newer companion (a newer schema or format)."""
+
+    exit_status = 3
+
+
+class LogInUse(StoreError):
+    """Another program (the device, a ``companion stats``) has the game log open."""
+
+    exit_status = 5
+
+
+class Snapshots(StoreFile):
+    """What a backup needs of an open store: a copy of the file as it is now, and every
+    match (for the restore's replay check)."""
+
+    def copy_to(self, dest: str | os.PathLike[str]) -> None:
+        """Write the log as it is now into the new SQLite file ``dest``.
+
+        One step of the backup API (``pages=-1``) is one read transaction: the copy is
+        one moment of the log, whatever another connection commits meanwhile (WAL lets
+        that writer go on). The copy is switched to rollback-journal mode, one file.
+        """
+        conn = self._live()
+        try:
+            target = sqlite3.connect(dest, isolation_level=None)
+        except sqlite3.Error as err:
+            raise translate(err, f"cannot write the backup {Path(dest).name}") from err
+        try:
+            conn.backup(target, pages=-1)
+            target.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.Error as err:
+            raise translate(err, f"cannot copy the game log to {Path(dest).name}") from err
+        finally:
+            target.close()
+
+    def every_match(self) -> list[MatchRecord]:
+        """Every match in the log (finished, playing and abandoned), by id."""
+        with self._reading() as conn:
+            rows = conn.execute(SELECT_MATCH + " ORDER BY id").fetchall()
+        return [record(row) for row in rows]
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def describe(db: Path) -> dict[str, Any]:
+    """What a log file holds: schema version, device id, counts, and whether SQLite
+    finds it whole (``PRAGMA integrity_check``); BackupError when it is not a log."""
+    try:
+        conn = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error as err:
+        raise BackupError(f"the backup's game log cannot be opened ({err})") from None
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchmany(3)]
+        if problems != ["ok"]:
+            raise BackupError(f"the backup's game log is damaged ({problems[0]})")
+        if pragma(conn, "application_id") != schema.APPLICATION_ID:
+            raise BackupError("the backup does not hold a Tabletop Companion game log")
+        version = pragma(conn, "user_version")
+        row = None
+        if version >= 2:  # meta came with schema 2
+            row = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
+        counts = {
+            "matches": "SELECT COUNT(*) FROM matches",
+            "events": "SELECT COUNT(*) FROM events",
+            "players": "SELECT COUNT(*) FROM players",
+            "unfinished": "SELECT COUNT(*) FROM matches WHERE finished IS NULL"
+                          " AND abandoned = 0",
+        }
+        return {
+            "schema_version": version,
+            "device_id": None if row is None else str(row[0]),
+            "counts": {key: int(conn.execute(sql).fetchone()[0]) for key, sql in counts.items()},
+        }
+    except sqlite3.Error as err:
+        raise BackupError(f"the backup's game log is damaged ({err})") from None
+    finally:
+        conn.close()
+
+
+def manifest_for(db: Path, *, app_version: str, now: float) -> dict[str, Any]:
+    """The manifest of the log copy ``db`` (see the module docstring)."""
+    about = describe(db)
+    digest, size = _sha256(db)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "schema_version": about["schema_version"],
+        "app_version": app_version,
+        "device_id": about["device_id"],
+        "created": now,
+        "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
+        "counts": about["counts"],
+        "db_bytes": size,
+        "sha256": digest,
+    }
+
+
+def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version: str,
+                 clock: Clock = time.time) -> dict[str, Any]:
+    """Write a backup of ``store`` to the file ``dest`` and return its manifest.
+
+    The file appears whole or not at all: it is written beside ``dest`` under a
+    temporary name, synced, then renamed. StoreError says what failed.
+    """
+    dest = Path(dest)
+    partial = dest.with_name(f".{dest.name}.partial")
+    copy = dest.with_name(f".{dest.name}.db")
+    try:
+        store.copy_to(copy)
+        manifest = manifest_for(copy, app_version=app_version, now=float(clock()))
+        with open(partial, "wb") as raw:
+            with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+                archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=2) + "\n")
+                archive.write(copy, DB_MEMBER)
+            raw.flush()
+            os.fsync(raw.fileno())
+        os.replace(partial, dest)
+        fsync_dir(dest.parent)
+    except OSError as err:
+        raise StoreError(f"cannot write the backup {dest}: {err.strerror or err}") from err
+    finally:
+        for leftover in (copy, partial, Path(f"{copy}-journal")):
+            leftover.unlink(missing_ok=True)
+    return manifest
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
+    """Check the backup ``file`` and extract its log to ``work/companion.db``; return
+    its manifest. BackupTooNew for a newer companion's backup, BackupError for anything
+    else wrong with it, StoreError when it cannot be read at all."""
+    path = Path(file)
+    name = path.name
+    if path.exists() and not path.is_file():
+        # A directory, a FIFO, /dev/zero: nothing a backup could be (and a FIFO would
+        # be waited on for ever).
+        raise StoreError(f"{path} is not a file")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            manifest = _read_manifest(archive, name)
+            with archive.open(DB_MEMBER) as member, open(work / DB_MEMBER, "wb") as out:
+                digest = _copy_capped(member, out, manifest["db_bytes"], name)
+    except FileNotFoundError:
+        raise StoreError(f"no file {path}") from None
+    except (zipfile.BadZipFile, EOFError, KeyError, ValueError, NotImplementedError):
+        # A zip whose data fails its own CRC, that is cut short or uses what zipfile
+        # cannot read: not a backup we can trust.
+        raise BackupError(f"{name} is not a companion backup, or it is damaged") from None
+    except OSError as err:
+        raise StoreError(f"cannot read {path}: {err.strerror or err}") from None
+    if digest != manifest["sha256"]:
+        raise BackupError(f"{name} is damaged: its game log does not match its checksum")
+    about = describe(work / DB_MEMBER)
+    if about["schema_version"] != manifest["schema_version"]:
+        raise BackupError(f"{name} is damaged: its game log is schema "
+                          f"{about['schema_version']}, its manifest says "
+                          f"{manifest['schema_version']}")
+    if about["counts"] != manifest["counts"]:
+        raise BackupError(f"{name} is damaged: its game log holds {about['counts']}, "
+                          f"its manifest says {manifest['counts']}")
+    return manifest
+
+
+def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
+    """The manifest, checked field by field (one rule per field, one line per fault)."""
+    members = set(archive.namelist())
+    if MANIFEST_MEMBER not in members or DB_MEMBER not in members:
+        raise BackupError(f"{name} is not a companion backup "
+                          f"(it needs {MANIFEST_MEMBER} and {DB_MEMBER})")
+    if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
+        raise BackupError(f"{name}: its manifest is too large to be one")
+    with archive.open(MANIFEST_MEMBER) as member:
+        text = member.read(MANIFEST_MAX + 1)
+    try:
+        manifest = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BackupError(f"{name}: its manifest is not JSON") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise BackupError(f"{name} is not a companion backup (its manifest says no)")
+    for key in ("format_version", "schema_version", "db_bytes"):
+        if not _count(manifest.get(key)):
+            raise BackupError(f"{name}: its manifest has no valid {key}")
+    if manifest["format_version"] > FORMAT_VERSION or \
+            manifest["schema_version"] > schema.SCHEMA_VERSION:
+        raise BackupTooNew(
+            f"{name} was made by a newer companion (schema {manifest['schema_version']}, "
+            f"backup format {manifest['format_version']}; this one knows up to schema "
+            f"{schema.SCHEMA_VERSION}, format {FORMAT_VERSION}): update the companion, "
+            "then restore")
+    digest = manifest.get("sha256")
+    if not (isinstance(digest, str) and len(digest) == 64
+            and all(c in "0123456789abcdef" for c in digest)):
+        raise BackupError(f"{name}: its manifest has no valid sha256")
+    counts = manifest.get("counts")
+    if not isinstance(counts, dict) or not all(_count(counts.get(key)) for key in COUNTS):
+        raise BackupError(f"{name}: its manifest has no valid counts")
+    manifest["counts"] = {key: counts[key] for key in COUNTS}
+    # What is only shown to a person: printable and short, or left out.
+    for key, longest in (("app_version", 40), ("created_utc", 40), ("device_id", 64)):
+        value = manifest.get(key)
+        if not (isinstance(value, str) and value.isprintable() and len(value) <= longest):
+            manifest[key] = None
+    return manifest
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
+
+
+def _copy_capped(src: BinaryIO, out: BinaryIO, size: int, name: str) -> str:
+    """Copy at most ``size`` bytes (a zip can claim a small size and inflate to a
+    huge one: the manifest's size is the cap); the sha256 of what was copied."""
+    digest = hashlib.sha256()
+    copied = 0
+    while chunk := src.read(CHUNK):
+        copied += len(chunk)
+        if copied > size:
+            raise BackupError(f"{name} is damaged: its game log is larger than its "
+                              "manifest says")
+        digest.update(chunk)
+        out.write(chunk)
+    out.flush()
+    os.fsync(out.fileno())
+    return digest.hexdigest()
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as source:
+        while chunk := source.read(CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+# -- putting one back --------------------------------------------------------------------
+
+
+def in_use(db: Path) -> bool:
+    """True while another process has the game log ``db`` open.
+
+    Every SQLite connection to a WAL database holds a shared lock on one byte of its
+    ``-shm`` file while it is open; a write lock on that byte is refused while any
+    does. The lock is taken for an instant and given back. (Locks are per process:
+    this process must have no connection to ``db`` itself.)
+    """
+    shm = Path(f"{db}-shm")
+    try:
+        fd = os.open(shm, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    except OSError as err:
+        raise StoreError(f"cannot tell whether the game log is in use: "
+                         f"{err.strerror or err}") from None
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _SHM_DMS_BYTE)
+    except OSError:
+        return True
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, _SHM_DMS_BYTE)
+        return False
+    finally:
+        os.close(fd)
+
+
+def refuse_in_use(db: Path) -> None:
+    """LogInUse when another program has the game log open."""
+    if in_use(db):
+        raise LogInUse(f"the game log {db} is open in another program (the device?): "
+                       "stop it first (sudo systemctl stop companion), then restore")
+
+
+def install(checked: Path, state_dir: Path, *, clock: Clock = time.time) -> Path | None:
+    """Make the checked log file ``checked`` the game log of ``state_dir``; return where
+    the log that was there went (set aside with a time stamp), or None if there was
+    none. ``checked`` must be on the same file system (a rename puts it in place). Run
+    as root, the new log is given the state directory's owner."""
+    target = state_dir / StoreFile.DEFAULT_NAME
+    refuse_in_use(target)
+    kept = None
+    if any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        kept = StoreFile.set_aside(target, clock=clock, label="before-restore")
+    try:
+        if os.geteuid() == 0:
+            # `sudo companion restore` into the service's directory: the log must stay
+            # the service's (owned by root, the device could only read it).
+            owner = state_dir.stat()
+            os.chown(checked, owner.st_uid, owner.st_gid)
+        os.replace(checked, target)
+        fsync_dir(state_dir)
+    except OSError as err:
+        raise StoreError(f"cannot put the restored game log in place: "
+                         f"{err.strerror or err}") from err
+    return kept
