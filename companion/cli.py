@@ -446,7 +446,7 @@ def cmd_club(args: argparse.Namespace) -> int:
                              "(or [club] broker in the config)")
     web = _web(args, config) if args.web is not None else ""
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
-    return club_main(broker, state_dir, web=web, club=config.club)
+    return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts)
 
 
 COMMANDS = {

@@ -44,9 +44,10 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
 class ClubPage:
     """The club's routes over a dashboard and a read-only store on its file."""
 
-    def __init__(self, dashboard: Dashboard, store: Any):
+    def __init__(self, dashboard: Dashboard, store: Any, hosts: tuple[str, ...] = ()):
         from companion.remote.web.source import StoreSource
 
+        self.hosts = hosts  # names the page answers to besides the machine's own
         self.dashboard = dashboard
         self.source = StoreSource(store)
         self.tick = 0
@@ -65,8 +66,9 @@ class ClubPage:
 
         routes = [Route("/", self.page), Route("/api/club", self.api),
                   Route("/api/club/stream", self.stream)]
+        # The table page's door too: Host, Origin, body type, headers.
         return build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
-                         title="Tabletop Companion club")
+                         title="Tabletop Companion club", hosts=self.hosts)
 
     async def data(self) -> dict[str, Any]:
         from starlette.concurrency import run_in_threadpool
@@ -118,15 +120,16 @@ class ClubPage:
         return event_stream(messages(), lambda: hub.unsubscribe(queue))
 
 
-def serve(dashboard: Dashboard, listen: str) -> Any:
-    """The club page on ``listen`` (``HOST:PORT``); a started
-    :class:`~companion.remote.web.server.WebServer` (``.stop()`` it)."""
+def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any:
+    """The club page on ``listen`` (``HOST:PORT``), answering to this machine's names
+    and ``hosts``; a started :class:`~companion.remote.web.server.WebServer`
+    (``.stop()`` it)."""
     from companion.errors import CompanionError
     from companion.remote.web.server import WebServer, bind
     from companion.store import Store
 
     sock = bind(listen)
-    page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True))
+    page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True), hosts)
     server = WebServer(page.asgi, sock, page.source).start()
     server.ready.wait()
     if server.failed:

@@ -661,12 +661,13 @@ def build_app(
     template_dirs: Sequence[str | Path] = (),
     title: str = "Tabletop Companion",
     hosts: Sequence[str] = (),
-    keepalive: float = KEEPALIVE,
+    keepalive: float | None = None,
 ) -> Starlette:
     """The ASGI app over ``source`` (see the package docstring), behind the door
     (:class:`~companion.remote.web.gate.Gate`; ``hosts``: names besides this machine's
     own that it answers to, ``[web] hosts``)."""
-    site = Site(source, pairing, open_reads, template_dirs, title, keepalive)
+    site = Site(source, pairing, open_reads, template_dirs, title,
+                KEEPALIVE if keepalive is None else keepalive)
     routes: list[BaseRoute] = [
         *extra_routes,
         Route("/", site.table_page),

@@ -138,14 +138,23 @@ def start(app: Any, listen: str, *, open_reads: bool = True) -> WebServer:
     from companion.remote.web.pairing import Pairing
     from companion.remote.web.source import DeviceSource
 
+    from companion.ui.pair import phone_paired
+
     sock = bind(listen)
-    pairing = Pairing(app.ctx.clock)
+
+    def paired(phone: Any) -> None:  # a server thread: the panel changes on the owner's
+        app.post("call", lambda app: app.set_screen(phone_paired(app.screen, phone.name)))
+
+    pairing = Pairing(app.ctx.clock, on_paired=paired)
     source = DeviceSource(app)
+
+    web = getattr(app.ctx.config, "web", None)
+    hosts = tuple(getattr(web, "hosts", ()))
 
     def make_asgi() -> Any:
         from companion.remote.web.asgi import build_app
 
-        return build_app(source, pairing=pairing, open_reads=open_reads)
+        return build_app(source, pairing=pairing, open_reads=open_reads, hosts=hosts)
 
     app.ctx.pairing = pairing
     app.ctx.web_address = listen
