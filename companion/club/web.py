@@ -41,6 +41,23 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
     return games
 
 
+#: What the open club page shows of a table: nothing that identifies its device or its
+#: session on the broker (a device id, a match's uid), only what the room can see.
+PUBLIC_TABLE = ("table", "online", "match")
+PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind")
+
+
+def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard's tables with only :data:`PUBLIC_TABLE` and :data:`PUBLIC_MATCH`."""
+    shown = {}
+    for name, entry in tables.items():
+        table = {key: entry.get(key) for key in PUBLIC_TABLE}
+        if isinstance(table["match"], dict):
+            table["match"] = {key: table["match"].get(key) for key in PUBLIC_MATCH}
+        shown[name] = table
+    return shown
+
+
 class ClubPage:
     """The club's routes over a dashboard and a read-only store on its file."""
 
@@ -76,7 +93,8 @@ class ClubPage:
         from companion.stats import cached_figures
 
         figures = await run_in_threadpool(self.source.read, cached_figures)
-        return {"tables": self.dashboard.snapshot()["tables"], "league": league(figures)}
+        return {"tables": public_tables(self.dashboard.snapshot()["tables"]),
+                "league": league(figures)}
 
     async def live_html(self, request: Any) -> str:
         site = request.app.state.site

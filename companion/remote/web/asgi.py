@@ -225,7 +225,7 @@ class Site:
                 "seq": state.get("seq", 0),
                 "over": bool(state.get("over")), "expecting": state.get("expecting"),
                 "turn": state.get("turn"), "players": state.get("players", []),
-                "html": self.live_html(snap)}
+                "keepalive": self.keepalive, "html": self.live_html(snap)}
         text = sse(json.dumps(data, ensure_ascii=False, separators=(",", ":")), event="view")
         if cache is not None:
             cache["view"] = text
@@ -336,7 +336,7 @@ class Site:
                 elif change.tick > snap["tick"]:  # not in the snapshot already
                     yield self.change_text(change)
 
-        return event_stream(messages(), lambda: hub.unsubscribe(queue), self.keepalive)
+        return event_stream(messages(), lambda: hub.unsubscribe(queue))
 
     def change_text(self, change: Change) -> str:
         text = ""
@@ -517,15 +517,13 @@ async def hub_changes(queue: asyncio.Queue, keepalive: float = KEEPALIVE) -> Any
         yield change
 
 
-def event_stream(messages: Any, finished: Callable[[], None],
-                 keepalive: float = KEEPALIVE) -> StreamingResponse:
+def event_stream(messages: Any, finished: Callable[[], None]) -> StreamingResponse:
     """An SSE response of ``messages`` (an async iterator of message texts) that tells
-    the browser to reconnect after 1 s and how often a keepalive comes, and calls
-    ``finished`` however it ends."""
+    the browser to reconnect after 1 s, and calls ``finished`` however it ends."""
 
     async def body() -> Any:
         try:
-            yield "retry: 1000\n\n" + keepalive_text(keepalive)
+            yield "retry: 1000\n\n"
             async for text in messages:
                 yield text
         finally:

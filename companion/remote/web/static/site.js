@@ -59,7 +59,11 @@
     const link = $("#link");
     stream = new EventSource(live.dataset.stream + query);
     const current = stream;
-    stream.addEventListener("view", (e) => { heard(); show(JSON.parse(e.data)); });
+    stream.addEventListener("view", (e) => {
+      const view = JSON.parse(e.data);
+      if (view.keepalive) keepalive({ every: view.keepalive }); else heard();
+      show(view);
+    });
     stream.addEventListener("keepalive", (e) => { keepalive(JSON.parse(e.data)); });
     stream.onmessage = (e) => { heard(); live.dataset.event = e.lastEventId; };
     stream.onopen = () => { link.hidden = true; heard(); };
