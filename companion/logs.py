@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
-import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager

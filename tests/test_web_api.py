@@ -8,57 +8,18 @@ from __future__ import annotations
 
 import io
 import json
-import random
-import threading
 
 import pytest
 from starlette.testclient import TestClient
-from web_device import quiet_config
+from web_device import Device
 
-from companion.clock import ManualClock, monotonic
 from companion.export import export_main
-from companion.launch import make_app
 from companion.remote import commands
 from companion.remote.web.asgi import MAX_BODY, build_app
-from companion.remote.web.pairing import CODE_SECONDS, TRIES, Pairing
-from companion.remote.web.source import DeviceSource, StoreSource
-from companion.sim import sim_board_factory, sim_panel
+from companion.remote.web.pairing import CODE_SECONDS, TRIES
+from companion.remote.web.source import StoreSource
 
 SCOREBOARD = {"game": "scoreboard", "players": ["Ann", "Bob"], "options": {"target": 20}}
-
-
-class Device:
-    """An app with its owner loop in a thread, its page as a TestClient."""
-
-    def __init__(self, state_dir, open_reads: bool = True):
-        self.app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
-                            clock=monotonic, seed=2, state_dir=state_dir)
-        self.clock = ManualClock()
-        self.pairing = Pairing(self.clock, random.Random(7))
-        self.source = DeviceSource(self.app)
-        self.source.attach()
-        self.thread = threading.Thread(target=self.app.run, daemon=True)
-        self.thread.start()
-        self.client = TestClient(build_app(self.source, pairing=self.pairing,
-                                           open_reads=open_reads))
-
-    def close(self) -> None:
-        self.app.quit()
-        self.thread.join(10)
-        self.source.detach()
-        self.app.board.close()
-        self.app.ctx.store.close()
-
-    def pair(self) -> None:
-        code, _ = self.pairing.show()
-        reply = self.client.post("/api/pair", json={"code": code})
-        assert reply.status_code == 200, reply.text
-
-    def state(self) -> dict:
-        return self.client.get("/api/state").json()
-
-    def roster(self) -> list[str]:
-        return self.client.get("/api/players").json()["roster"]
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import random
 import re
 import subprocess
 import sys
-
-import sys
 from pathlib import Path
 
 import pytest
