@@ -290,7 +290,7 @@ def test_fifty_readers_at_once_all_get_the_table_from_few_snapshots(tmp_path) ->
         assert len(taken) < 50 // 4, len(taken)
 
 
-# -- the club page has the same door ----------------------------------------------------------------
+# -- the club page has the same door ------------------------------------------------------
 
 
 class FakeDashboard:
@@ -332,7 +332,7 @@ def test_a_club_table_logs_in_with_its_user_name_as_its_client_id() -> None:
     assert "client_id = club.username or" in source and "self.device[:8]" not in source
 
 
-# -- the bar: the simulator with --web, from outside ----------------------------------------------------
+# -- the bar: the simulator with --web, from outside ---------------------------------------
 
 
 class Terminal:
