@@ -59,7 +59,23 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    # Playwright polls wait_for_function's expressions with eval, which the pages'
+    # Content-Security-Policy refuses; test_web_safety.py checks the policy itself in a
+    # context that keeps it (the `strict_page` fixture).
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True,
+                                  bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def strict_page(browser) -> Iterator[Any]:
+    """A page whose browser enforces the Content-Security-Policy the device sends."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
