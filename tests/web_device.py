@@ -89,6 +89,13 @@ class LiveDevice:
         assert type(screen).__name__ == "PairScreen", screen
         return screen.code
 
+    def pair_browser(self, page: Any) -> None:
+        """Pair a browser page as a person does: type the code the device shows."""
+        page.goto(self.url + "/pair")
+        page.fill("#code", self.pair_code())
+        page.click("#pair button")
+        page.wait_for_url(self.url + "/")
+
 
 class Device:
     """An app with its owner loop in a thread, its page as a TestClient."""

@@ -29,10 +29,7 @@ def device(tmp_path):
 
 
 def pair(page, device: LiveDevice) -> None:
-    page.goto(device.url + "/pair")
-    page.fill("#code", device.pair_code())
-    page.click("#pair button")
-    page.wait_for_url(device.url + "/")
+    device.pair_browser(page)
 
 
 def test_no_page_breaks_its_content_security_policy(strict_page, device) -> None:
