@@ -504,3 +504,16 @@ def _answers(port: int) -> bool:
         return request(port, "GET", "/api/state")[0] == 200
     except OSError:
         return False
+
+
+def test_a_bug_inside_a_command_is_words_too(device, monkeypatch) -> None:
+    from companion.remote.web import asgi
+
+    def broken(store):
+        return 1 / 0
+
+    monkeypatch.setattr(asgi, "player_figures", broken)
+    said = device.client.get("/api/players").json()["error"]
+    assert "internal error" in said and "ZeroDivision" not in said and "division" not in said
+    page = device.client.get("/players", headers={"accept": "text/html"})
+    assert page.status_code == 500 and "ZeroDivision" not in page.text

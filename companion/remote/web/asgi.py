@@ -38,7 +38,7 @@ from companion.errors import one_line
 from companion.remote import commands
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
-from companion.remote.web.gate import Gate
+from companion.remote.web.gate import BUG_WORDS, Gate
 from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
 from companion.remote.web.source import Change, SharedSnapshot
 
@@ -452,6 +452,8 @@ class Site:
     async def on_remote(self, request: Request, exc: Exception) -> Response:
         code = getattr(exc, "code", "INTERNAL")
         status, message = STATUS.get(code, 400), getattr(exc, "message", str(exc))
+        if code == "INTERNAL":  # a bug, logged where it happened: words, not Python's
+            message = BUG_WORDS
         if self.wants_json(request):
             return error(status, message, code=code)
         return self.failure(request, status, message)

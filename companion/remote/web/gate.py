@@ -35,6 +35,8 @@ from companion.network import machine_names
 
 log = logging.getLogger("companion")
 
+#: What a page is told of a bug (the log has the details, in one line).
+BUG_WORDS = "internal error: the device carries on (the details are in its log)"
 #: Methods that change something: checked for origin and body type.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: What a page may load: only from the device itself; nothing inline; no framing.
@@ -149,7 +151,7 @@ class Gate:
                       one_line(str(exc), 160))
             if started:
                 return  # the answer is on its way: the connection just ends
-            message = "internal error: the device carries on (the details are in its log)"
+            message = BUG_WORDS
             if self.failure is not None:
                 response = self.failure(scope, 500, message)
                 if response is not None:
