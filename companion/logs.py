@@ -55,7 +55,7 @@ def problem_words(exc: BaseException) -> str:
     """``ValueError: bad thing at store.py:120``: an exception in a few words."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    return f"{type(exc).__name__}: {one_line(str(exc), 160)}{where}"
 
 
 class Counting(logging.Handler):

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from companion.errors import one_line
+from companion.logs import problem_words
 from companion.network import machine_names
 
 log = logging.getLogger("companion")
@@ -146,9 +147,8 @@ class Gate:
         try:
             await self.app(scope, receive, guarded_send)
         except Exception as exc:  # noqa: BLE001 - one line in the log, words to the page
-            log.error("web page: %s %s failed: %s: %s", scope.get("method"),
-                      one_line(scope.get("path", ""), 80), type(exc).__name__,
-                      one_line(str(exc), 160))
+            log.error("web page: %s %s failed: %s", scope.get("method"),
+                      one_line(scope.get("path", ""), 80), problem_words(exc))
             if started:
                 return  # the answer is on its way: the connection just ends
             message = BUG_WORDS
