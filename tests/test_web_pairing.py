@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from web_device import qr_decoder
 
 from companion.clock import ManualClock
 from companion.config import Config
@@ -284,22 +285,11 @@ def screen_words(screen) -> str:
 # -- the QR code ----------------------------------------------------------------------------
 
 
-def decoder():
-    """zxing-cpp's reader; the test says loudly when it cannot load."""
-    try:
-        import zxingcpp
-    except ImportError as missing:
-        message = f"QR DECODER NOT AVAILABLE ({missing}): pip install zxing-cpp"
-        print(f"\n*** {message} ***", file=sys.stderr)
-        pytest.skip(message)
-    return zxingcpp
-
-
 @pytest.mark.parametrize("listen", ["192.168.100.200:8080", "127.0.0.1:8080",
                                     "[fd00::1234]:8080"])
 def test_the_qr_code_on_the_pair_screen_decodes_to_the_page_with_the_code(
         pairing, clock, listen) -> None:
-    zxingcpp = decoder()
+    zxingcpp = qr_decoder()
     ctx = Context(clock=clock)
     ctx.pairing, ctx.web_address = pairing, listen
     screen = pair_screen(ctx, None)

@@ -10,10 +10,14 @@ Nothing here waits for time to pass: presses and commands wait for their answers
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 import threading
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Idle
@@ -133,3 +137,17 @@ class Device:
 
     def roster(self) -> list[str]:
         return self.client.get("/api/players").json()["roster"]
+
+
+def qr_decoder() -> Any:
+    """zxing-cpp's reader (the [test] extra); the test says loudly when it cannot load,
+    and fails under CI (``$CI`` set), which must run it."""
+    try:
+        import zxingcpp
+    except ImportError as missing:
+        message = f"QR DECODER NOT AVAILABLE ({missing}): pip install zxing-cpp"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI must run it)")
+        print(f"\n*** {message} ***", file=sys.stderr)
+        pytest.skip(message)
+    return zxingcpp
