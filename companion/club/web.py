@@ -112,7 +112,7 @@ class ClubPage:
         return JSONResponse(await self.data())
 
     async def stream(self, request: Any) -> Any:
-        from companion.remote.web.asgi import KEEPALIVE_TEXT, event_stream, hub_changes, sse
+        from companion.remote.web.asgi import event_stream, hub_changes, keepalive_text, sse
 
         request.app.state.site.check_read(request)
         hub = self.source.hub
@@ -127,7 +127,7 @@ class ClubPage:
             yield await view()
             async for change in hub_changes(queue, KEEPALIVE):
                 if change is None:
-                    yield KEEPALIVE_TEXT
+                    yield keepalive_text(KEEPALIVE)  # says how often: the page's watchdog
                     continue
                 await asyncio.sleep(MIN_GAP)  # let a burst of changes settle
                 while not queue.empty():
