@@ -501,12 +501,10 @@ def keepalive_text(every: float = KEEPALIVE) -> str:
     return sse(json.dumps({"every": every}), event="keepalive")
 
 
-KEEPALIVE_TEXT = keepalive_text()
-
 
 async def hub_changes(queue: asyncio.Queue, keepalive: float = KEEPALIVE) -> Any:
     """Each change the hub puts on ``queue``, and ``None`` after every ``keepalive``
-    seconds of quiet (send :data:`KEEPALIVE_TEXT` then, so a proxy or a phone that
+    seconds of quiet (send :func:`keepalive_text` then, so a proxy or a phone that
     went to sleep notices a dead link); ends when the hub puts ``None`` (closing)."""
     while True:
         try:
