@@ -205,8 +205,10 @@ class App:
     def set_screen(self, screen: Screen) -> None:
         """Make ``screen`` current and show it."""
         if screen is not self.screen:
-            self.screen = screen
+            shown, self.screen = self.screen, screen
             self.tick_at = None
+            if shown is not None:
+                shown.hidden(self.ctx)
         self._after_change()
 
     def _after_change(self) -> None:

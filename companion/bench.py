@@ -461,6 +461,7 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
         ("web", "idle_cpu_percent"): "< 0.5",
         ("web", "rss_added_mb"): "<= 25",
         ("web", "page_kb"): "<= 150",
+        ("web", "page_loads_refused"): "0",
     }
     for section, values in results.items():
         if not isinstance(values, dict):

@@ -410,6 +410,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         warm_history,
         web_page,
     )
+    from companion.logs import logging_to
     from companion.notify import Notifier
 
     factory = open_pin_factory(pin_factory_name(config.gpio.pin_factory))
@@ -426,7 +427,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
     warm_history(app)
     try:
-        with serial_console(app, config.serial.url, config.serial.baud), \
+        with logging_to(sys.stderr), \
+                serial_console(app, config.serial.url, config.serial.baud), \
                 web_page(app, _web(args, config), open_reads=config.web.open_reads), \
                 club_link(app, config.club), backup_keeper(app, config.backup):
             app.run()
@@ -478,6 +480,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_club(args: argparse.Namespace) -> int:
     from companion.club.main import club_main
+    from companion.logs import logging_to
 
     config = _config(args)
     broker = args.broker or config.club.broker
@@ -486,7 +489,8 @@ def cmd_club(args: argparse.Namespace) -> int:
                              "(or [club] broker in the config)")
     web = _web(args, config) if args.web is not None else ""
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
-    return club_main(broker, state_dir, web=web, club=config.club)
+    with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
+        return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts)
 
 
 COMMANDS = {

@@ -45,6 +45,8 @@ config.toml``). No file at all means the defaults. Every key is optional::
     [web]
     listen = ""          # "HOST:PORT" for the table page, e.g. "0.0.0.0:8080"; "" = off
     open_reads = true    # anyone on the network may read; writes always need pairing
+    hosts = []           # more names the page answers to (e.g. ["table.lan"]) besides
+                         # the device's host name, .local name and addresses
 
     [club]
     broker = ""          # "mqtt://host:1883" or "mqtts://host:8883"; "" = no club mode
@@ -137,6 +139,7 @@ class Serial(NamedTuple):
 class Web(NamedTuple):
     listen: str = ""
     open_reads: bool = True
+    hosts: tuple[str, ...] = ()
 
 
 class Gpio(NamedTuple):
@@ -277,7 +280,10 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         return value
     if want is str and isinstance(value, str):
         return value
-    words = {float: "a number", int: "a whole number", str: "a string", bool: "true or false"}
+    if want is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    words = {float: "a number", int: "a whole number", str: "a string", bool: "true or false",
+             tuple: "a list of strings"}
     raise ConfigError(f"{source}: {key} must be {words[want]}, not {value!r}")
 
 
@@ -336,6 +342,9 @@ def _check_values(source: str, config: Config) -> None:
             parse_listen(config.web.listen)
         except ValueError as err:
             fail("web.listen", str(err))
+    for host in config.web.hosts:
+        if not valid_host_name(host):
+            fail("web.hosts", f"must hold host names or addresses, not {host[:60]!r}")
     _check_club(config.club, fail)
     _check_backup(config.backup, fail)
     if config.gpio.pin_factory not in PIN_FACTORIES:
@@ -368,6 +377,12 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, number
 
 
+def valid_host_name(name: str) -> bool:
+    """True for a DNS name or an IP address as ``[web] hosts`` may list it."""
+    return 1 <= len(name) <= 253 and all(
+        c.isascii() and (c.isalnum() or c in "-.:[]_") for c in name)
+
+
 def valid_table_name(name: str) -> bool:
     """True for a club table name (see :data:`TABLE_NAME`)."""
     return 1 <= len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
@@ -398,6 +413,10 @@ def _check_backup(backup: Backup, fail: Any) -> None:
                            f"not {backup.dir!r}")
 
 
+def _toml_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def dump_toml(config: Config) -> str:
     """The configuration as TOML text (the effective config, every key)."""
     lines = []
@@ -409,7 +428,9 @@ def dump_toml(config: Config) -> str:
             elif isinstance(value, bool):
                 shown = "true" if value else "false"
             elif isinstance(value, str):
-                shown = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                shown = _toml_string(value)
+            elif isinstance(value, tuple):
+                shown = "[" + ", ".join(_toml_string(item) for item in value) + "]"
             elif key == "i2c_address":
                 shown = f"0x{value:02X}"
             else:

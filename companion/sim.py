@@ -49,6 +49,7 @@ from companion.launch import (
     warm_history,
     web_page,
 )
+from companion.logs import SIM_LOG, logging_to
 from companion.ui.screen import Context, Screen
 
 #: How long a scripted short press holds the button down (longer than any bounce).
@@ -372,7 +373,10 @@ def run_interactive(
                          bounce_time=buttons.bounce_time, press_seconds=KEY_PRESS_SECONDS,
                          gap_seconds=KEY_PRESS_SECONDS, long_extra=KEY_PRESS_SECONDS)
     keys = KeyPlayer(stdin.fileno(), player, app.quit)
-    with raw_terminal(stdin.fileno()):
+    # The log (the page's and the club link's too) goes to a file: this terminal is the
+    # OLED now, and a line printed into it would tear the picture.
+    log_file = None if state_dir is None else Path(state_dir) / SIM_LOG
+    with logging_to(log_file) as logged, raw_terminal(stdin.fileno()):
         keys.start()
         try:
             with serial_console(app, serial_url, serial_baud), \
@@ -383,4 +387,6 @@ def run_interactive(
             keys.stop()  # before the pins close: no press is left half played
             app.board.close()
             terminal.close()
+    if logged.problems and log_file is not None:
+        print(f"companion: {logged.problems} problem(s) logged in {log_file}", file=sys.stderr)
     return 0

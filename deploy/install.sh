@@ -589,6 +589,47 @@ install_firmware() {
     fi
 }
 
+# --- the owner is told what the network sees -------------------------------------------
+# toml_value FILE SECTION KEY: the key's value as written (quotes kept), "" when absent.
+toml_value() {
+    awk -v sec="[$2]" -v key="$3" '
+        /^\[/ { inside = ($0 == sec); next }
+        inside && $0 ~ ("^" key "[ \t]*=") {
+            sub("^[^=]*=[ \t]*", ""); sub("[ \t]*#.*$", ""); print; exit
+        }' "$1"
+}
+
+tell_about_the_page() {
+    local config=$ETC/config.toml listen reads port where address
+    [[ -f $config ]] || return 0
+    listen=$(toml_value "$config" web listen)
+    listen=${listen//\"/}
+    if [[ -z $listen ]]; then
+        say "the table page is off ([web] listen = \"\" in $config)"
+        return 0
+    fi
+    port=${listen##*:}
+    case ${listen%:*} in
+        127.0.0.1 | localhost | "[::1]") where="this machine only: http://127.0.0.1:$port" ;;
+        *)
+            address=$(hostname -I 2>/dev/null | awk '{print $1}') || address=""
+            where="the whole local network: http://$(hostname 2>/dev/null || echo raspberrypi).local:$port"
+            where+="${address:+ or http://$address:$port}"
+            ;;
+    esac
+    say "the table page is on, for $where ([web] listen = \"$listen\")"
+    reads=$(toml_value "$config" web open_reads)
+    if [[ $reads == false ]]; then
+        say "reading it needs a paired phone ([web] open_reads = false)"
+    else
+        say "anyone on that network can read it: the game on the table, the history," \
+            "the players and their figures ([web] open_reads = true)"
+    fi
+    say "changing anything needs a phone paired with the code under Settings > Pair a phone"
+    say "reads for paired phones only: open_reads = false under [web] in $config;" \
+        "page off: listen = \"\"; then: sudo systemctl restart companion"
+}
+
 # --- 6. service --------------------------------------------------------------------------
 install_unit() {
     if put_file "$SRC/systemd/companion.service" "$UNIT" 0644; then
@@ -635,4 +676,5 @@ write_choices_file
 if ((SYSTEM)); then
     start_service
 fi
+tell_about_the_page
 say "done"

@@ -777,3 +777,22 @@ def test_a_package_apt_lacks_is_looked_for_once(system):
     assert "python3-lgpio" not in apt_install.split() and "swig" in apt_install.split()
     calls, _ = system.run()
     assert not [c for c in calls if c.startswith("apt-get")], calls
+
+
+def test_the_closing_lines_say_the_page_is_on_who_can_read_it_and_how_to_limit_it(root):
+    out = install(root, "--no-venv").stdout
+    closing = out[out.index("the table page is on"):]
+    assert "whole local network" in closing and ".local:8080" in closing
+    assert "anyone on that network can read it" in closing and "open_reads = true" in closing
+    assert "open_reads = false" in closing and 'listen = ""' in closing
+    assert "Settings > Pair a phone" in closing
+    assert closing.rstrip().endswith("install: done")
+    config = root / "etc/companion/config.toml"
+    text = config.read_text().replace("open_reads = true", "open_reads = false")
+    config.write_text(text)
+    assert "reading it needs a paired phone" in install(root, "--no-venv").stdout
+    config.write_text(text.replace('listen = "0.0.0.0:8080"', 'listen = "127.0.0.1:8080"'))
+    assert "this machine only: http://127.0.0.1:8080" in install(root, "--no-venv").stdout
+    config.write_text('[web]\nlisten = ""\n')
+    out = install(root, "--no-venv").stdout
+    assert "the table page is off" in out and "anyone" not in out

@@ -276,7 +276,7 @@ def test_roster_commands(owned) -> None:
     assert ok(app, "PLAYERS") == []
     assert ok(app, "ADD PLAYER Dee") == {"added": "Dee", "count": 1}
     assert run(app, "ADD PLAYER dee")[0] == "STORE"  # already there (any case)
-    assert run(app, "ADD PLAYER Bartholomew-Jr")[0] == "STORE"  # longer than the screen
+    assert run(app, "ADD PLAYER Bartholomew-Jr")[0] == "BADARG"  # longer than the screen
     assert ok(app, "PLAYERS") == ["Dee"]
 
 

@@ -35,14 +35,15 @@ class Stream:
         assert self.reply.getheader("content-type").startswith("text/event-stream")
 
     def next(self) -> dict:
-        """The next message: {"event", "id", "data"} (comments and retry skipped)."""
+        """The next message: {"event", "id", "data"} (comments, retry and the
+        keepalive messages skipped)."""
         message: dict = {}
         while True:
             line = self.reply.fp.readline().decode("utf-8")
             assert line, "the stream ended"
             line = line.rstrip("\n")
             if not line:
-                if "data" in message:
+                if "data" in message and message.get("event") != "keepalive":
                     message.setdefault("event", "message")
                     return message
                 message = {}

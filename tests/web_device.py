@@ -1,5 +1,7 @@
 """A simulated device with its table page, for the web tests and the README screenshots.
 
+:class:`Device` is the app with its page as Starlette's test client (no socket).
+
 :class:`LiveDevice` runs the real app (mock pins, the real clock, a game log in a
 temporary directory) with its owner loop in a thread and the page on a free local
 port, exactly as ``companion sim --web`` puts them together (:func:`web_page`).
@@ -8,15 +10,22 @@ Nothing here waits for time to pass: presses and commands wait for their answers
 
 from __future__ import annotations
 
+import os
+import random
+import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-from companion.clock import monotonic
+import pytest
+
+from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Idle
 from companion.launch import make_app, web_page
 from companion.remote import commands
+from companion.remote.web.pairing import Pairing
 from companion.remote.web.server import free_port
+from companion.remote.web.source import DeviceSource
 from companion.sim import sim_board_factory, sim_panel
 
 
@@ -83,3 +92,62 @@ class LiveDevice:
         screen = self.screen()
         assert type(screen).__name__ == "PairScreen", screen
         return screen.code
+
+    def pair_browser(self, page: Any) -> None:
+        """Pair a browser page as a person does: type the code the device shows."""
+        page.goto(self.url + "/pair")
+        page.fill("#code", self.pair_code())
+        page.click("#pair button")
+        page.wait_for_url(self.url + "/")
+
+
+class Device:
+    """An app with its owner loop in a thread, its page as a TestClient."""
+
+    def __init__(self, state_dir, open_reads: bool = True):
+        self.app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+                            clock=monotonic, seed=2, state_dir=state_dir)
+        self.clock = ManualClock()
+        self.pairing = Pairing(self.clock, random.Random(7))
+        self.source = DeviceSource(self.app)
+        self.source.attach()
+        self.thread = threading.Thread(target=self.app.run, daemon=True)
+        self.thread.start()
+        from starlette.testclient import TestClient
+
+        from companion.remote.web.asgi import build_app
+
+        self.client = TestClient(build_app(self.source, pairing=self.pairing,
+                                           open_reads=open_reads))
+
+    def close(self) -> None:
+        self.app.quit()
+        self.thread.join(10)
+        self.source.detach()
+        self.app.board.close()
+        self.app.ctx.store.close()
+
+    def pair(self) -> None:
+        code, _ = self.pairing.show()
+        reply = self.client.post("/api/pair", json={"code": code})
+        assert reply.status_code == 200, reply.text
+
+    def state(self) -> dict:
+        return self.client.get("/api/state").json()
+
+    def roster(self) -> list[str]:
+        return self.client.get("/api/players").json()["roster"]
+
+
+def qr_decoder() -> Any:
+    """zxing-cpp's reader (the [test] extra); the test says loudly when it cannot load,
+    and fails under CI (``$CI`` set), which must run it."""
+    try:
+        import zxingcpp
+    except ImportError as missing:
+        message = f"QR DECODER NOT AVAILABLE ({missing}): pip install zxing-cpp"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI must run it)")
+        print(f"\n*** {message} ***", file=sys.stderr)
+        pytest.skip(message)
+    return zxingcpp

@@ -17,7 +17,8 @@ __all__ = ["club_main"]
 
 
 def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
-              stop: threading.Event | None = None, out: Any = None) -> int:
+              stop: threading.Event | None = None, out: Any = None,
+              hosts: tuple[str, ...] = ()) -> int:
     """``companion club``: run the dashboard (and the club page) until SIGTERM/Ctrl-C
     (or ``stop`` is set). The broker may be down at first: it is retried."""
     import signal
@@ -33,7 +34,7 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
         if web:
             from companion.club.web import serve
 
-            server = serve(dashboard, web)
+            server = serve(dashboard, web, hosts)
         print(f"companion club: keeping every table's matches in {dashboard.db_path}",
               file=out)
         print(f"companion club: subscribed to {dashboard.broker}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -169,8 +170,12 @@ class Publisher:
         from companion.club.mqtt import BrokerLink
 
         club = self.club
+        # The client id is the table's login (the broker's use_username_as_clientid does
+        # the same), never something on the open club page: an id a neighbour can work
+        # out is one they can connect with and knock this table offline.
+        client_id = club.username or f"companion-{self.table}-{secrets.token_hex(6)}"
         return BrokerLink(
-            wire.Broker.parse(club.broker), f"companion-{self.table}-{self.device[:8]}",
+            wire.Broker.parse(club.broker), client_id,
             self.post, username=club.username, password=club.password,
             ca_file=club.ca_file, will=(wire.status_topic(self.table), will),
             subscribe=[wire.sync_topic(self.table)], retry=self.retry,

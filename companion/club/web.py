@@ -41,12 +41,30 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
     return games
 
 
+#: What the open club page shows of a table: nothing that identifies its device or its
+#: session on the broker (a device id, a match's uid), only what the room can see.
+PUBLIC_TABLE = ("table", "online", "match")
+PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind")
+
+
+def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard's tables with only :data:`PUBLIC_TABLE` and :data:`PUBLIC_MATCH`."""
+    shown = {}
+    for name, entry in tables.items():
+        table = {key: entry.get(key) for key in PUBLIC_TABLE}
+        if isinstance(table["match"], dict):
+            table["match"] = {key: table["match"].get(key) for key in PUBLIC_MATCH}
+        shown[name] = table
+    return shown
+
+
 class ClubPage:
     """The club's routes over a dashboard and a read-only store on its file."""
 
-    def __init__(self, dashboard: Dashboard, store: Any):
+    def __init__(self, dashboard: Dashboard, store: Any, hosts: tuple[str, ...] = ()):
         from companion.remote.web.source import StoreSource
 
+        self.hosts = hosts  # names the page answers to besides the machine's own
         self.dashboard = dashboard
         self.source = StoreSource(store)
         self.tick = 0
@@ -65,8 +83,9 @@ class ClubPage:
 
         routes = [Route("/", self.page), Route("/api/club", self.api),
                   Route("/api/club/stream", self.stream)]
+        # The table page's door too: Host, Origin, body type, headers.
         return build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
-                         title="Tabletop Companion club")
+                         title="Tabletop Companion club", hosts=self.hosts)
 
     async def data(self) -> dict[str, Any]:
         from starlette.concurrency import run_in_threadpool
@@ -74,7 +93,8 @@ class ClubPage:
         from companion.stats import cached_figures
 
         figures = await run_in_threadpool(self.source.read, cached_figures)
-        return {"tables": self.dashboard.snapshot()["tables"], "league": league(figures)}
+        return {"tables": public_tables(self.dashboard.snapshot()["tables"]),
+                "league": league(figures)}
 
     async def live_html(self, request: Any) -> str:
         site = request.app.state.site
@@ -92,7 +112,7 @@ class ClubPage:
         return JSONResponse(await self.data())
 
     async def stream(self, request: Any) -> Any:
-        from companion.remote.web.asgi import KEEPALIVE_TEXT, event_stream, hub_changes, sse
+        from companion.remote.web.asgi import event_stream, hub_changes, keepalive_text, sse
 
         request.app.state.site.check_read(request)
         hub = self.source.hub
@@ -107,7 +127,7 @@ class ClubPage:
             yield await view()
             async for change in hub_changes(queue, KEEPALIVE):
                 if change is None:
-                    yield KEEPALIVE_TEXT
+                    yield keepalive_text(KEEPALIVE)  # says how often: the page's watchdog
                     continue
                 await asyncio.sleep(MIN_GAP)  # let a burst of changes settle
                 while not queue.empty():
@@ -118,15 +138,16 @@ class ClubPage:
         return event_stream(messages(), lambda: hub.unsubscribe(queue))
 
 
-def serve(dashboard: Dashboard, listen: str) -> Any:
-    """The club page on ``listen`` (``HOST:PORT``); a started
-    :class:`~companion.remote.web.server.WebServer` (``.stop()`` it)."""
+def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any:
+    """The club page on ``listen`` (``HOST:PORT``), answering to this machine's names
+    and ``hosts``; a started :class:`~companion.remote.web.server.WebServer`
+    (``.stop()`` it)."""
     from companion.errors import CompanionError
     from companion.remote.web.server import WebServer, bind
     from companion.store import Store
 
     sock = bind(listen)
-    page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True))
+    page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True), hosts)
     server = WebServer(page.asgi, sock, page.source).start()
     server.ready.wait()
     if server.failed:

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
+from companion.names import check_name
 from companion.store import ROSTER_MAX
 
 if TYPE_CHECKING:
@@ -242,13 +243,16 @@ def add_player(app: App, name: str) -> dict[str, Any]:
     """Add ``name`` to the roster: ``{"added": name, "count": roster size}`` (the
     roster itself is PLAYERS; a reply never repeats it)."""
     store = _store(app)
+    check_name(name)  # a name the rule refuses is a bad argument (BADARG), not a store error
     added = store.add_player(name)  # as the name rule cleaned it
     return {"added": added, "count": len(store.roster())}
 
 
 def rename_player(app: App, old: str, new: str) -> dict[str, Any]:
     """Rename a roster name (past matches keep the name they were played under)."""
-    stored = _store(app).rename_player(old, new)
+    store = _store(app)
+    check_name(new)  # BADARG for a name the rule refuses (see add_player)
+    stored = store.rename_player(old, new)
     return {"renamed": old.strip(), "to": stored}  # the new name as the roster has it
 
 

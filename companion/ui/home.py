@@ -68,10 +68,12 @@ def _game_opener(info: GameInfo):
 
 
 def settings_menu(ctx: Context, parent: Screen) -> Screen:
-    """Settings: pair a phone with the web page, and what the device is configured as."""
-    from companion.ui.pair import pair_screen
+    """Settings: pair a phone with the web page, the phones paired, and what the
+    device is configured as."""
+    from companion.ui.pair import pair_screen, paired_phones
 
     return Menu("Settings", [MenuItem("Pair a phone", pair_screen),
+                             MenuItem("Paired phones", paired_phones),
                              MenuItem("This device", settings_screen)], parent)
 
 

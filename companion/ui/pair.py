@@ -1,68 +1,200 @@
-"""Settings > Pair a phone: the 6-digit code a phone types on the table page.
+"""Settings > Pair a phone and Settings > Paired phones.
 
 The code comes from the web page's pairing (``ctx.pairing``, set when the page is
-switched on); it is valid for two minutes and five wrong tries, and this screen shows
-the next one as soon as it changes. Without the page the screen says how to switch it
+switched on). It lives only while the Pair screen is shown: the screen takes it when
+it opens and retires it when it goes (:meth:`Screen.hidden`). Beside the digits, a QR
+code holds the page's address with the code in it, so a phone camera pairs in one
+step; the digits stay for typing. While pairing is locked (too many wrong codes) the
+screen says so and counts down. Without the page the screen says how to switch it
 on. The screen ticks once a second for its countdown, only while it is open.
+
+Paired phones lists each phone by its browser's name; OK forgets one, and the last
+item forgets them all (their pages must pair again to change anything).
 """
 
 from __future__ import annotations
 
 import math
-import socket
 from typing import Any
 
-from companion.ui.canvas import Canvas
-from companion.ui.screen import Context, Message, Screen
+from PIL import Image
+
+from companion.network import outward_address
+from companion.ui.canvas import WIDTH, Canvas
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen
+
+#: The largest QR code drawn: version 3 is 29 modules, 58 px at 2 px a module.
+QR_VERSION_MAX = 3
+#: Pixels per module: a phone camera reads 2 px modules on a 0.96" panel.
+QR_SCALE = 2
+#: Lit modules around the code (the "quiet zone"; the dark panel beyond it helps too).
+QR_BORDER = 1
+
+
+def qr_image(text: str) -> Image.Image | None:
+    """``text`` as a QR code the panel shows: dark modules on a lit ground (as printed),
+    :data:`QR_SCALE` px a module, with a lit border; None when it needs more than
+    version :data:`QR_VERSION_MAX` (the digits alone are shown then)."""
+    import segno  # only when a Pair screen opens
+
+    try:
+        code = segno.make_qr(text, error="l", boost_error=True)
+    except segno.DataOverflowError:
+        return None
+    if code.version > QR_VERSION_MAX:
+        return None
+    matrix = code.matrix
+    size = (len(matrix) + 2 * QR_BORDER) * QR_SCALE
+    image = Image.new("1", (size, size), 1)
+    for row, modules in enumerate(matrix):
+        for column, dark in enumerate(modules):
+            if dark:
+                x, y = ((column + QR_BORDER) * QR_SCALE, (row + QR_BORDER) * QR_SCALE)
+                image.paste(0, (x, y, x + QR_SCALE, y + QR_SCALE))
+    return image
 
 
 class PairScreen(Screen):
-    """The current code, big, with the page's address and the seconds it has left."""
+    """The current code, big, a QR code of the page's address with it, and the seconds
+    it has left; "Locked" and the seconds to wait while pairing is locked."""
 
     title = "Pair a phone"
-    hint = "BACK leave"
 
     def __init__(self, pairing: Any, address: str, parent: Screen | None = None):
         super().__init__(parent)
         self.pairing = pairing
         self.address = address
-        self.code, self.expires = pairing.show()
+        self.code: str | None = None
+        self.expires = 0.0
+        self._qr: tuple[str, Image.Image | None] | None = None
+        self._take()
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "" if self.qr() is not None else "BACK leave"
+
+    def _take(self) -> None:
+        self.code, self.expires = self.pairing.show()
+
+    def url(self) -> str:
+        """What the QR code says: the pair page with the code in it."""
+        return f"http://{self.address.removesuffix('/pair')}/pair?code={self.code}"
+
+    def qr(self) -> Image.Image | None:
+        if self.code is None:
+            return None
+        if self._qr is None or self._qr[0] != self.code:
+            self._qr = (self.code, qr_image(self.url()))
+        return self._qr[1]
 
     def tick_after(self) -> float | None:
         return 1.0
 
     def tick(self, ctx: Context) -> Screen:
-        self.code, self.expires = self.pairing.show()  # a new code once this one is gone
+        self._take()  # a new code once this one is gone; the lock and its end
         return self
+
+    def returned(self, ctx: Context) -> Screen:
+        self._take()
+        return self
+
+    def hidden(self, ctx: Context) -> None:
+        self.pairing.retire()  # nobody sees the code any more: nobody may use it
 
     def draw(self, canvas: Canvas) -> None:
         left = max(0, math.ceil(self.expires - self.pairing.clock()))
-        canvas.title(self.title, f"{left // 60}:{left % 60:02d}")
-        canvas.centered(15, self.code, scale=3)
-        canvas.centered(42, self.address)
+        clock = f"{left // 60}:{left % 60:02d}"
+        if self.code is None:
+            canvas.title("Pairing locked", clock)
+            canvas.paragraph(["Too many wrong codes.", "Pair again when this", "reaches 0:00."])
+            return
+        qr = self.qr()
+        if qr is None:
+            canvas.title(self.title, clock)
+            canvas.centered(15, self.code, scale=3)
+            canvas.centered(42, self.address)
+            return
+        # The QR code on the right, full height; the digits in two rows on the left.
+        canvas.image.paste(qr, (WIDTH - qr.width, (64 - qr.height) // 2))
+        room = WIDTH - qr.width
+        canvas.text(1, 0, "Pair phone")
+        canvas.draw.line((0, 9, room - 3, 9), fill=1)
+        for row, part in enumerate((self.code[:3], self.code[3:])):
+            canvas.big_text((room - 3 * 12) // 2, 14 + row * 18, part, scale=2)
+        canvas.text(1, 54, clock)
 
 
 def pair_screen(ctx: Context, parent: Screen) -> Screen:
     """The Pair screen, or a note when the web page is off."""
     pairing = getattr(ctx, "pairing", None)
     if pairing is None:
-        return Message("Pair a phone", ["The web page is off.", "Set [web] listen in",
-                                        "the config file, or", "start with --web."], parent)
+        return page_off("Pair a phone", parent)
     return PairScreen(pairing, page_address(getattr(ctx, "web_address", "")), parent)
+
+
+def page_off(title: str, parent: Screen) -> Screen:
+    return Message(title, ["The web page is off.", "Set [web] listen in", "the config file, or",
+                           "start with --web."], parent)
 
 
 def page_address(listen: str) -> str:
     """Where a phone finds the page: ``listen``'s port on this machine's address on the
     local network (found without sending anything)."""
+    import socket
+
     host, _, port = listen.rpartition(":")
     host = host.strip("[]")
     if host in ("", "0.0.0.0", "::"):
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            probe.connect(("10.254.254.254", 1))  # UDP: picks a route, sends nothing
-            host = probe.getsockname()[0]
-        except OSError:
-            host = socket.gethostname()
-        finally:
-            probe.close()
+        host = outward_address() or socket.gethostname()
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address, as a URL writes it
     return f"{host}:{port}/pair" if port else "/pair"
+
+
+def phone_paired(current: Screen, name: str) -> Screen:
+    """What the panel shows when a phone has just paired: its browser's name, over the
+    Pair screen's parent (the code is used up) or over whatever is shown."""
+    parent = current.parent if isinstance(current, PairScreen) else current
+    return Message("Phone paired", [name, "may now add players,", "start games and",
+                                    "enter events."], parent)
+
+
+# -- Settings > Paired phones ----------------------------------------------------------------
+
+
+def paired_phones(ctx: Context, parent: Screen) -> Screen:
+    """The paired phones (OK forgets one) and "Forget all"; a note when there are none
+    or the page is off."""
+    pairing = getattr(ctx, "pairing", None)
+    if pairing is None:
+        return page_off("Paired phones", parent)
+    phones = pairing.phones()
+    if not phones:
+        return Message("Paired phones", ["No phone is paired.", "Settings > Pair a",
+                                         "phone pairs one."], parent)
+    now = pairing.clock()
+    items = [MenuItem(phone.name, lambda ctx, menu, phone=phone: _forget(ctx, menu, phone),
+                      _ago(now - phone.since)) for phone in reversed(phones)]
+    items.append(MenuItem("Forget all", lambda ctx, menu: _forget(ctx, menu, None)))
+    return Menu("Paired phones", items, parent)
+
+
+def _forget(ctx: Context, menu: Screen, phone: Any) -> Screen:
+    what = "all phones" if phone is None else phone.name
+    lines = [f"Forget {what}?", "Its page must pair", "again to change", "anything."]
+    if phone is None:
+        lines[1] = "Their pages must pair"
+
+    def forget(ctx: Context) -> Screen:
+        ctx.pairing.forget(phone)
+        return paired_phones(ctx, menu.parent)
+
+    return Confirm("Forget", lines, forget, menu)
+
+
+def _ago(seconds: float) -> str:
+    """"5m", "3h", "2d": how long ago a phone paired, in a menu note."""
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes}m"
+    return f"{minutes // 60}h" if minutes < 1440 else f"{minutes // 1440}d"

@@ -96,6 +96,10 @@ class Screen:
         """Called when a child screen goes back to this one; may refresh state."""
         return self
 
+    def hidden(self, ctx: Context) -> None:
+        """Called when another screen takes this one's place on the panel (a child, a
+        parent, anything): whatever lives only while it is seen ends here."""
+
     def tick_after(self) -> float | None:
         """Seconds until this screen wants :meth:`tick` (None: it is not animating)."""
         return None

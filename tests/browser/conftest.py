@@ -57,12 +57,25 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def page(browser) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+def _page(browser: Any, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Any]:
+    # Playwright polls wait_for_function's expressions with eval, which the pages'
+    # Content-Security-Policy refuses; test_web_safety.py checks the policy itself in a
+    # context that keeps it (the `strict_page` fixture).
+    yield from _page(browser, accept_downloads=True, bypass_csp=True)
+
+
+@pytest.fixture
+def strict_page(browser) -> Iterator[Any]:
+    """A page whose browser enforces the Content-Security-Policy the device sends."""
+    yield from _page(browser)

@@ -42,10 +42,7 @@ def not_reloaded(page) -> bool:
 
 
 def pair(page, device: LiveDevice) -> None:
-    page.goto(device.url + "/pair")
-    page.fill("#code", device.pair_code())
-    page.click("#pair button")
-    page.wait_for_url(device.url + "/")
+    device.pair_browser(page)
 
 
 def test_a_button_press_changes_the_page_without_a_reload(page, device) -> None:

@@ -11,6 +11,8 @@ Parts:
   via :mod:`companion.remote.commands`; events from ``ctx.listeners``);
   :class:`~.source.StoreSource` is a game log that is only read (the club dashboard).
 - :mod:`.asgi`: :func:`~.asgi.build_app`, the Starlette app over a source.
+- :mod:`.gate`: the door every request passes (Host, a write's Origin and body type,
+  the security headers, one log line for a bug).
 - :mod:`.pairing`: the 6-digit code of Settings > Pair a phone, traded for a token.
 - :mod:`.server`: uvicorn in a thread with its own event loop; :func:`~.server.start`
   puts it beside a live device.

@@ -1,9 +1,11 @@
 """The table page as an ASGI app (Starlette): pages, the JSON API and the event stream.
 
 Every handler talks to a *source* (:mod:`companion.remote.web.source`) and never to the
-screen. Reads are open on the local network unless ``open_reads`` is off; writes need
-a token from pairing (:mod:`companion.remote.web.pairing`). Every refusal is JSON with
-one line, ``{"error": "..."}`` (an HTML page gets a short page), never a traceback.
+screen. Every request first passes the door (:mod:`companion.remote.web.gate`: the
+host, the origin and type of a write, the security headers). Reads are open on the
+local network unless ``open_reads`` is off; writes need a token from pairing
+(:mod:`companion.remote.web.pairing`). Every refusal is JSON with one line,
+``{"error": "...", "code": "..."}`` (an HTML page gets a short page), never a traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -30,41 +34,52 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from companion.errors import one_line
 from companion.remote import commands
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
-from companion.remote.web.pairing import Pairing, PairingRefused
-from companion.remote.web.source import Change
+from companion.remote.web.gate import BUG_WORDS, Gate
+from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
+from companion.remote.web.source import Change, SharedSnapshot
 
 log = logging.getLogger("companion")
 
 HERE = Path(__file__).parent
 #: The most a request body may hold.
 MAX_BODY = 64 * 1024
-#: Seconds between keepalive comments on an idle stream (proxies and phones drop
-#: connections that say nothing for a minute).
+#: Seconds between keepalive messages on an idle stream (proxies and phones drop
+#: connections that say nothing for a minute; the page reconnects when one is missed).
 KEEPALIVE = 20.0
 #: The cookie a paired phone keeps.
 COOKIE = "companion_pair"
 #: A year: the token itself ends when the device restarts.
 COOKIE_AGE = 365 * 24 * 3600
+#: The largest whole number a body may hold (SQLite's and most languages' 64 bits).
+INT_MAX = 2**63 - 1
 
 #: HTTP status per :data:`commands.ERRORS` code (and READONLY for a store source).
 STATUS = {"BADARG": 400, "NOTFOUND": 404, "NOGAME": 409, "ILLEGAL": 409, "OPEN": 409, "STORE": 409,
-          "FULL": 409, "BUSY": 503, "INTERNAL": 500, "READONLY": 403}
+          "FULL": 409, "BUSY": 503, "INTERNAL": 500, "READONLY": 403, "LOCKED": 429}
 
 
 class Refusal(Exception):
-    """A request refused before it reached a command: status and one-line message."""
+    """A request refused before it reached a command: status, one-line message, and
+    what else the JSON answer says (``code``, ``seconds``) and its headers."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None,
+                 **extra: Any):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = dict(headers or {})
+        self.extra = extra
 
 
-def error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split()), **extra}, status_code=status)
+def error(status: int, message: str, headers: Mapping[str, str] | None = None,
+          **extra: Any) -> JSONResponse:
+    """The one-line JSON answer of every refusal: ``{"error": message, ...extra}``."""
+    return JSONResponse({"error": " ".join(str(message).split()), **extra}, status_code=status,
+                        headers=dict(headers or {}))
 
 
 # -- request bodies ---------------------------------------------------------------------------
@@ -73,10 +88,13 @@ def error(status: int, message: str, **extra: Any) -> JSONResponse:
 async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ...]],
                     required: Sequence[str] = ()) -> dict[str, Any]:
     """The body as a JSON object with only ``fields`` (name -> allowed types), or a
-    :class:`Refusal`: too big (413), not JSON, not an object, an unknown or missing
-    field, a wrong type (400). An empty body is ``{}``."""
+    :class:`Refusal`: too big (413), not JSON, a key twice, a number out of range, not
+    an object, an unknown or missing field, a wrong type (400). An empty body is ``{}``.
+    (Its Content-Type was checked at the door.)"""
     length = request.headers.get("content-length", "")
-    if length and (not length.isdigit() or int(length) > MAX_BODY):
+    if length and not length.isdigit():
+        raise Refusal(400, "Content-Length must be a whole number of bytes", code="BADARG")
+    if length and int(length) > MAX_BODY:
         raise Refusal(413, f"a request body holds at most {MAX_BODY // 1024} KiB")
     body = bytearray()
     async for chunk in request.stream():
@@ -87,7 +105,9 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
         data: Any = {}
     else:
         try:
-            data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+            data = json.loads(body.decode("utf-8"), parse_constant=_no_constant,
+                              parse_int=_whole_number, parse_float=_finite_number,
+                              object_pairs_hook=_no_twice)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise Refusal(400, "the body is not JSON") from None
     if not isinstance(data, dict):
@@ -110,7 +130,33 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise Refusal(400, f"{name} is not a number here", code="BADARG")
+
+
+def _whole_number(text: str) -> int:
+    value = int(text) if len(text) <= 20 else INT_MAX + 1
+    if abs(value) > INT_MAX:
+        raise Refusal(400, "a number in the body is out of range", code="BADARG")
+    return value
+
+
+def _finite_number(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refusal(400, "a number in the body is out of range", code="BADARG")
+    return value
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is there once: ``{"a": 1, "a": 2}`` means two
+    things to two parsers, so it is refused."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise Refusal(400, f"the key {one_line(twice, 40)!r} is in the body twice",
+                      code="BADARG")
+    return data
 
 
 # -- the app ---------------------------------------------------------------------------------
@@ -120,11 +166,14 @@ class Site:
     """The handlers, sharing one source, one pairing and one template environment."""
 
     def __init__(self, source: Any, pairing: Pairing | None, open_reads: bool,
-                 template_dirs: Sequence[str | Path], title: str):
+                 template_dirs: Sequence[str | Path], title: str,
+                 keepalive: float = KEEPALIVE):
         self.source = source
         self.pairing = pairing
         self.open_reads = open_reads
         self.title = title
+        self.keepalive = keepalive
+        self.snapshots = SharedSnapshot(source)
         loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in template_dirs]),
                                       jinja2.FileSystemLoader(str(HERE / "templates"))])
         self.templates = jinja2.Environment(loader=loader, autoescape=True,
@@ -176,7 +225,7 @@ class Site:
                 "seq": state.get("seq", 0),
                 "over": bool(state.get("over")), "expecting": state.get("expecting"),
                 "turn": state.get("turn"), "players": state.get("players", []),
-                "html": self.live_html(snap)}
+                "keepalive": self.keepalive, "html": self.live_html(snap)}
         text = sse(json.dumps(data, ensure_ascii=False, separators=(",", ":")), event="view")
         if cache is not None:
             cache["view"] = text
@@ -187,7 +236,7 @@ class Site:
     async def table_page(self, request: Request) -> Response:
         if not self.may_read(request):
             return RedirectResponse("/pair", status_code=303)
-        snap = await run_in_threadpool(self.source.snapshot)
+        snap = await self.snapshots.get()
         return self.render(request, "table.html", live=self.live_html(snap),
                            state=snap["state"])
 
@@ -221,13 +270,18 @@ class Site:
         return self.render(request, "new.html", games=playable_games(), roster=roster)
 
     async def pair_page(self, request: Request) -> Response:
-        return self.render(request, "pair.html")
+        """The pair form; ``?code=123456`` (the QR code on the device's Pair screen)
+        fills it in and the page's script sends it at once (a write is a POST)."""
+        code = request.query_params.get("code", "").strip()
+        return self.render(request, "pair.html",
+                           code=code if len(code) == 6 and code.isascii() and code.isdigit()
+                           else "")
 
     # -- reads ------------------------------------------------------------------------------
 
     async def api_state(self, request: Request) -> Response:
         self.check_read(request)
-        snap = await run_in_threadpool(self.source.snapshot)
+        snap = await self.snapshots.get()
         return JSONResponse(snap["state"])
 
     async def api_history(self, request: Request) -> Response:
@@ -274,7 +328,7 @@ class Site:
         hub = self.source.hub
         queue = hub.subscribe()  # before the snapshot: nothing falls between the two
         try:
-            snap = await run_in_threadpool(self.source.snapshot)
+            snap = await self.snapshots.get()
             caught_up = await self.catch_up(snap, last, wanted)
         except BaseException:
             hub.unsubscribe(queue)
@@ -284,9 +338,9 @@ class Site:
             for text in caught_up:
                 yield text
             yield self.view_message(snap)
-            async for change in hub_changes(queue):
+            async for change in hub_changes(queue, self.keepalive):
                 if change is None:
-                    yield KEEPALIVE_TEXT
+                    yield keepalive_text(self.keepalive)
                 elif change.tick > snap["tick"]:  # not in the snapshot already
                     yield self.change_text(change)
 
@@ -332,7 +386,11 @@ class Site:
         if self.pairing is None:
             raise Refusal(403, "this page does not pair phones")
         try:
-            token = self.pairing.redeem(data["code"])
+            token = await run_in_threadpool(self.pairing.redeem, data["code"],
+                                            request.headers.get("user-agent", ""))
+        except PairingLocked as locked:
+            raise Refusal(429, str(locked), {"Retry-After": str(locked.seconds)},
+                          code="LOCKED", seconds=locked.seconds) from None
         except PairingRefused as refused:
             raise Refusal(401, str(refused)) from None
         response = JSONResponse({"paired": True, "token": token})
@@ -393,21 +451,28 @@ class Site:
             "text/html" not in request.headers.get("accept", "")
 
     async def on_refusal(self, request: Request, exc: Exception) -> Response:
-        status = exc.status if isinstance(exc, Refusal) else getattr(exc, "status_code", 500)
-        message = exc.message if isinstance(exc, Refusal) else _http_message(exc)
-        return self.failure(request, status, message)
+        if isinstance(exc, Refusal):
+            if self.wants_json(request):
+                return error(exc.status, exc.message, headers=exc.headers, **exc.extra)
+            return self.failure(request, exc.status, exc.message)
+        return self.failure(request, getattr(exc, "status_code", 500), _http_message(exc))
 
     async def on_remote(self, request: Request, exc: Exception) -> Response:
         code = getattr(exc, "code", "INTERNAL")
         status, message = STATUS.get(code, 400), getattr(exc, "message", str(exc))
+        if code == "INTERNAL":  # a bug, logged where it happened: words, not Python's
+            message = BUG_WORDS
         if self.wants_json(request):
             return error(status, message, code=code)
         return self.failure(request, status, message)
 
-    async def on_bug(self, request: Request, exc: Exception) -> Response:
-        log.error("web page: %s %s failed", request.method, request.url.path, exc_info=exc)
-        return self.failure(request, 500, f"internal error ({type(exc).__name__}); "
-                                          "the device carries on")
+    def on_bug(self, scope: Mapping[str, Any], status: int, message: str) -> Response | None:
+        """The door's answer to a bug it caught (and logged in one line): the error
+        page for a browser; None (the door's JSON) when even that fails."""
+        try:
+            return self.failure(Request(dict(scope)), status, message)
+        except Exception:  # noqa: BLE001 - the door answers in JSON then
+            return None
 
     def failure(self, request: Request, status: int, message: str) -> Response:
         if self.wants_json(request):
@@ -438,12 +503,16 @@ def sse(data: str, *, event: str | None = None, id: int | None = None) -> str:
     return f"{head}data: {data}\n\n"
 
 
-KEEPALIVE_TEXT = ": keepalive\n\n"
+def keepalive_text(every: float = KEEPALIVE) -> str:
+    """The message an idle stream sends every ``every`` seconds; it says how often, so
+    the page knows when one is missed (the link went quiet) and reconnects."""
+    return sse(json.dumps({"every": every}), event="keepalive")
+
 
 
 async def hub_changes(queue: asyncio.Queue, keepalive: float = KEEPALIVE) -> Any:
     """Each change the hub puts on ``queue``, and ``None`` after every ``keepalive``
-    seconds of quiet (send :data:`KEEPALIVE_TEXT` then, so a proxy or a phone that
+    seconds of quiet (send :func:`keepalive_text` then, so a proxy or a phone that
     went to sleep notices a dead link); ends when the hub puts ``None`` (closing)."""
     while True:
         try:
@@ -500,9 +569,12 @@ def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
 
 
 def stored_match(store: Any, match_id: int) -> Any:
-    """The match's record, or ``NOTFOUND`` (a 404) when the log has no such match."""
+    """The match's record, or ``NOTFOUND`` (a 404) when the log has no such match (an
+    id past any the log can hold included)."""
     from companion.errors import StoreError
 
+    if not 0 < match_id <= INT_MAX:
+        raise RemoteError("NOTFOUND", f"no match {one_line(str(match_id), 24)}")
     try:
         return store.match(match_id)
     except StoreError as problem:
@@ -594,9 +666,14 @@ def build_app(
     extra_routes: Iterable[BaseRoute] = (),
     template_dirs: Sequence[str | Path] = (),
     title: str = "Tabletop Companion",
+    hosts: Sequence[str] = (),
+    keepalive: float | None = None,
 ) -> Starlette:
-    """The ASGI app over ``source`` (see the package docstring)."""
-    site = Site(source, pairing, open_reads, template_dirs, title)
+    """The ASGI app over ``source`` (see the package docstring), behind the door
+    (:class:`~companion.remote.web.gate.Gate`; ``hosts``: names besides this machine's
+    own that it answers to, ``[web] hosts``)."""
+    site = Site(source, pairing, open_reads, template_dirs, title,
+                KEEPALIVE if keepalive is None else keepalive)
     routes: list[BaseRoute] = [
         *extra_routes,
         Route("/", site.table_page),
@@ -623,9 +700,12 @@ def build_app(
         Route("/api/leave", site.leave, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    # No handler for Exception: Starlette's would answer, then raise it again for the
+    # server to print. The door catches it below them all and logs one line.
+    app = Starlette(routes=routes, middleware=[
+        Middleware(Gate, hosts=hosts, failure=site.on_bug)], exception_handlers={
         Refusal: site.on_refusal, HTTPException: site.on_refusal,
-        RemoteError: site.on_remote, Exception: site.on_bug})
+        RemoteError: site.on_remote})
     app.state.site = site
     app.state.source = source
 

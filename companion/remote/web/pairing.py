@@ -1,10 +1,18 @@
 """Pairing a phone: a 6-digit code shown on the OLED, traded for a token.
 
-The code exists only once someone opens Settings > Pair a phone on the device (the
-screen asks :meth:`Pairing.show`); it is valid for :data:`CODE_SECONDS` and for
-:data:`TRIES` wrong guesses, after which it is gone and the screen shows a new one. A
-right guess returns a random token that the page keeps as a cookie; every write needs
-one. Tokens live as long as the device runs (pair again after a restart).
+A code exists only while Settings > Pair a phone is on the device's screen: the screen
+asks :meth:`Pairing.show` when it opens and :meth:`Pairing.retire` when it goes, so a
+code read over someone's shoulder is dead once the screen is closed. A code also ends
+after :data:`CODE_SECONDS` (the screen then shows the next) and after :data:`TRIES`
+wrong guesses. After :data:`LOCK_AFTER` codes ended by wrong guesses, pairing locks:
+no code is shown and every try is refused (:class:`PairingLocked`, with the seconds
+left) for :data:`LOCK_FIRST` seconds, twice as long each time it locks again (at most
+:data:`LOCK_MAX`), until a phone pairs. docs/web.md works out what that leaves a
+guesser in a year.
+
+A right guess returns a random token that the page keeps as a cookie; every write
+needs one. Only the token's SHA-256 is kept (with the browser's name, for Settings >
+Paired phones), and only while the device runs: pair again after a restart.
 
 The clock and the random source come in from outside, so tests never sleep::
 
@@ -12,79 +20,204 @@ The clock and the random source come in from outside, so tests never sleep::
     >>> import random
     >>> pairing = Pairing(ManualClock(), random.Random(1))
     >>> code, _ = pairing.show()
-    >>> token = pairing.redeem(code)
-    >>> pairing.paired(token)
-    True
+    >>> token = pairing.redeem(code, "Mozilla/5.0 (Linux; Android 14) Chrome/120.0")
+    >>> pairing.paired(token), pairing.phones()[0].name
+    (True, 'Chrome on Android')
 
 This module imports nothing of the web stack: the device's Pair screen uses it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import math
 import random
+import re
 import secrets
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from companion.clock import Clock
 from companion.errors import CompanionError
 
 #: How long a shown code may be used.
 CODE_SECONDS = 120.0
-#: Wrong guesses a code survives; the next one retires it.
-TRIES = 5
+#: Wrong guesses a code survives; the last of them ends it.
+TRIES = 3
+#: Codes ended by wrong guesses before pairing locks.
+LOCK_AFTER = 2
+#: The first lock (seconds); each lock after it is twice as long as the one before.
+LOCK_FIRST = 60.0
+#: The longest lock: a day.
+LOCK_MAX = 86_400.0
 #: Phones paired at once; the oldest is forgotten beyond this.
 TOKENS_MAX = 32
+#: The longest browser name shown (one line of the OLED beside nothing else).
+BROWSER_MAX = 20
 
 
 class PairingRefused(CompanionError):
     """A code was wrong, expired or not shown; the message says which, in one line."""
 
 
-class Pairing:
-    """The current code (if any) and the tokens of the paired phones. Thread-safe: the
-    device's screen reads the code, the web server's threads redeem it."""
+class PairingLocked(PairingRefused):
+    """Too many wrong codes: pairing is locked for ``seconds`` more."""
 
-    def __init__(self, clock: Clock, rng: random.Random | None = None):
+    def __init__(self, seconds: float):
+        self.seconds = max(1, math.ceil(seconds))
+        super().__init__(f"too many wrong codes: pairing is locked for {self.seconds} s")
+
+
+@dataclass(frozen=True)
+class Phone:
+    """A paired phone as Settings lists it: the browser's name and when it paired
+    (the pairing clock's time); ``digest`` is its token's SHA-256."""
+
+    digest: str
+    name: str
+    since: float
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Pairing:
+    """The current code (if any), the lock, and the paired phones. Thread-safe: the
+    device's screen shows and retires the code, the web server's threads redeem it.
+    ``on_paired(phone)`` is called (on the redeeming thread) after each pairing."""
+
+    def __init__(self, clock: Clock, rng: random.Random | None = None,
+                 on_paired: Callable[[Phone], None] | None = None):
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()
+        self.on_paired = on_paired
         self._lock = threading.Lock()
         self._code: str | None = None
+        self._showing = False  # the Pair screen is up (between show and retire)
         self._expires = 0.0
         self._tries = 0
-        self._tokens: list[str] = []
+        self._spent = 0  # codes ended by wrong guesses since the last lock or pairing
+        self._locks = 0  # locks since the last pairing
+        self._locked_until = 0.0
+        self._phones: list[Phone] = []
 
-    def show(self) -> tuple[str, float]:
-        """The code to show now and when it expires; a new one when there is none, it
-        expired or it was guessed wrong too often."""
+    # -- the screen ------------------------------------------------------------------
+
+    def show(self) -> tuple[str | None, float]:
+        """The code to show now and when it expires: a new one when there is none or it
+        expired; ``(None, until)`` while pairing is locked."""
         with self._lock:
-            if self._code is None or self.clock() >= self._expires:
-                self._code = f"{self.rng.randrange(1_000_000):06d}"
-                self._expires = self.clock() + CODE_SECONDS
-                self._tries = 0
+            now = self.clock()
+            self._showing = True
+            if now < self._locked_until:
+                self._code = None
+                return None, self._locked_until
+            if self._code is None or now >= self._expires:
+                self._new_code(now)
             return self._code, self._expires
 
-    def redeem(self, code: object) -> str:
-        """A new token for the right code (which is then used up); PairingRefused else."""
+    def _new_code(self, now: float) -> None:
+        self._code = f"{self.rng.randrange(1_000_000):06d}"
+        self._expires = now + CODE_SECONDS
+        self._tries = 0
+
+    def retire(self) -> None:
+        """The code's screen is gone: the code is dead."""
         with self._lock:
-            if self._code is None or self.clock() >= self._expires:
+            self._code = None
+            self._showing = False
+
+    def locked_for(self) -> float:
+        """Seconds pairing stays locked (0 when it is not)."""
+        with self._lock:
+            return max(0.0, self._locked_until - self.clock())
+
+    # -- the page --------------------------------------------------------------------
+
+    def redeem(self, code: object, user_agent: str = "") -> str:
+        """A new token for the right code (which is then used up); PairingRefused (or
+        PairingLocked) else. ``user_agent`` names the phone in Settings."""
+        with self._lock:
+            now = self.clock()
+            if now < self._locked_until:
+                raise PairingLocked(self._locked_until - now)
+            if self._code is None or now >= self._expires:
                 self._code = None
                 raise PairingRefused("no pairing code is showing: open Settings > Pair a "
                                      "phone on the device")
-            if not isinstance(code, str) or not hmac.compare_digest(code.strip(), self._code):
-                self._tries += 1
-                if self._tries >= TRIES:
-                    self._code = None
-                    raise PairingRefused(f"wrong code {TRIES} times: the device shows a new one")
-                raise PairingRefused(f"wrong code ({TRIES - self._tries} tries left)")
+            if not isinstance(code, str) or not hmac.compare_digest(
+                    code.strip().encode(), self._code.encode()):
+                return self._wrong(now)
             self._code = None
+            self._spent = self._locks = 0
             token = secrets.token_urlsafe(24)
-            self._tokens = [*self._tokens[-(TOKENS_MAX - 1):], token]
-            return token
+            phone = Phone(digest(token), browser_name(user_agent), now)
+            self._phones = [*self._phones[-(TOKENS_MAX - 1):], phone]
+        if self.on_paired is not None:
+            self.on_paired(phone)
+        return token
+
+    def _wrong(self, now: float) -> str:
+        self._tries += 1
+        if self._tries < TRIES:
+            raise PairingRefused(f"wrong code ({TRIES - self._tries} "
+                                 f"{'try' if TRIES - self._tries == 1 else 'tries'} left)")
+        self._code = None
+        self._spent += 1
+        if self._spent >= LOCK_AFTER:
+            self._spent = 0
+            self._locked_until = now + min(LOCK_MAX, LOCK_FIRST * 2 ** self._locks)
+            self._locks += 1
+            raise PairingLocked(self._locked_until - now)
+        if self._showing:
+            self._new_code(now)  # the screen shows it at its next tick
+        raise PairingRefused(f"wrong code {TRIES} times: the device shows a new one")
 
     def paired(self, token: str | None) -> bool:
-        """True for a token this device gave out."""
-        if not token:
+        """True for a token this device gave out and has not forgotten."""
+        if not token or not isinstance(token, str):
             return False
+        wanted = digest(token)
         with self._lock:
-            return any(hmac.compare_digest(token, known) for known in self._tokens)
+            return any(hmac.compare_digest(wanted, phone.digest) for phone in self._phones)
+
+    # -- Settings > Paired phones --------------------------------------------------------
+
+    def phones(self) -> list[Phone]:
+        """The paired phones, oldest first."""
+        with self._lock:
+            return list(self._phones)
+
+    def forget(self, phone: Phone | None = None) -> None:
+        """Forget one phone (its token stops working), or every phone."""
+        with self._lock:
+            self._phones = [] if phone is None else [
+                known for known in self._phones if known.digest != phone.digest]
+
+
+# -- the browser's name --------------------------------------------------------------------
+
+#: (pattern in the User-Agent, name), first match wins: the order matters (Edge and
+#: Chrome both say Chrome; Chrome and Safari both say Safari).
+BROWSERS = (("EdgA?/", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser/", "Samsung"),
+            ("Firefox/|FxiOS/", "Firefox"), ("Chrome/|CriOS/|Chromium/", "Chrome"),
+            ("Safari/", "Safari"))
+SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"),
+           ("Windows", "Windows"), ("Macintosh|Mac OS X", "Mac"), ("CrOS", "ChromeOS"),
+           ("Linux", "Linux"))
+
+
+def browser_name(user_agent: object) -> str:
+    """What a person calls the browser that paired ("Chrome on Android"), from its
+    User-Agent. The header is anyone's text: only known words are taken from it, and
+    an unknown agent is its first word cut to plain letters, digits and ``.-_``."""
+    text = user_agent[:1000] if isinstance(user_agent, str) else ""
+    browser = next((name for pattern, name in BROWSERS if re.search(pattern, text)), "")
+    system = next((name for pattern, name in SYSTEMS if re.search(pattern, text)), "")
+    if browser:
+        return f"{browser} on {system}" if system else browser
+    first = re.sub(r"[^A-Za-z0-9._-]", "", text.split("/")[0].split(" ")[0])
+    return first[:BROWSER_MAX] or "a browser"

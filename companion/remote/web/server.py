@@ -13,6 +13,7 @@ used, and without it the ``Date`` header is left out).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import threading
@@ -74,7 +75,8 @@ class WebServer:
         self._stop = asyncio.Event()
         if self.hub is not None:
             self.hub.bind(self._loop)
-        config = uvicorn.Config(self.make_asgi(), lifespan="off", http="h11", ws="none",
+        config = uvicorn.Config(self.make_asgi(), lifespan="off", http=json_errors_h11(),
+                                ws="none",
                                 log_config=None, log_level="warning", access_log=False,
                                 date_header=False, server_header=False,
                                 timeout_graceful_shutdown=2)
@@ -103,6 +105,27 @@ class WebServer:
             self._thread.join(timeout)
         if self.source is not None:
             self.source.detach()
+
+
+def json_errors_h11() -> type:
+    """uvicorn's h11 protocol, answering a request it cannot parse (a negative
+    Content-Length, a broken header) with the pages' one-line JSON instead of plain
+    text, so every refusal has one shape."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonErrors(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": "the request is not valid HTTP", "code": "BADARG"}
+                              ).encode()
+            headers = [(b"content-type", b"application/json"),
+                       (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonErrors
 
 
 def bind(listen: str) -> socket.socket:
@@ -137,15 +160,23 @@ def start(app: Any, listen: str, *, open_reads: bool = True) -> WebServer:
     sessions. CompanionError (one line) when the address cannot be used."""
     from companion.remote.web.pairing import Pairing
     from companion.remote.web.source import DeviceSource
+    from companion.ui.pair import phone_paired
 
     sock = bind(listen)
-    pairing = Pairing(app.ctx.clock)
+
+    def paired(phone: Any) -> None:  # a server thread: the panel changes on the owner's
+        app.post("call", lambda app: app.set_screen(phone_paired(app.screen, phone.name)))
+
+    pairing = Pairing(app.ctx.clock, on_paired=paired)
     source = DeviceSource(app)
+
+    web = getattr(app.ctx.config, "web", None)
+    hosts = tuple(getattr(web, "hosts", ()))
 
     def make_asgi() -> Any:
         from companion.remote.web.asgi import build_app
 
-        return build_app(source, pairing=pairing, open_reads=open_reads)
+        return build_app(source, pairing=pairing, open_reads=open_reads, hosts=hosts)
 
     app.ctx.pairing = pairing
     app.ctx.web_address = listen

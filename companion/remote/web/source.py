@@ -5,8 +5,9 @@ build_app`). It has
 
 - ``hub``: a :class:`Hub` of :class:`Change` items (one per applied or undone event,
   plus one when the table's match changes), fanned out to every open stream;
-- ``snapshot()``: the table now (``{"tick", "state", "events", "result"}``), with
-  ``state`` as ``GET /api/state`` gives it;
+- ``snapshot(started=None)``: the table now (``{"tick", "state", "events", "result"}``),
+  with ``state`` as ``GET /api/state`` gives it; ``started()`` is called just before it
+  is taken (see :class:`SharedSnapshot`);
 - ``read(fn)``: ``fn(store)`` against the game log, from the web server's threads;
 - ``command(fn, *args)``: one of :mod:`companion.remote.commands` run on the device's
   owner thread; :class:`StoreSource` refuses every write with ``READONLY``.
@@ -202,8 +203,13 @@ class DeviceSource:
 
     # -- from the server's threads ----------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
-        return commands.call(self.app, self._snapshot, timeout=self.timeout)
+    def snapshot(self, started: Callable[[], None] | None = None) -> dict[str, Any]:
+        def take(app: Any) -> dict[str, Any]:
+            if started is not None:
+                started()
+            return self._snapshot(app)
+
+        return commands.call(self.app, take, timeout=self.timeout)
 
     def command(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         return commands.call(self.app, fn, *args, timeout=self.timeout, **kw)
@@ -238,7 +244,9 @@ class StoreSource:
     def detach(self) -> None:
         """The store belongs to whoever gave it."""
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, started: Callable[[], None] | None = None) -> dict[str, Any]:
+        if started is not None:
+            started()
         return {"tick": 0, "state": {"match": None, "saved": False}, "events": [],
                 "result": None, "options": {}}
 
@@ -247,3 +255,41 @@ class StoreSource:
 
     def read(self, fn: Callable[[Any], Any]) -> Any:
         return self._store.read(fn)
+
+
+class _Flight:
+    """One snapshot on its way: ``started`` once the device began taking it."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.task: asyncio.Future[dict[str, Any]] | None = None
+
+    def start(self) -> None:  # on the owner thread
+        self.started = True
+
+
+class SharedSnapshot:
+    """Readers that arrive together share one snapshot of the table (single flight):
+    fifty pages loading at once cost the device one snapshot, not fifty, and none of
+    them is refused as BUSY.
+
+    A reader joins a snapshot only while the device has not started taking it, so what
+    it gets is never older than its own arrival (a stream subscribes to the hub first,
+    then asks: nothing falls between the two). Runs on the server's event loop.
+    """
+
+    def __init__(self, source: Any):
+        self.source = source
+        self._flight: _Flight | None = None
+
+    async def get(self) -> dict[str, Any]:
+        flight = self._flight
+        if flight is None or flight.started or flight.task is None or flight.task.done():
+            flight = _Flight()
+            loop = asyncio.get_running_loop()
+            flight.task = loop.run_in_executor(None, self.source.snapshot, flight.start)
+            # A reader that went away leaves nobody to see a refusal: not an error.
+            flight.task.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._flight = flight
+        assert flight.task is not None
+        return await asyncio.shield(flight.task)

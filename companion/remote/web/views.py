@@ -147,8 +147,12 @@ def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: st
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="4" '
                      f'points="{path}"><title>{escape(name)}</title></polyline>')
     parts.append("</svg>")
-    legend = "".join(f'<span class="key"><i style="background:{COLOURS[seat % len(COLOURS)]}">'
-                     f'</i>{escape(name)}</span>' for seat, name in enumerate(players))
+    # The swatch is SVG with a fill attribute: no style attribute, which the page's
+    # Content-Security-Policy (no inline style) would refuse.
+    legend = "".join(f'<span class="key"><svg class="swatch" viewBox="0 0 10 4" '
+                     f'aria-hidden="true"><rect width="10" height="4" '
+                     f'fill="{COLOURS[seat % len(COLOURS)]}"/></svg>{escape(name)}</span>'
+                     for seat, name in enumerate(players))
     return "".join(parts) + f'<div class="legend">{legend}</div>'
 
 

@@ -53,20 +53,47 @@
     window.companionViews.push(performance.timeOrigin + performance.now());
     controls(view);
   }
+  let stream = null;
+  function again() { return "?match=" + live.dataset.match + "&last=" + live.dataset.seq; }
   function connect(query) {
     const link = $("#link");
-    const stream = new EventSource(live.dataset.stream + query);
-    stream.addEventListener("view", (e) => show(JSON.parse(e.data)));
-    stream.onmessage = (e) => { live.dataset.event = e.lastEventId; };
-    stream.onopen = () => { link.hidden = true; };
+    stream = new EventSource(live.dataset.stream + query);
+    const current = stream;
+    stream.addEventListener("view", (e) => {
+      const view = JSON.parse(e.data);
+      if (view.keepalive) keepalive({ every: view.keepalive }); else heard();
+      show(view);
+    });
+    stream.addEventListener("keepalive", (e) => { keepalive(JSON.parse(e.data)); });
+    stream.onmessage = (e) => { heard(); live.dataset.event = e.lastEventId; };
+    stream.onopen = () => { link.hidden = true; heard(); };
     stream.onerror = () => {
       link.hidden = false;
-      if (stream.readyState === EventSource.CLOSED) {
+      if (current === stream && stream.readyState === EventSource.CLOSED) {
         // The browser gave up (the device answered oddly while restarting): start again
         // from what this page has seen.
-        setTimeout(() => connect("?match=" + live.dataset.match + "&last=" + live.dataset.seq), 2000);
+        setTimeout(() => { if (current === stream) connect(again()); }, 2000);
       }
     };
+  }
+
+  // -- a link that went quiet: the connection is open but nothing comes ------------------
+  // The device sends a keepalive every `every` seconds when nothing else happens; after
+  // 2.5 times that with nothing at all, this page says so and opens a new stream.
+  let quietEvery = 0, quietTimer = 0;
+  function keepalive(data) {
+    quietEvery = Number(data.every) > 0 ? Number(data.every) : 0;
+    heard();
+  }
+  function heard() {
+    clearTimeout(quietTimer);
+    if (quietEvery) quietTimer = setTimeout(wentQuiet, quietEvery * 2500);
+  }
+  function wentQuiet() {
+    $("#link").hidden = false;
+    stream.close();
+    connect(again());
+    heard();  // and again, if the new one stays quiet too
   }
   if (live) connect(live.dataset.match ? "?match=" + live.dataset.match : "");
 
@@ -131,6 +158,8 @@
     e.preventDefault();
     act("/api/pair", { code: $("#code").value.trim() }, () => { location.href = "/"; });
   });
+  // Opened from the QR code on the device (/pair?code=...): pair in one step.
+  if (pair && pair.dataset.auto === "yes") pair.requestSubmit();
 
   // -- players ------------------------------------------------------------------------------------
   const add = $("#add-player");
