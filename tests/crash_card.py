@@ -1,0 +1,553 @@
+"""An SD card that can lose its power: a SQLite VFS that knows what was synced.
+
+SQLite tests its own crash safety with a "crash VFS" (``src/test6.c``): writes that were
+not yet synced are kept aside, and at a chosen moment the power goes: some of them
+reach the disk, some do not, one may be torn. This is the same idea in Python, for the
+companion's own store.
+
+How it hooks in: ``sqlite3`` (stdlib) calls into the system's ``libsqlite3.so.0`` on
+Debian, so a VFS registered in that same library (through :mod:`ctypes`) is one the
+store can open with ``?vfs=crash-card``. The VFS wraps the default ``unix`` VFS: every
+read and write goes to the real file at once (so the running program sees a normal
+disk), and beside it :class:`Card` keeps, per file, the bytes as they were at the last
+sync plus the writes made since. At any moment :meth:`Card.images` says what the card
+would hold if the power went *now*:
+
+- ``lost``: none of the unsynced writes reached the card;
+- ``all``: every one did (only the sync itself was missing);
+- ``some``: a seeded random choice of them did, and one of those only in part (some of
+  its 512-byte sectors written, the rest still old: a torn write).
+
+Directory entries are modelled too: a file created (or renamed) since the last sync of
+its directory is not on the card after a cut, and a file deleted since then comes back
+with what was synced of it. SQLite's ``unix`` VFS syncs a directory the first time it
+syncs a journal or WAL it created, and when ``xDelete`` is asked to; it opens the
+directory through its ``openDirectory`` system call, which this layer replaces (through
+``xSetSystemCall``) to see each one, or, with :attr:`Card.lose_directory_syncs`, to make
+SQLite skip them. The companion's own directory syncs (``os.fsync`` on a directory, as
+``_fsync_dir`` in the store does) and its ``os.rename``/``os.replace`` are seen by
+wrapping those functions while :func:`plugged_in` is active.
+
+The ``-shm`` file is never part of an image: it is shared memory, rebuilt from the WAL
+by the first connection after a reboot.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import random
+import sqlite3
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_void_p
+from dataclasses import dataclass, field
+from pathlib import Path
+
+VFS_NAME = "crash-card"
+SECTOR = 512
+
+SQLITE_OK = 0
+SQLITE_IOERR = 10
+SQLITE_CANTOPEN = 14
+SQLITE_OPEN_DELETEONCLOSE = 0x00000008
+
+
+class CardUnavailable(RuntimeError):
+    """The crash layer cannot load here (the reason says why)."""
+
+
+# -- the model: what is on the card --------------------------------------------------
+
+
+@dataclass
+class Inode:
+    """One file's contents: as last synced, and the writes made since (in order).
+
+    A pending write is (offset, bytes); a pending truncate is (size, None).
+    """
+
+    durable: bytearray = field(default_factory=bytearray)
+    pending: list[tuple[int, bytes | None]] = field(default_factory=list)
+
+    def sync(self) -> None:
+        self.durable = apply_ops(self.durable, self.pending)
+        self.pending = []
+
+
+def apply_ops(base: bytes, ops: list[tuple[int, bytes | None]]) -> bytearray:
+    """``base`` with the writes and truncates ``ops`` done to it, in order."""
+    data = bytearray(base)
+    for where, what in ops:
+        if what is None:
+            del data[where:]
+            data.extend(bytes(max(0, where - len(data))))
+        else:
+            if len(data) < where:
+                data.extend(bytes(where - len(data)))
+            data[where:where + len(what)] = what
+    return data
+
+
+def torn(base: bytes, offset: int, data: bytes, chance: random.Random) -> tuple[int, bytes]:
+    """A write of ``data`` at ``offset`` of which only some 512-byte sectors reached the
+    card (at least one sector kept, at least one lost when there are two or more): the
+    lost ones keep the bytes ``base`` had there (zeros past its end)."""
+    first = offset // SECTOR
+    last = (offset + len(data) - 1) // SECTOR
+    sectors = list(range(first, last + 1))
+    if len(sectors) == 1:
+        return offset, data[: chance.randrange(1, len(data) + 1)]  # a short write
+    kept = set(chance.sample(sectors, chance.randrange(1, len(sectors))))
+    old = bytes(base[offset:offset + len(data)])
+    old += bytes(len(data) - len(old))
+    mixed = bytearray(old)
+    for sector in kept:
+        lo = max(sector * SECTOR, offset) - offset
+        hi = min((sector + 1) * SECTOR, offset + len(data)) - offset
+        mixed[lo:hi] = data[lo:hi]
+    return offset, bytes(mixed)
+
+
+class Card:
+    """What each file and directory entry would hold after a power cut now.
+
+    ``live`` maps a path to the inode its directory entry points at now (None: deleted);
+    ``entries`` maps it to the inode the *card's* directory entry points at (absent: the
+    card has no such name). ``on_sync`` is called at every sync point, before the sync
+    happens (the power may fail while the sync is on its way).
+    """
+
+    def __init__(self, seed: int = 0, on_sync: Callable[[Card], None] | None = None):
+        self.live: dict[str, Inode | None] = {}
+        self.entries: dict[str, Inode] = {}
+        self.on_sync = on_sync
+        self.chance = random.Random(seed)
+        self.sync_points = 0
+        self.bytes_written = 0
+        self.errors: list[BaseException] = []
+        #: True: SQLite's directory syncs fail to open the directory, so it skips them
+        #: (what a build with SQLITE_DISABLE_DIRSYNC would do); for the test of the test.
+        self.lose_directory_syncs = False
+
+    # -- what SQLite (and the store) do to the card --
+
+    def opened(self, path: str) -> None:
+        """A file is opened (and created if it was not there)."""
+        if self.live.get(path) is None:
+            if path not in self.live and os.path.exists(path):
+                # There before the card was plugged in: it is on the card as it is.
+                inode = Inode(bytearray(Path(path).read_bytes()))
+                self.entries[path] = inode
+            else:
+                inode = Inode()
+            self.live[path] = inode
+
+    def wrote(self, path: str, offset: int, data: bytes) -> None:
+        self.bytes_written += len(data)
+        self._inode(path).pending.append((offset, data))
+
+    def truncated(self, path: str, size: int) -> None:
+        self._inode(path).pending.append((size, None))
+
+    def synced(self, path: str) -> None:
+        self._inode(path).sync()
+
+    def deleted(self, path: str) -> None:
+        self.live[path] = None
+
+    def renamed(self, source: str, target: str) -> None:
+        if self.live.get(source) is not None:
+            self.live[target] = self.live[source]
+            self.live[source] = None
+
+    def directory_synced(self, directory: str) -> None:
+        """Every name in ``directory`` is on the card as it is now."""
+        for path, inode in self.live.items():
+            if os.path.dirname(path) == directory:
+                if inode is None:
+                    self.entries.pop(path, None)
+                else:
+                    self.entries[path] = inode
+
+    def sync_point(self) -> None:
+        self.sync_points += 1
+        if self.on_sync is not None:
+            self.on_sync(self)
+
+    # -- what the card holds after a cut --
+
+    def images(self, directory: str | os.PathLike[str]) -> list[tuple[str, dict[str, bytes]]]:
+        """The files of ``directory`` after a power cut now, as (variant, {name: bytes})
+        for each different outcome (see the module docstring)."""
+        folder = os.fspath(directory)
+        files = {path: inode for path, inode in self.entries.items()
+                 if os.path.dirname(path) == folder}
+        lost = {Path(p).name: bytes(i.durable) for p, i in files.items()}
+        if not any(inode.pending for inode in files.values()):
+            return [("lost", lost)]
+        every = {Path(p).name: bytes(apply_ops(i.durable, i.pending)) for p, i in files.items()}
+        some: dict[str, bytes] = {}
+        kept_ops = [(path, n) for path, inode in files.items()
+                    for n in range(len(inode.pending)) if self.chance.random() < 0.5]
+        torn_one = self.chance.choice(kept_ops) if kept_ops else None
+        kept = set(kept_ops)
+        for path, inode in files.items():
+            ops = []
+            for n, (where, what) in enumerate(inode.pending):
+                if (path, n) not in kept:
+                    continue
+                if (path, n) == torn_one and what is not None:
+                    before = apply_ops(inode.durable, ops)
+                    where, what = torn(before, where, what, self.chance)
+                ops.append((where, what))
+            some[Path(path).name] = bytes(apply_ops(inode.durable, ops))
+        return [("lost", lost), ("all", every), ("some", some)]
+
+    def _inode(self, path: str) -> Inode:
+        inode = self.live.get(path)
+        if inode is None:
+            inode = self.live[path] = Inode()
+        return inode
+
+
+# -- the VFS: ctypes structures of sqlite3.h --------------------------------------------
+
+_xClose = CFUNCTYPE(c_int, c_void_p)
+_xRead = CFUNCTYPE(c_int, c_void_p, c_void_p, c_int, c_int64)
+_xWrite = CFUNCTYPE(c_int, c_void_p, c_void_p, c_int, c_int64)
+_xTruncate = CFUNCTYPE(c_int, c_void_p, c_int64)
+_xSync = CFUNCTYPE(c_int, c_void_p, c_int)
+_xFileSize = CFUNCTYPE(c_int, c_void_p, POINTER(c_int64))
+_xLock = CFUNCTYPE(c_int, c_void_p, c_int)
+_xCheckReservedLock = CFUNCTYPE(c_int, c_void_p, POINTER(c_int))
+_xFileControl = CFUNCTYPE(c_int, c_void_p, c_int, c_void_p)
+_xSectorSize = CFUNCTYPE(c_int, c_void_p)
+_xShmMap = CFUNCTYPE(c_int, c_void_p, c_int, c_int, c_int, c_void_p)
+_xShmLock = CFUNCTYPE(c_int, c_void_p, c_int, c_int, c_int)
+_xShmBarrier = CFUNCTYPE(None, c_void_p)
+_xShmUnmap = CFUNCTYPE(c_int, c_void_p, c_int)
+
+
+class _IoMethods(Structure):
+    # Version 2 (shared memory for WAL; no xFetch/xUnfetch, so no memory-mapped I/O
+    # that would bypass xWrite).
+    _fields_ = [
+        ("iVersion", c_int),
+        ("xClose", _xClose),
+        ("xRead", _xRead),
+        ("xWrite", _xWrite),
+        ("xTruncate", _xTruncate),
+        ("xSync", _xSync),
+        ("xFileSize", _xFileSize),
+        ("xLock", _xLock),
+        ("xUnlock", _xLock),
+        ("xCheckReservedLock", _xCheckReservedLock),
+        ("xFileControl", _xFileControl),
+        ("xSectorSize", _xSectorSize),
+        ("xDeviceCharacteristics", _xSectorSize),
+        ("xShmMap", _xShmMap),
+        ("xShmLock", _xShmLock),
+        ("xShmBarrier", _xShmBarrier),
+        ("xShmUnmap", _xShmUnmap),
+    ]
+
+
+_xOpen = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_int, POINTER(c_int))
+_xDelete = CFUNCTYPE(c_int, c_void_p, c_char_p, c_int)
+
+
+class _Vfs(Structure):
+    _fields_ = [
+        ("iVersion", c_int),
+        ("szOsFile", c_int),
+        ("mxPathname", c_int),
+        ("pNext", c_void_p),
+        ("zName", c_char_p),
+        ("pAppData", c_void_p),
+        ("xOpen", _xOpen),
+        ("xDelete", _xDelete),
+        # The rest are taken over from the unix VFS as they are.
+        *[(name, c_void_p) for name in (
+            "xAccess", "xFullPathname", "xDlOpen", "xDlError", "xDlSym", "xDlClose",
+            "xRandomness", "xSleep", "xCurrentTime", "xGetLastError",
+            "xCurrentTimeInt64", "xSetSystemCall", "xGetSystemCall", "xNextSystemCall")],
+    ]
+
+
+#: Our sqlite3_file: [our io methods pointer][our handle number][the unix file].
+_HEAD = 16
+
+
+_xSetSystemCall = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
+_xGetSystemCall = CFUNCTYPE(c_void_p, c_void_p, c_char_p)
+#: The unix VFS's ``static int openDirectory(const char *zFilename, int *pFd)``.
+_openDirectory = CFUNCTYPE(c_int, c_char_p, POINTER(c_int))
+
+
+@dataclass
+class _Handle:
+    path: str | None  # None: a temporary file, not on the card
+    real: _IoMethods
+
+
+def _system_sqlite() -> ctypes.CDLL:
+    """The SQLite library the stdlib ``sqlite3`` module runs on, or CardUnavailable."""
+    import _sqlite3  # noqa: F401 - loads the library so it shows in the maps
+
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        paths = {line.split()[-1] for line in maps if "libsqlite3" in line}
+    if len(paths) != 1:
+        raise CardUnavailable(
+            "the stdlib sqlite3 module is not linked to a shared libsqlite3 (found "
+            f"{sorted(paths) or 'none'}), so no VFS can be added to the SQLite it uses")
+    lib = ctypes.CDLL(paths.pop())
+    lib.sqlite3_libversion.restype = c_char_p
+    lib.sqlite3_vfs_find.restype = c_void_p
+    lib.sqlite3_vfs_find.argtypes = [c_char_p]
+    lib.sqlite3_vfs_register.argtypes = [c_void_p, c_int]
+    version = lib.sqlite3_libversion().decode()
+    if version != sqlite3.sqlite_version:
+        raise CardUnavailable(f"libsqlite3 {version} is not the {sqlite3.sqlite_version} "
+                              "the sqlite3 module reports")
+    return lib
+
+
+class _CrashVfs:
+    """The registered VFS; it forwards to the unix VFS and tells :attr:`card`."""
+
+    def __init__(self) -> None:
+        lib = _system_sqlite()
+        unix_ptr = lib.sqlite3_vfs_find(None)
+        if not unix_ptr:
+            raise CardUnavailable("SQLite has no default VFS")
+        self.unix_ptr = unix_ptr
+        self.unix = _Vfs.from_address(unix_ptr)
+        self.card: Card | None = None
+        self.handles: dict[int, _Handle] = {}
+        self.next_handle = 1
+        self.opens = 0
+        self.methods = _IoMethods(
+            2, _xClose(self._close), _xRead(self._read), _xWrite(self._write),
+            _xTruncate(self._truncate), _xSync(self._sync), _xFileSize(self._file_size),
+            _xLock(self._lock), _xLock(self._unlock),
+            _xCheckReservedLock(self._check_reserved), _xFileControl(self._file_control),
+            _xSectorSize(self._sector_size), _xSectorSize(self._device_characteristics),
+            _xShmMap(self._shm_map), _xShmLock(self._shm_lock),
+            _xShmBarrier(self._shm_barrier), _xShmUnmap(self._shm_unmap))
+        self.vfs = _Vfs()
+        ctypes.memmove(ctypes.addressof(self.vfs), unix_ptr, ctypes.sizeof(_Vfs))
+        self.name = VFS_NAME.encode()
+        self.vfs.zName = self.name
+        self.vfs.pNext = None
+        self.vfs.szOsFile = _HEAD + self.unix.szOsFile
+        self.vfs.xOpen = _xOpen(self._open)
+        self.vfs.xDelete = _xDelete(self._delete)
+        self._watch_directory_syncs()
+        if lib.sqlite3_vfs_register(ctypes.addressof(self.vfs), 0) != SQLITE_OK:
+            raise CardUnavailable("SQLite refused to register the crash VFS")
+
+    def _watch_directory_syncs(self) -> None:
+        """Replace the unix VFS's ``openDirectory``: SQLite opens a directory only to
+        fsync it, so each call is a directory sync (or, on request, a skipped one)."""
+        if not (self.unix.iVersion >= 3 and self.unix.xGetSystemCall):
+            raise CardUnavailable("the unix VFS does not let its system calls be replaced")
+        get = _xGetSystemCall(self.unix.xGetSystemCall)
+        real_ptr = get(self.unix_ptr, b"openDirectory")
+        if not real_ptr:
+            raise CardUnavailable("the unix VFS has no openDirectory system call")
+        real = _openDirectory(real_ptr)
+
+        def open_directory(path: bytes, fd: object) -> int:
+            card = self.card
+            if card is not None and card.lose_directory_syncs:
+                return SQLITE_CANTOPEN  # unixSync and unixDelete then skip the fsync
+            rc = real(path, fd)
+            if rc == SQLITE_OK and card is not None:
+                card.directory_synced(os.path.dirname(os.path.abspath(path.decode())))
+            return rc
+
+        self.open_directory = _openDirectory(lambda p, fd: self._guard(
+            lambda: open_directory(p, fd)))
+        set_call = _xSetSystemCall(self.unix.xSetSystemCall)
+        if set_call(self.unix_ptr, b"openDirectory",
+                    ctypes.cast(self.open_directory, c_void_p)) != SQLITE_OK:
+            raise CardUnavailable("the unix VFS refused a replaced openDirectory")
+
+    # -- guarded: an exception in a callback is kept and becomes an I/O error --
+
+    def _guard(self, work: Callable[[], int]) -> int:
+        try:
+            return work()
+        except BaseException as err:  # noqa: BLE001 - must not cross into C
+            if self.card is not None:
+                self.card.errors.append(err)
+            return SQLITE_IOERR
+
+    def _handle(self, file: int) -> _Handle:
+        return self.handles[c_int64.from_address(file + 8).value]
+
+    # -- sqlite3_vfs --
+
+    def _open(self, vfs: int, name: int | None, file: int, flags: int,
+              out_flags: object) -> int:
+        def work() -> int:
+            self.opens += 1
+            path = None
+            if name and not flags & SQLITE_OPEN_DELETEONCLOSE:
+                path = os.path.abspath(ctypes.string_at(name).decode())
+            if path is not None and self.card is not None:
+                self.card.opened(path)
+            # The real file goes after our head; the name pointer is passed on as it
+            # came (SQLite reads URI parameters that follow it in memory).
+            rc = self.unix.xOpen(self.unix_ptr, name, file + _HEAD, flags, out_flags)
+            real_ptr = c_void_p.from_address(file + _HEAD).value
+            if rc != SQLITE_OK or not real_ptr:
+                c_void_p.from_address(file).value = None
+                return rc
+            number = self.next_handle
+            self.next_handle += 1
+            self.handles[number] = _Handle(path, _IoMethods.from_address(real_ptr))
+            c_void_p.from_address(file).value = ctypes.addressof(self.methods)
+            c_int64.from_address(file + 8).value = number
+            return rc
+        return self._guard(work)
+
+    def _delete(self, vfs: int, name: bytes, sync_dir: int) -> int:
+        def work() -> int:
+            if self.card is not None:  # before: a directory sync inside sees it gone
+                self.card.deleted(os.path.abspath(name.decode()))
+            return self.unix.xDelete(self.unix_ptr, name, sync_dir)
+        return self._guard(work)
+
+    # -- sqlite3_io_methods: forwarded, with the card told about writes and syncs --
+
+    def _close(self, file: int) -> int:
+        def work() -> int:
+            handle = self._handle(file)
+            rc = handle.real.xClose(file + _HEAD)
+            del self.handles[c_int64.from_address(file + 8).value]
+            return rc
+        return self._guard(work)
+
+    def _read(self, file: int, buf: int, amount: int, offset: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xRead(file + _HEAD, buf, amount,
+                                                                 offset))
+
+    def _write(self, file: int, buf: int, amount: int, offset: int) -> int:
+        def work() -> int:
+            handle = self._handle(file)
+            rc = handle.real.xWrite(file + _HEAD, buf, amount, offset)
+            if rc == SQLITE_OK and handle.path is not None and self.card is not None:
+                self.card.wrote(handle.path, offset, ctypes.string_at(buf, amount))
+            return rc
+        return self._guard(work)
+
+    def _truncate(self, file: int, size: int) -> int:
+        def work() -> int:
+            handle = self._handle(file)
+            rc = handle.real.xTruncate(file + _HEAD, size)
+            if rc == SQLITE_OK and handle.path is not None and self.card is not None:
+                self.card.truncated(handle.path, size)
+            return rc
+        return self._guard(work)
+
+    def _sync(self, file: int, flags: int) -> int:
+        def work() -> int:
+            handle = self._handle(file)
+            card = self.card if handle.path is not None else None
+            if card is not None:
+                card.sync_point()
+            rc = handle.real.xSync(file + _HEAD, flags)
+            if rc == SQLITE_OK and card is not None:
+                card.synced(handle.path)
+            return rc
+        return self._guard(work)
+
+    def _file_size(self, file: int, size: object) -> int:
+        return self._guard(lambda: self._handle(file).real.xFileSize(file + _HEAD, size))
+
+    def _lock(self, file: int, level: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xLock(file + _HEAD, level))
+
+    def _unlock(self, file: int, level: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xUnlock(file + _HEAD, level))
+
+    def _check_reserved(self, file: int, out: object) -> int:
+        return self._guard(lambda: self._handle(file).real.xCheckReservedLock(file + _HEAD,
+                                                                              out))
+
+    def _file_control(self, file: int, op: int, arg: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xFileControl(file + _HEAD, op,
+                                                                        arg))
+
+    def _sector_size(self, file: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xSectorSize(file + _HEAD))
+
+    def _device_characteristics(self, file: int) -> int:
+        return self._guard(
+            lambda: self._handle(file).real.xDeviceCharacteristics(file + _HEAD))
+
+    def _shm_map(self, file: int, page: int, size: int, extend: int, out: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xShmMap(file + _HEAD, page, size,
+                                                                   extend, out))
+
+    def _shm_lock(self, file: int, offset: int, n: int, flags: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xShmLock(file + _HEAD, offset, n,
+                                                                    flags))
+
+    def _shm_barrier(self, file: int) -> None:
+        try:
+            self._handle(file).real.xShmBarrier(file + _HEAD)
+        except BaseException as err:  # noqa: BLE001 - must not cross into C
+            if self.card is not None:
+                self.card.errors.append(err)
+
+    def _shm_unmap(self, file: int, delete: int) -> int:
+        return self._guard(lambda: self._handle(file).real.xShmUnmap(file + _HEAD, delete))
+
+
+_LOADED: _CrashVfs | CardUnavailable | None = None
+
+
+def crash_vfs() -> _CrashVfs:
+    """The crash VFS, registered once per process; CardUnavailable if it cannot be."""
+    global _LOADED
+    if _LOADED is None:
+        try:
+            _LOADED = _CrashVfs()
+        except (CardUnavailable, OSError, AttributeError) as err:
+            _LOADED = err if isinstance(err, CardUnavailable) else CardUnavailable(str(err))
+    if isinstance(_LOADED, CardUnavailable):
+        raise _LOADED
+    return _LOADED
+
+
+@contextmanager
+def plugged_in(card: Card) -> Iterator[_CrashVfs]:
+    """Files opened with ``?vfs=crash-card`` inside go through ``card``; directory
+    syncs and renames made by Python (``os.fsync`` on a directory, ``os.rename``,
+    ``os.replace``) are told to it too."""
+    vfs = crash_vfs()
+    real = {"fsync": os.fsync, "rename": os.rename, "replace": os.replace}
+
+    def fsync(fd: int) -> None:
+        real["fsync"](fd)
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            card.directory_synced(os.path.abspath(os.readlink(f"/proc/self/fd/{fd}")))
+
+    def moving(name: str) -> Callable[..., None]:
+        def move(source: object, target: object, **kw: object) -> None:
+            real[name](source, target, **kw)
+            card.renamed(os.path.abspath(os.fspath(source)),
+                         os.path.abspath(os.fspath(target)))
+        return move
+
+    vfs.card = card
+    os.fsync, os.rename, os.replace = fsync, moving("rename"), moving("replace")
+    try:
+        yield vfs
+    finally:
+        os.fsync, os.rename, os.replace = real["fsync"], real["rename"], real["replace"]
+        vfs.card = None
