@@ -12,13 +12,15 @@ must lose something: those tests show the power-cut test can fail.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import io
 import json
+import os
 import random
 import re
 import shutil
 import sqlite3
+import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -35,6 +37,21 @@ from companion.store import PUBLISHED_STATE, Store
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
+@pytest.fixture
+def card_dir(tmp_path: Path) -> Iterator[Path]:
+    """Where the games are played and booted: in memory (/dev/shm) when there is one, as
+    real syncs cost time and prove nothing here (the card model decides what survives)."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="power-cut-", dir=shm))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _crash_layer() -> None:
     """The crash layer needs the SQLite library sqlite3 runs on; where it cannot load,
@@ -42,8 +59,6 @@ def _crash_layer() -> None:
     try:
         crash_vfs()
     except CardUnavailable as why:
-        import os
-
         message = f"the power-cut test cannot run here: {why}"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
@@ -290,8 +305,8 @@ def differences(found: dict[int, Shown], before: dict[int, Shown],
     return None
 
 
-def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(tmp_path: Path) -> None:
-    cuts = PowerCuts(tmp_path).run()
+def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(card_dir: Path) -> None:
+    cuts = PowerCuts(card_dir).run()
     print(f"power cut at {cuts.cut_points} points ({cuts.card.sync_points} sync points, "
           f"{cuts.acknowledged} moments after the screen showed a step); "
           f"{cuts.booted} different card images booted")
@@ -303,7 +318,7 @@ def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(tmp_path: Path) -> N
         "finished", "abandoned", "finished", "finished", "playing"]
 
 
-def test_synchronous_off_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_synchronous_off_is_caught(card_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_connect = sqlite3.connect
 
     class Lowered(sqlite3.Connection):
@@ -315,18 +330,19 @@ def test_synchronous_off_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(sqlite3, "connect",
                         lambda *a, **kw: real_connect(*a, factory=Lowered, **kw))
-    cuts = PowerCuts(tmp_path).run()
+    cuts = PowerCuts(card_dir).run()
     print("\n".join(cuts.failures[:4]))
     assert any("the screen showed" in failure or "is gone" in failure
                for failure in cuts.failures), cuts.failures[:3]
 
 
-def test_dropped_directory_syncs_are_caught(tmp_path: Path,
+def test_dropped_directory_syncs_are_caught(card_dir: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's own directory syncs (for a new WAL) skipped, and the store's too."""
-    store_module = importlib.import_module(Store.__module__)
-    monkeypatch.setattr(store_module, "_fsync_dir", lambda directory: None)
-    cuts = PowerCuts(tmp_path)
+    for name, module in list(sys.modules.items()):
+        if name.startswith("companion.store") and hasattr(module, "fsync_dir"):
+            monkeypatch.setattr(module, "fsync_dir", lambda directory: None)
+    cuts = PowerCuts(card_dir)
     cuts.card.lose_directory_syncs = True
     cuts.run()
     print("\n".join(cuts.failures[:4]))
