@@ -7,6 +7,7 @@
 - idle CPU while nobody presses anything; peak resident memory;
 - replaying a 10,000-event log, and committing one event to the store;
 - ``companion import`` of a 50 MB export: how much the peak memory grows (and the time);
+- bytes written to the card per event and per finished game (WAL, checkpoints);
 - ``companion stats`` over 10,000 stored matches (about 500,000 events), and opening the
   device's History on that store: the first time, after one more game finished (the
   kept figures fold it in), and again unchanged;
@@ -317,6 +318,60 @@ def import_memory(megabytes: float) -> dict[str, float]:
         raise RuntimeError(f"the import benchmark's import failed: {done.stderr.strip()}")
     return {"export_mb": size / 1e6, "matches": matches, "import_s": run["s"],
             "rss_growth_mb": (run["after_kb"] - run["before_kb"]) / 1024}
+def _thread_io() -> dict[str, int]:
+    """This thread's I/O counters (Linux): ``wchar`` is what it handed to write(2),
+    ``write_bytes`` what the kernel sends to the storage for it (whole 4 KiB blocks,
+    counted when a block turns dirty)."""
+    with open("/proc/thread-self/io", encoding="ascii") as counters:
+        return {key: int(value) for key, value in
+                (line.split(":") for line in counters if ":" in line)}
+
+
+def card_writes(events: int, games: int = 10) -> dict[str, Any]:
+    """Bytes written for the game log: per event (``events`` rolls appended, each its
+    own synced commit, checkpoints included) and per finished game (a 3-player, 10-round
+    scoreboard: the match, 31 events, the finish), in a new log in the temporary
+    directory (``TMPDIR``: point it at the card to measure the card)."""
+    import tempfile
+    from pathlib import Path
+
+    from companion.session import Session
+    from companion.store import Store
+
+    try:
+        _thread_io()
+    except OSError:
+        return {"skipped": "no /proc/thread-self/io (Linux only)"}
+    players = ["Ann", "Bob", "Cy"]
+    game = [{"type": "points", "player": name, "points": (7 * n) % 31}
+            for n in range(10) for name in players] + [{"type": "end"}]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / Store.DEFAULT_NAME
+        store = Store(path)
+        match = store.new_match("final-count", players, {})
+        before = _thread_io()
+        for event in long_final_count_log(events):
+            store.append(match, event)
+        middle = _thread_io()
+        for _ in range(games):
+            session = Session.start("scoreboard", players, {}, store)
+            for event in game:
+                session.apply(event)
+        after = _thread_io()
+        store.close()
+        header = path.read_bytes()[:100]
+    page_size = int.from_bytes(header[16:18], "big")  # the file header's; 1 means 65536
+    result: dict[str, Any] = {
+        "page_size": 65536 if page_size == 1 else page_size,
+        "events_per_game": len(game),
+        "sqlite_bytes_per_event": (middle["wchar"] - before["wchar"]) / events,
+        "sqlite_bytes_per_game": (after["wchar"] - middle["wchar"]) / games,
+        "storage_bytes_per_event": (middle["write_bytes"] - before["write_bytes"]) / events,
+        "storage_bytes_per_game": (after["write_bytes"] - middle["write_bytes"]) / games,
+    }
+    if not result["storage_bytes_per_event"]:
+        result["storage_note"] = "the temporary directory is in memory; set TMPDIR"
+    return result
 
 
 #: The players the stats benchmark's matches are drawn from.
@@ -436,6 +491,7 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
             results[name] = step(size)
         except ImportError:
             results[name] = {"skipped": "not built yet"}
+    results["card_writes"] = card_writes(300 if quick else 2000)
     try:
         from companion.remote.web.bench import web_bench
 

@@ -524,6 +524,20 @@ def crash_vfs() -> _CrashVfs:
     return _LOADED
 
 
+def crash_vfs_or_skip() -> _CrashVfs:
+    """:func:`crash_vfs` for a test: where it cannot load, CI fails (the test must run
+    there) and elsewhere the test is skipped, saying why."""
+    import pytest
+
+    try:
+        return crash_vfs()
+    except CardUnavailable as why:
+        message = f"the crash layer cannot load here: {why}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 @contextmanager
 def plugged_in(card: Card) -> Iterator[_CrashVfs]:
     """Files opened with ``?vfs=crash-card`` inside go through ``card``; directory

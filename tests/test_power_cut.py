@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from crash_card import VFS_NAME, Card, CardUnavailable, crash_vfs, plugged_in
+from crash_card import VFS_NAME, Card, crash_vfs_or_skip, plugged_in
 
 from companion.errors import StoreError
 from companion.export import export_main, import_text
@@ -54,15 +54,7 @@ def card_dir(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.fixture(scope="module", autouse=True)
 def _crash_layer() -> None:
-    """The crash layer needs the SQLite library sqlite3 runs on; where it cannot load,
-    CI fails (it must run there) and elsewhere the tests skip and say why."""
-    try:
-        crash_vfs()
-    except CardUnavailable as why:
-        message = f"the power-cut test cannot run here: {why}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    crash_vfs_or_skip()
 
 
 class Ticks:

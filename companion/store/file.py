@@ -328,6 +328,9 @@ class StoreFile:
                     else f"{doing}: it is empty"
                 )
             return
+        if not version:
+            # Before the first write (even the journal mode's), or it has no effect.
+            conn.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != ("memory" if self._memory else "wal"):
             raise StoreError(f"{doing}: this file system cannot hold a write-ahead log")
