@@ -25,11 +25,17 @@ syncs a journal or WAL it created, and when ``xDelete`` is asked to; it opens th
 directory through its ``openDirectory`` system call, which this layer replaces (through
 ``xSetSystemCall``) to see each one, or, with :attr:`Card.lose_directory_syncs`, to make
 SQLite skip them. The companion's own directory syncs (``os.fsync`` on a directory, as
-``_fsync_dir`` in the store does) and its ``os.rename``/``os.replace`` are seen by
+the store's ``fsync_dir`` does) and its ``os.rename``/``os.replace`` are seen by
 wrapping those functions while :func:`plugged_in` is active.
 
 The ``-shm`` file is never part of an image: it is shared memory, rebuilt from the WAL
 by the first connection after a reboot.
+
+Why ctypes and not APSW's ``apsw.VFS``: the APSW wheel embeds a private SQLite that the
+stdlib module never sees, and building APSW against the system library fetches SQLite's
+source from sqlite.org and wants a newer SQLite than Debian 12's 3.40. ctypes needs
+neither, only that ``sqlite3`` is linked to a shared ``libsqlite3`` (checked: otherwise
+:class:`CardUnavailable`).
 """
 
 from __future__ import annotations
@@ -97,8 +103,8 @@ def torn(base: bytes, offset: int, data: bytes, chance: random.Random) -> tuple[
     first = offset // SECTOR
     last = (offset + len(data) - 1) // SECTOR
     sectors = list(range(first, last + 1))
-    if len(sectors) == 1:
-        return offset, data[: chance.randrange(1, len(data) + 1)]  # a short write
+    if len(sectors) == 1:  # a short write: only the start of it got there
+        return offset, data[: chance.randrange(1, len(data))] if len(data) > 1 else data
     kept = set(chance.sample(sectors, chance.randrange(1, len(sectors))))
     old = bytes(base[offset:offset + len(data)])
     old += bytes(len(data) - len(old))
@@ -349,15 +355,16 @@ class _CrashVfs:
             raise CardUnavailable("SQLite refused to register the crash VFS")
 
     def _watch_directory_syncs(self) -> None:
-        """Replace the unix VFS's ``openDirectory``: SQLite opens a directory only to
-        fsync it, so each call is a directory sync (or, on request, a skipped one)."""
+        """A replacement for the unix VFS's ``openDirectory``: SQLite opens a directory
+        only to fsync it, so each call is a directory sync (or, on request, a skipped
+        one). Installed only while a card is plugged in (:meth:`watch`)."""
         if not (self.unix.iVersion >= 3 and self.unix.xGetSystemCall):
             raise CardUnavailable("the unix VFS does not let its system calls be replaced")
         get = _xGetSystemCall(self.unix.xGetSystemCall)
-        real_ptr = get(self.unix_ptr, b"openDirectory")
-        if not real_ptr:
+        self.real_open_directory = get(self.unix_ptr, b"openDirectory")
+        if not self.real_open_directory:
             raise CardUnavailable("the unix VFS has no openDirectory system call")
-        real = _openDirectory(real_ptr)
+        real = _openDirectory(self.real_open_directory)
 
         def open_directory(path: bytes, fd: object) -> int:
             card = self.card
@@ -370,9 +377,13 @@ class _CrashVfs:
 
         self.open_directory = _openDirectory(lambda p, fd: self._guard(
             lambda: open_directory(p, fd)))
-        set_call = _xSetSystemCall(self.unix.xSetSystemCall)
-        if set_call(self.unix_ptr, b"openDirectory",
-                    ctypes.cast(self.open_directory, c_void_p)) != SQLITE_OK:
+        self.set_system_call = _xSetSystemCall(self.unix.xSetSystemCall)
+
+    def watch(self, on: bool) -> None:
+        """Put the watching ``openDirectory`` in (True) or the real one back (False)."""
+        pointer = (ctypes.cast(self.open_directory, c_void_p) if on
+                   else c_void_p(self.real_open_directory))
+        if self.set_system_call(self.unix_ptr, b"openDirectory", pointer) != SQLITE_OK:
             raise CardUnavailable("the unix VFS refused a replaced openDirectory")
 
     # -- guarded: an exception in a callback is kept and becomes an I/O error --
@@ -559,9 +570,11 @@ def plugged_in(card: Card) -> Iterator[_CrashVfs]:
         return move
 
     vfs.card = card
+    vfs.watch(True)
     os.fsync, os.rename, os.replace = fsync, moving("rename"), moving("replace")
     try:
         yield vfs
     finally:
         os.fsync, os.rename, os.replace = real["fsync"], real["rename"], real["replace"]
+        vfs.watch(False)
         vfs.card = None
