@@ -5,7 +5,7 @@ is cut: the unsynced writes are all lost, all kept, or some kept and one torn. E
 outcome is booted: the log must be intact (``integrity_check``), hold every event the
 screen showed (at most the one in flight more), and every game must replay.
 
-The same run with ``synchronous`` lowered to OFF, or with the directory syncs dropped,
+The same run with ``synchronous`` lowered (OFF, NORMAL), or with the directory syncs dropped,
 must lose something: those tests show the power-cut test can fail.
 """
 
@@ -297,10 +297,27 @@ def differences(found: dict[int, Shown], before: dict[int, Shown],
     return None
 
 
-@pytest.mark.parametrize("seed", [22, 23, 24])
-def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(card_dir: Path, seed: int) -> None:
+def checkpoint_every(frames: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections check the WAL back into the file every ``frames`` pages (the device:
+    1000), so that cuts also land inside checkpoints in the middle of a game."""
+    real_connect = sqlite3.connect
+
+    def connect(*args: Any, **kw: Any) -> sqlite3.Connection:
+        conn = real_connect(*args, **kw)
+        conn.execute(f"PRAGMA wal_autocheckpoint = {frames}")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+
+
+@pytest.mark.parametrize(("seed", "checkpoints"), [(22, None), (23, 16), (24, 7)])
+def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(
+        card_dir: Path, monkeypatch: pytest.MonkeyPatch, seed: int,
+        checkpoints: int | None) -> None:
     """Seeds choose which unsynced writes survive (and which is torn) in the "some"
-    images; the cut points are the same every run."""
+    images; with ``checkpoints`` the WAL is checkpointed every that many pages."""
+    if checkpoints:
+        checkpoint_every(checkpoints, monkeypatch)
     cuts = PowerCuts(card_dir, seed).run()
     print(f"power cut at {cuts.cut_points} points ({cuts.card.sync_points} sync points, "
           f"{cuts.acknowledged} moments after the screen showed a step); "
