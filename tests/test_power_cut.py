@@ -57,17 +57,6 @@ def _crash_layer() -> None:
     crash_vfs_or_skip()
 
 
-class Ticks:
-    """A clock that moves 3 seconds at every reading (fixed times: the same run each time)."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        self.now += 3
-        return self.now
-
-
 class Shown(NamedTuple):
     """One match as the screen (or the club) knows it."""
 
@@ -110,7 +99,7 @@ def rolls(count: int, start: int = 0) -> list[dict[str, Any]]:
 def an_export(folder: Path) -> str:
     """``companion export --all`` of another device with two finished games."""
     rnd = random.Random(3)
-    with Store.in_dir(folder, clock=Ticks(1_650_000_000.0)) as other:
+    with Store.in_dir(folder) as other:
         for players in (["Dee", "Eve"], ["Ann", "Finn", "Gus"]):
             session = Session.start("scoreboard", players, {}, other)
             for event in [*scoreboard(rnd, players, 2), {"type": "end"}]:
@@ -127,9 +116,8 @@ def evening(state: Path, export: str) -> Iterator[Step]:
     """An evening at the table, through the real Store and Session. Each ``yield`` is a
     call that returned: what it did is on the screen now (the label says what, the store
     is the open one to read it back from, None while the device is off)."""
-    clock = Ticks()
     rnd = random.Random(8)
-    store = Store.in_dir(state, clock=clock, vfs=VFS_NAME)
+    store = Store.in_dir(state, vfs=VFS_NAME)
     yield "the device starts (a new game log)", store
 
     first = Session.start("scoreboard", PLAYERS, {}, store)
@@ -144,7 +132,7 @@ def evening(state: Path, export: str) -> Iterator[Step]:
             yield "scoreboard event again", store
 
     # The club publisher, on its own connection: the broker acknowledged the game.
-    publisher = Store(store.path, clock=clock, vfs=VFS_NAME)
+    publisher = Store(store.path, vfs=VFS_NAME)
     sent = [(event, at) for _, event, at in publisher.events_since(first.match_id, 0)]
     assert publisher.mark_published(first.match_id, 0, len(sent), sent)
     yield "the broker has the scoreboard game", store
@@ -166,7 +154,7 @@ def evening(state: Path, export: str) -> Iterator[Step]:
     store.close()
     yield "the device is switched off", None
 
-    store = Store.in_dir(state, clock=clock, vfs=VFS_NAME)
+    store = Store.in_dir(state, vfs=VFS_NAME)
     yield "the device starts again", store
     unfinished = store.unfinished()
     assert unfinished is not None
@@ -175,7 +163,7 @@ def evening(state: Path, export: str) -> Iterator[Step]:
         second.apply(event)
         yield f"final count roll {n + 7} after the restart", store
 
-    import_text(store, export, lambda line: None, now=clock())
+    import_text(store, export, lambda line: None)
     yield "two games imported", store
 
     second.abandon()
