@@ -318,6 +318,8 @@ def import_memory(megabytes: float) -> dict[str, float]:
         raise RuntimeError(f"the import benchmark's import failed: {done.stderr.strip()}")
     return {"export_mb": size / 1e6, "matches": matches, "import_s": run["s"],
             "rss_growth_mb": (run["after_kb"] - run["before_kb"]) / 1024}
+
+
 def _thread_io() -> dict[str, int]:
     """This thread's I/O counters (Linux): ``wchar`` is what it handed to write(2),
     ``write_bytes`` what the kernel sends to the storage for it (whole 4 KiB blocks,

@@ -30,7 +30,8 @@ import pytest
 from crash_card import VFS_NAME, Card, crash_vfs_or_skip, plugged_in
 
 from companion.errors import StoreError
-from companion.export import export_main, import_text
+from companion.export import export_main
+from companion.importer import import_text
 from companion.session import Session
 from companion.store import PUBLISHED_STATE, Store
 
