@@ -9,7 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from crash_card import VFS_NAME, Card, crash_vfs_or_skip, plugged_in
+from crash_card import Card
+from crash_vfs import VFS_NAME, crash_vfs_or_skip, plugged_in
 
 from companion.bench import card_writes, long_final_count_log
 from companion.store import Store

@@ -1,12 +1,13 @@
 """Pull the power, as SQLite tests itself: games are played through the real Store and
-Session on a card that keeps every write not yet synced aside (:mod:`crash_card`), and
-at every sync point, and at every moment the screen has just shown something, the power
-is cut: the unsynced writes are all lost, all kept, or some kept and one torn. Each
-outcome is booted: the log must be intact (``integrity_check``), hold every event the
-screen showed (at most the one in flight more), and every game must replay.
+Session on a card that keeps every write not yet synced aside (:mod:`crash_card`, fed
+by :mod:`crash_vfs`), and at every sync point, and at every moment the screen has just
+shown something, the power is cut: the unsynced writes are all lost, all kept, or some
+kept and one torn. Each outcome is booted: the log must be intact
+(``integrity_check``), hold every event the screen showed (at most the one in flight
+more), and every game must replay.
 
-The same run with ``synchronous`` lowered (OFF, NORMAL), or with the directory syncs dropped,
-must lose something: those tests show the power-cut test can fail.
+The same run with ``synchronous`` lowered (OFF, NORMAL), or with the directory syncs
+dropped, must lose something: those tests show the power-cut test can fail.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from crash_card import VFS_NAME, Card, crash_vfs_or_skip, plugged_in
+from crash_card import Card
+from crash_vfs import VFS_NAME, crash_vfs_or_skip, plugged_in
 
 from companion.errors import StoreError
 from companion.export import export_main
