@@ -663,7 +663,10 @@ class Link:
             # loop:// has no cancel for a write into its full buffer; the reader is gone,
             # so empty the buffer for it until the writer sees the stop.
             while writer.is_alive() and port is not None and self.url.startswith("loop://"):
-                port.reset_input_buffer()
+                try:
+                    port.reset_input_buffer()
+                except (serial.SerialException, OSError):
+                    break  # the reader closed it on its way out: the write failed, done
                 writer.join(0.05)
             writer.join(timeout)
         self._close_port()
