@@ -46,12 +46,22 @@ def fresh_backend_modules():
     import, and the stand-ins must not leak into other tests."""
     names = ("gpiozero.pins.lgpio", "gpiozero.pins.rpigpio", "lgpio", "RPi", "RPi.GPIO")
     saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
+    forget_local_pins()
     try:
         yield
     finally:
+        forget_local_pins()
         for name in names:
             sys.modules.pop(name, None)
         sys.modules.update(saved)
+
+
+def forget_local_pins():
+    """gpiozero's local factories share one class-wide table of pins and reservations
+    across every instance: a button left over from an earlier test (a failed Board,
+    not yet collected) would still hold GPIO5 in a new factory."""
+    gpiozero.pins.local.LocalPiFactory.pins.clear()
+    gpiozero.pins.local.LocalPiFactory._reservations.clear()
 
 
 def no_warnings(action):
