@@ -25,17 +25,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion import __version__
 from companion.config import Config, dump_toml, load_config
-from companion.errors import CompanionError, ConfigError, ScriptError, one_line
+from companion.errors import (
+    BadSetup,
+    CompanionError,
+    ConfigError,
+    ScriptError,
+    UsageError,
+    one_line,
+)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -44,6 +52,63 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def _number(kind: type, low: float, high: float | None = None) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (a bad one is a
+    usage error, exit status 2, like every other bad argument)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be {'a whole number' if kind is int else 'a number'}, not {text!r}"
+            ) from None
+        if not (math.isfinite(value) and value >= low and (high is None or value <= high)):
+            span = (f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}")
+            span = span.replace("4e+06", "4000000")
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
+        return value
+    return parse
+
+
+def _listen(text: str) -> str:
+    """An argparse type: ``HOST:PORT`` for a web page ("" = off)."""
+    from companion.config import parse_listen
+
+    if text:
+        try:
+            parse_listen(text)
+        except ValueError as problem:
+            raise argparse.ArgumentTypeError(str(problem)) from None
+    return text
+
+
+def _broker(text: str) -> str:
+    """An argparse type: an MQTT broker URL, by the rule ``[club] broker`` follows."""
+    from companion.config import check_broker
+
+    try:
+        return check_broker(text)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+
+
+def _directory(text: str) -> str:
+    """An argparse type: a state directory (it may not exist yet; a file is refused)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a directory")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+    return text
+
+
+def _match_ref(text: str) -> str:
+    """An argparse type: ``current``, ``last`` or a match number."""
+    ref = text.strip().lower()
+    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
+        raise argparse.ArgumentTypeError(f"is current, last or a match number, not {text!r}")
+    return ref
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,17 +127,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = command("run", help="run the device (real pins and display)")
     run.add_argument("--sim", action="store_true", help="force the simulator")
-    run.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
-    run.add_argument("--web", metavar="HOST:PORT",
+    run.add_argument("--state-dir", metavar="DIR", type=_directory,
+                     help="where the game log is kept")
+    run.add_argument("--web", metavar="HOST:PORT", type=_listen,
                      help="serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)")
 
     sim = command("sim", help="the simulator: terminal screen, keys as buttons")
     sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
     sim.add_argument("--screens", choices=("text", "none"), default="none",
                      help="with --script: print each step's screen as text")
-    sim.add_argument("--png", metavar="DIR", help="also write each screen as a PNG in DIR")
+    sim.add_argument("--png", metavar="DIR", type=_directory,
+                     help="also write each screen as a PNG in DIR")
     sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
-    sim.add_argument("--state-dir", metavar="DIR", help="where the game log is kept "
+    sim.add_argument("--state-dir", metavar="DIR", type=_directory,
+                     help="where the game log is kept "
                      "(scripts keep none unless given)")
     sim.add_argument("--log-events", action="store_true",
                      help="print each event as 'event {json}' once it is on disk")
@@ -82,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --new: a game option, e.g. hit_goal=true")
     sim.add_argument("--serial", metavar="URL",
                      help="attach the serial console to this port or pyserial URL")
-    sim.add_argument("--web", metavar="HOST:PORT",
+    sim.add_argument("--web", metavar="HOST:PORT", type=_listen,
                      help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
 
     command("config", help="print the effective configuration")
@@ -100,21 +168,22 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
 
     selftest = command("selftest", help="check the display, buzzer and buttons")
-    selftest.add_argument("--wait", type=float, default=10.0, metavar="SECS",
+    selftest.add_argument("--wait", type=_number(float, 0, 3600), default=10.0, metavar="SECS",
                           help="how long to wait for each button (default 10)")
     selftest.add_argument("--stop-service", action="store_true",
                           help="stop companion.service for the test, start it again after")
 
     export = command("export", help="export a stored game")
-    export.add_argument("--state-dir", metavar="DIR",
+    export.add_argument("--state-dir", metavar="DIR", type=_directory,
                         help="where the game log is kept (default: the configured one)")
-    export.add_argument("--match", default="last", metavar="ID|current|last")
+    export.add_argument("--match", default="last", metavar="ID|current|last", type=_match_ref)
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.add_argument("--all", action="store_true", dest="every",
                         help="every finished match, as jsonl (for companion import)")
 
     stats = command("stats", help="figures and ratings from the stored games")
-    stats.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    stats.add_argument("--state-dir", metavar="DIR", type=_directory,
+                       help="where the game log is kept")
     stats.add_argument("--game", metavar="GAME", help="one game, e.g. final-count")
     stats.add_argument("--player", action="append", metavar="NAME",
                        help="one player's figures (twice: and their head-to-head)")
@@ -123,13 +192,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     import_ = command("import", help="store matches from a companion export file")
     import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
-    import_.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    import_.add_argument("--state-dir", metavar="DIR", type=_directory,
+                         help="where the game log is kept")
 
     console = command("console", help="the device's serial console, from a laptop")
     console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
-    console.add_argument("--baud", type=int, default=115200)
+    console.add_argument("--baud", type=_number(int, 1, 4_000_000), default=115200)
     console.add_argument("--raw", action="store_true", help="print replies as received")
-    console.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+    console.add_argument("--timeout", type=_number(float, 0.1, 3600), default=10.0,
+                         metavar="SECONDS",
                          help="how long to wait for each reply")
 
     bench = command("bench", help="measure speed and memory on this machine")
@@ -138,17 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--club", action="store_true",
                        help="club mode instead: simulated tables through a broker to a "
                             "dashboard (starts its own mosquitto unless --broker)")
-    bench.add_argument("--tables", type=int, default=50, help="with --club: tables (50)")
-    bench.add_argument("--seconds", type=float, default=20.0,
+    bench.add_argument("--tables", type=_number(int, 1, 1000), default=50,
+                       help="with --club: tables (50)")
+    bench.add_argument("--seconds", type=_number(float, 1, 3600), default=20.0,
                        help="with --club: how long to measure (20)")
-    bench.add_argument("--broker", metavar="URL", help="with --club: an existing broker")
+    bench.add_argument("--broker", metavar="URL", type=_broker,
+                       help="with --club: an existing broker")
 
     club = command("club", help="the club dashboard: every table's matches "
                                             "from an MQTT broker, and the club page")
-    club.add_argument("--broker", metavar="URL",
+    club.add_argument("--broker", metavar="URL", type=_broker,
                       help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
-    club.add_argument("--web", metavar="HOST:PORT", help="serve the club page here")
-    club.add_argument("--state-dir", metavar="DIR",
+    club.add_argument("--web", metavar="HOST:PORT", type=_listen,
+                      help="serve the club page here")
+    club.add_argument("--state-dir", metavar="DIR", type=_directory,
                       help="the dashboard's own game log (default: the state dir's club/)")
     _backup_commands(command)
     return parser
@@ -171,7 +245,10 @@ def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error (2): a status
+        return done.code if isinstance(done.code, int) else 2
     if args.command is None:
         parser.print_help()
         return 2
@@ -186,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"companion: script error: {one_line(err)}", file=sys.stderr)
         return 2
     except CompanionError as err:
-        print(f"companion: {one_line(err)}", file=sys.stderr)
+        print(f"companion: {one_line(err, err.shown_limit)}", file=sys.stderr)
         return getattr(err, "exit_status", 1)
     except KeyboardInterrupt:
         return 130
@@ -214,7 +291,10 @@ def cmd_shuffle(args: argparse.Namespace) -> int:
     from companion.table.shuffle import plan_json, plan_text, shuffle_plan
 
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
-    plan = shuffle_plan(args.cards, args.piles, rng)
+    try:
+        plan = shuffle_plan(args.cards, args.piles, rng)
+    except BadSetup as problem:  # its only inputs are --cards and --piles
+        raise UsageError(str(problem)) from None
     if args.json:
         print(json.dumps(plan_json(args.cards, args.piles, plan)))
     else:
@@ -235,13 +315,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
     root = _new_game(args)
     if args.script:
         if args.serial:
-            raise CompanionError("--serial goes with the interactive simulator, not --script")
+            raise UsageError("--serial goes with the interactive simulator, not --script")
         if args.web:
-            raise CompanionError("--web goes with the interactive simulator, not --script")
-        state_dir = args.state_dir or config.state.dir or None
+            raise UsageError("--web goes with the interactive simulator, not --script")
+        # A script keeps no game log unless told where (README): not even in the
+        # configured [state] dir, which holds the real games a script must not touch.
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
                               png_dir=args.png, root=root,
-                              state_dir=Path(state_dir) if state_dir else None,
+                              state_dir=Path(args.state_dir) if args.state_dir else None,
                               log_events=args.log_events)
     if args.screens != "none":
         raise ScriptError("--screens goes with --script")
@@ -249,20 +330,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
                                state_dir=state_dir, serial_url=args.serial,
                                serial_baud=config.serial.baud, web_listen=_web(args, config),
-                               web_open_reads=config.web.open_reads)
+                               web_open_reads=config.web.open_reads,
+                               log_events=args.log_events)
 
 
 def _web(args: argparse.Namespace, config: Config) -> str:
-    """Where the table page listens: ``--web``, else ``[web] listen`` ("" = off)."""
-    from companion.config import parse_listen
-
+    """Where the table page listens: ``--web`` (checked as it was parsed), else
+    ``[web] listen`` ("" = off)."""
     if args.web is None:
         return config.web.listen  # checked when the config was read
-    if args.web:
-        try:
-            parse_listen(args.web)
-        except ValueError as problem:
-            raise CompanionError(f"--web {problem}") from None
     return args.web
 
 
@@ -270,20 +346,29 @@ def _new_game(args: argparse.Namespace):
     """With ``--new GAME``: a first screen that starts that game at once."""
     if not args.new:
         if args.players or args.option:
-            raise CompanionError("--players and --option go with --new GAME")
+            raise UsageError("--players and --option go with --new GAME")
         return None
-    from companion.games import engine
-    from companion.names import split_players
+    from companion.errors import UnknownGame
+    from companion.games import engine, new_match
+    from companion.names import BadName, split_players
     from companion.replay import parse_option
 
-    engine(args.new)  # an unknown game is refused before anything starts
-    players = split_players(args.players) if args.players else []  # the one name rule
+    try:
+        engine(args.new)  # an unknown game is refused before anything starts
+    except UnknownGame as problem:
+        raise UsageError(f"--new: {problem}") from None
+    try:
+        players = split_players(args.players) if args.players else []  # the one name rule
+    except BadName as problem:
+        raise UsageError(f"--players: {problem}") from None
     try:
         options = dict(parse_option(text) for text in args.option)
     except ValueError as err:
-        from companion.replay import UsageError
-
         raise UsageError(f"--option: {err}") from None
+    try:
+        new_match(args.new, players, options)  # bad players or options: refused now
+    except (BadSetup, UnknownGame) as problem:
+        raise UsageError(str(problem)) from None
 
     def root(ctx):
         from companion.session import Session
@@ -299,9 +384,6 @@ def _new_game(args: argparse.Namespace):
                                 listeners=ctx.listeners)
         return table_screen(session, home_menu(ctx)).route(ctx)
 
-    from companion.games import new_match
-
-    new_match(args.new, players, options)  # bad players or options: refused now
     return root
 
 
@@ -316,8 +398,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.export import export_main
 
     if args.every and args.match != "last":
-        print("companion export: --all and --match go separately", file=sys.stderr)
-        return 2
+        raise UsageError("export: --all and --match go separately")
     return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every)
 
 
@@ -338,6 +419,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from companion.importer import import_main
 
+    if args.file != "-" and not os.path.isfile(args.file):
+        what = "no such file" if not os.path.exists(args.file) else "not a regular file"
+        raise UsageError(f"import: cannot read {args.file}: {what}")
     return import_main(str(_stored_dir(args)), args.file)
 
 
@@ -401,7 +485,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from companion.clock import monotonic
     from companion.device.board import Board
-    from companion.device.pins import open_pin_factory, pin_factory_name
+    from companion.device.pins import GPIOError, open_pin_factory, pin_factory_name
     from companion.launch import (
         backup_keeper,
         club_link,
@@ -422,8 +506,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     except CompanionError:
         raise
     except Exception as err:  # gpiozero's own errors: no GPIO on this machine
-        raise CompanionError(f"cannot use the GPIO pins here ({err}); "
-                             "`companion sim` runs the simulator") from None
+        raise GPIOError(f"cannot use the GPIO pins here ({err}); "
+                        "`companion sim` runs the simulator") from None
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
     warm_history(app)
     try:
@@ -485,8 +569,8 @@ def cmd_club(args: argparse.Namespace) -> int:
     config = _config(args)
     broker = args.broker or config.club.broker
     if not broker:
-        raise CompanionError("club needs a broker: --broker mqtt://HOST[:PORT] "
-                             "(or [club] broker in the config)")
+        raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
+                         "(or [club] broker in the config)")
     web = _web(args, config) if args.web is not None else ""
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)

@@ -84,6 +84,8 @@ INTERFACES = ("i2c", "spi")
 #: gpiozero pin factories [gpio] pin_factory may name ("" = gpiozero's own choice).
 PIN_FACTORIES = ("", "lgpio", "rpigpio", "native", "mock")
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+#: A configuration file larger than this is refused (the full one is about 2 KB).
+CONFIG_MAX = 64 * 1024
 #: The longest idle time (seconds): the timers sleep that long, so it must stay a number
 #: the clock and the queue can wait for.
 IDLE_MAX = 86_400.0
@@ -214,12 +216,12 @@ def load_config(explicit: str | None = None, env: dict[str, str] | None = None) 
     path = config_path(explicit, env)
     if path is None:
         return Config()
+    from companion.files import UnreadableFile, read_text_file
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read: {err}") from None
+        text = read_text_file(path, CONFIG_MAX, "the configuration")
+    except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
+        raise ConfigError(str(err)) from None
     return parse_config(text, source=str(path))
 
 
@@ -279,6 +281,8 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
     if want is bool and isinstance(value, bool):
         return value
     if want is str and isinstance(value, str):
+        if "\x00" in value:  # a path or URL with it crashes whoever uses it later
+            raise ConfigError(f"{source}: {key} must not contain a NUL character (\\u0000)")
         return value
     if want is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
@@ -388,13 +392,28 @@ def valid_table_name(name: str) -> bool:
     return 1 <= len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
 
 
+def check_broker(url: str) -> str:
+    """``url`` if it names an MQTT broker (``mqtt://HOST[:PORT]``, ``mqtts://...``);
+    ValueError says what is wrong (the one rule for ``[club] broker`` and ``--broker``)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when asked for it
+    except ValueError:
+        raise ValueError(f"has a port that is not a number from 0 to 65535: {url!r}") from None
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+        raise ValueError(f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {url!r}")
+    return url
+
+
 def _check_club(club: Club, fail: Any) -> None:
     if not club.broker:
         return
-    scheme, sep, rest = club.broker.partition("://")
-    if scheme not in ("mqtt", "mqtts") or not sep or not rest:
-        fail("club.broker", f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], "
-                            f"not {club.broker!r}")
+    try:
+        check_broker(club.broker)
+    except ValueError as err:
+        fail("club.broker", str(err))
     if not valid_table_name(club.table):
         fail("club.table", f"must be {TABLE_NAME} when club.broker is set, "
                            f"not {club.table!r}")

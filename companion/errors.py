@@ -20,6 +20,10 @@ def one_line(text: str, limit: int = 200) -> str:
 class CompanionError(Exception):
     """Base of every error the companion reports to a person."""
 
+    #: How much of the message its one line shows: enough for any message of ours, and
+    #: a cut for one that echoes a pasted monster back.
+    shown_limit = 200
+
 
 class ConfigError(CompanionError):
     """The configuration file is unreadable or names a bad key or value.
@@ -28,6 +32,13 @@ class ConfigError(CompanionError):
     """
 
     exit_status = 78
+
+
+class UsageError(CompanionError):
+    """The command line cannot work (a bad argument, a missing one, two that do not go
+    together): one line and exit status 2, whatever the kind of argument."""
+
+    exit_status = 2
 
 
 class IllegalEvent(CompanionError):

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from companion.errors import BadSetup, CompanionError, IllegalEvent, one_line
+from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
 from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
 from companion.games import Event, engine
 from companion.names import BadName, split_players
@@ -32,12 +32,6 @@ START = "start"
 # An export's start line also says which match it was and when (companion.export);
 # its event lines carry their time as "at", which is not part of the event.
 START_FIELDS = ("type", "game", "players", "options", *START_EXTRAS)
-
-
-class UsageError(CompanionError):
-    """The command line (or the log's start line) cannot work: exit status 2."""
-
-    exit_status = 2
 
 
 def parse_option(text: str) -> tuple[str, object]:

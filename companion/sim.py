@@ -41,6 +41,7 @@ from companion.clock import Clock, ManualClock, monotonic
 from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
+from companion.files import UnreadableFile, read_text_file
 from companion.launch import (
     backup_keeper,
     club_link,
@@ -61,6 +62,8 @@ GAP_SECONDS = 0.05
 KEY_PRESS_SECONDS = 0.05
 #: Animations longer than this are not waited for after a step.
 SETTLE_LIMIT = 5.0
+#: A script file larger than this is refused (a whole long game is a few KB).
+SCRIPT_MAX = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -266,8 +269,13 @@ class KeyPlayer:
             self.player.play(key)
 
 
+def event_line(event: dict) -> str:
+    """How ``--log-events`` shows an event once it is on disk: ``event {json}``."""
+    return "event " + json.dumps(event, separators=(",", ":"))
+
+
 def _print_event(event: dict, out: TextIO) -> None:
-    out.write("event " + json.dumps(event, separators=(",", ":")) + "\n")
+    out.write(event_line(event) + "\n")
     out.flush()
 
 
@@ -296,9 +304,9 @@ def run_script(
     """
     out = out or sys.stdout
     try:
-        text = Path(script_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScriptError(f"cannot read the script {script_path}: {err}") from None
+        text = read_text_file(script_path, SCRIPT_MAX, "a script")
+    except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
+        raise ScriptError(f"cannot read the script: {err}") from None
     steps = parse_script(text)
     clock = ManualClock()
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
@@ -344,10 +352,13 @@ def run_interactive(
     wait: Callable[[float], None] = time.sleep,
     web_listen: str | None = None,
     web_open_reads: bool = True,
+    log_events: bool = False,
 ) -> int:
     """The terminal simulator: braille screen, keys as buttons, until ``q``; with
     ``serial_url`` the serial console (:mod:`companion.remote.serial`) drives it too, and
     with ``web_listen`` (``"HOST:PORT"``) the table page (:mod:`companion.remote.web`).
+    With ``log_events`` each event is printed as ``event {json}`` once it is on disk,
+    above the screen (which is redrawn under it), so the terminal keeps the game's log.
 
     ``clock`` and ``wait`` are the time the presses are played in (tests pass a manual
     clock and its ``advance``; see :class:`KeyPlayer`)."""
@@ -367,6 +378,10 @@ def run_interactive(
 
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
                    seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
+    if log_events:  # listeners run on the owner thread, the one that draws: no race
+        app.ctx.listeners.append(
+            lambda session, event, undone=False: undone or terminal.print_above(
+                event_line(event)))
     warm_history(app)
     buttons = config.buttons
     player = PressPlayer(app.board, wait, hold_time=buttons.hold_time,

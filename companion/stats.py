@@ -591,14 +591,38 @@ def stats_main(
     try:
         with Store(path, readonly=True) as store:
             shown = figures(store, game=game, player=players, since=start)
+            unknown = _without_games(shown, players or [], store.roster(), since)
     except StoreError as problem:
         print(f"{_PROG}: {problem}", file=err)
+        return 1
+    if unknown:  # a name typed wrong must not read as "No finished games yet."
+        print(f"{_PROG}: {unknown}", file=err)
         return 1
     text = (json.dumps(shown, ensure_ascii=False, indent=1) + "\n" if as_json
             else format_table(shown))
     out.write(text)
     out.flush()
     return 0
+
+
+def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Sequence[str],
+                   since: str | None) -> str:
+    """What to say about each ``--player`` the figures have no game for ("" if none):
+    that they played no finished game (in the period), and whether the roster knows
+    them at all (with the names it does know, when it is short)."""
+    found = {name.casefold() for name in shown["players"]}
+    known = {name.casefold() for name in roster}
+    said = []
+    for name in (name.strip() for name in players):
+        if name.casefold() in found:
+            continue
+        line = f"{name}: no finished games" + (f" since {since}" if since else "")
+        if name.casefold() not in known:
+            listed = ", ".join(roster[:10]) + (", ..." if len(roster) > 10 else "")
+            line += (f" (no player of that name on the roster: {listed})" if roster
+                     else " (no player of that name; the roster is empty)")
+        said.append(line)
+    return "; ".join(said)
 
 
 # -- as a table ----------------------------------------------------------------------------

@@ -247,6 +247,13 @@ settle_choices() {
     for choice in "${CHOICES[@]}"; do
         CHOSEN[$choice]=${ASKED[$choice]:-${REMEMBERED[$choice]:-${DEFAULT[$choice]}}}
     done
+    if [[ ${CHOSEN[rpi_gpio]} == yes && $MODEL == pi5 ]]; then
+        # RPi.GPIO cannot drive a Pi 5's pins (RP1): refused before anything changes.
+        printf 'install: error: --rpi-gpio: %s\n' "RPi.GPIO does not work on a Raspberry Pi 5,\
+ which uses lgpio (the default): run again without it (--no-rpi-gpio if an earlier install\
+ chose it)" >&2
+        exit 2
+    fi
     EXTRA=pi
     [[ ${CHOSEN[rpi_gpio]} == yes ]] && EXTRA=pi-legacy
     return 0

@@ -796,3 +796,14 @@ def test_the_closing_lines_say_the_page_is_on_who_can_read_it_and_how_to_limit_i
     config.write_text('[web]\nlisten = ""\n')
     out = install(root, "--no-venv").stdout
     assert "the table page is off" in out and "anyone" not in out
+
+
+def test_rpi_gpio_on_a_pi_5_is_refused_before_anything_changes(root):
+    as_model(root, "Raspberry Pi 5 Model B Rev 1.0")
+    before = snapshot(root)
+    refused = install(root, "--no-venv", "--rpi-gpio", ok=False)
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "does not work on a Raspberry Pi 5" in refused.stderr
+    assert snapshot(root) == before
+    install(root, "--no-venv")  # without it, the Pi 5 installs as ever
+    assert choices_of(root)["rpi_gpio"] == "no"

@@ -623,7 +623,7 @@ def test_console_and_serial_options_parse() -> None:
 def test_sim_serial_with_a_script_is_refused(tmp_path, capsys) -> None:
     script = tmp_path / "s.txt"
     script.write_text("OK\n")
-    assert main(["sim", "--script", str(script), "--serial", "loop://"]) == 1
+    assert main(["sim", "--script", str(script), "--serial", "loop://"]) == 2
     assert "--serial" in capsys.readouterr().err
 
 

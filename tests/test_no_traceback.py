@@ -88,13 +88,16 @@ def test_sim_with_a_junk_option_is_usage(tmp_path, option):
     one_clean_line(done, USAGE, "--option")
 
 
-@pytest.mark.parametrize("where", ["a-file", "a-file/frames"])
-def test_sim_png_where_nothing_can_be_written(tmp_path, where):
+@pytest.mark.parametrize(("where", "status", "said"), [
+    ("a-file", USAGE, "is a file, not a directory"),  # a bad argument: before anything
+    ("a-file/frames", FAILED, "cannot write PNGs"),  # found when the first is written
+])
+def test_sim_png_where_nothing_can_be_written(tmp_path, where, status, said):
     (tmp_path / "a-file").write_text("a file, not a directory")
     script = tmp_path / "s.txt"
     script.write_text("DOWN\n")
     done = companion("sim", "--script", str(script), "--png", str(tmp_path / where))
-    one_clean_line(done, FAILED, "cannot write PNGs")
+    one_clean_line(done, status, said)
 
 
 @pytest.fixture

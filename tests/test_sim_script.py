@@ -112,9 +112,9 @@ def test_new_refuses_bad_players_and_unknown_games(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("ROLL\n")
     done = companion("sim", "--new", "final-count", "--players", "Ann", "--script", str(script))
-    assert done.returncode == 1 and "2 to 4 players" in done.stderr
+    assert done.returncode == 2 and "2 to 4 players" in done.stderr  # bad arguments: 2
     done = companion("sim", "--new", "poker", "--players", "A,B", "--script", str(script))
-    assert done.returncode == 1 and "no game 'poker'" in done.stderr
+    assert done.returncode == 2 and "no game 'poker'" in done.stderr
     done = companion("sim", "--new", "final-count", "--players", "A,B", "--option", "jokers=1",
                      "--script", str(script))
-    assert done.returncode == 1 and "unknown option" in done.stderr
+    assert done.returncode == 2 and "unknown option" in done.stderr

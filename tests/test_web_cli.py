@@ -16,7 +16,7 @@ def test_both_commands_take_web(command) -> None:
 
 @pytest.mark.parametrize("listen", ["nonsense", "host:0", "host:99999", ":8080"])
 def test_a_bad_address_is_one_line(listen, capsys) -> None:
-    assert main(["sim", "--web", listen]) == 1
+    assert main(["sim", "--web", listen]) == 2  # a bad argument (README)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--web" in err and "Traceback" not in err
 
@@ -24,5 +24,5 @@ def test_a_bad_address_is_one_line(listen, capsys) -> None:
 def test_web_goes_with_the_interactive_simulator(tmp_path, capsys) -> None:
     script = tmp_path / "steps.txt"
     script.write_text("OK\n")
-    assert main(["sim", "--script", str(script), "--web", "127.0.0.1:8080"]) == 1
+    assert main(["sim", "--script", str(script), "--web", "127.0.0.1:8080"]) == 2
     assert "--web goes with the interactive simulator" in capsys.readouterr().err

@@ -35,13 +35,18 @@ ENV_VAR = "GPIOZERO_PIN_FACTORY"
 #: Which module each factory needs, and how an owner gets it.
 _PACKAGES = {
     "lgpio": "sudo apt install python3-lgpio (Raspberry Pi OS), or pip install lgpio",
-    "RPi": "pip install 'tabletop-companion[pi-legacy]' (RPi.GPIO, for older systems "
-           'only), or set [gpio] pin_factory = "lgpio"',
+    # pip cannot build RPi.GPIO into the service's venv on Pi OS by hand (no headers, a
+    # system-managed Python): the installer knows how, and remembers the choice.
+    "RPi": "sudo deploy/install.sh --rpi-gpio (RPi.GPIO, for systems older than Bookworm; "
+           'never on a Pi 5), or set [gpio] pin_factory = "lgpio"',
 }
 
 
 class GPIOError(CompanionError):
     """The pins cannot be used: no factory, no access, or taken by another program."""
+
+    # The cause and then its fix, made here from short parts: a cut drops the fix.
+    shown_limit = 600
 
 
 def pin_factory_name(configured: str, env: Mapping[str, str] | None = None) -> str:

@@ -166,6 +166,20 @@ class TerminalScreen:
         self._lines, self._last, self._status = new, key, status
         return True
 
+    def print_above(self, text: str) -> None:
+        """Print a line of text above the drawn block (an event log line), and the block
+        again under it: the line scrolls up with the terminal's history, the live
+        screen stays at the bottom."""
+        lines = self._lines
+        out = []
+        if lines is not None:
+            out.append(f"\x1b[{len(lines)}F\x1b[J")  # to the block's top; clear below
+        out.append(text + "\n")
+        if lines is not None:
+            out.extend(line + "\n" for line in lines)
+        self.stream.write("".join(out))
+        self.stream.flush()
+
     def close(self) -> None:
         """Finish: the cursor already sits below the block, so the shell prompt lands
         under the last frame; only flush what is buffered."""
