@@ -323,6 +323,42 @@ def test_a_vanished_port_is_reopened_and_the_game_goes_on(device, tmp_path, capl
     assert any(record.getMessage().endswith(" again") for record in caplog.records)
 
 
+TRIALS = 25
+
+
+def test_a_command_sent_before_the_port_opens_gets_its_reply(device, tmp_path) -> None:
+    """Issue 21, item 7: the other end cannot know when the device opens its side, so a
+    command already on the line when it opens must be run and answered, not flushed."""
+    for trial in range(TRIALS):
+        cable = Cable(tmp_path / f"ttyGS{trial}")
+        cable.send("PLAYERS\nSTATUS\n")  # on the line before the link even starts
+        link = Link(device, str(cable.path), retry=0.05).start()
+        try:
+            assert cable.reply().startswith("OK ["), trial
+            assert json.loads(cable.reply()[3:])["screen"], trial
+        finally:
+            link.stop()
+            cable.close()
+
+
+def test_the_first_command_after_a_reopen_gets_its_reply(device, tmp_path) -> None:
+    path = tmp_path / "ttyGS0"
+    cable = Cable(path)
+    link = Link(device, str(path), retry=0.05).start()
+    try:
+        assert link.connected.wait(WAIT)
+        for trial in range(TRIALS):
+            cable.pull()
+            wait_until(lambda: not link.connected.is_set())
+            cable = Cable(path)
+            cable.send("STATUS\n")  # at once: the link may not have reopened yet
+            assert cable.reply().startswith("OK {"), trial
+            assert link.connected.is_set()
+    finally:
+        link.stop()
+        cable.close()
+
+
 def wait_until(condition) -> None:
     import time
 

@@ -715,6 +715,29 @@ def test_the_roster_has_a_cap_and_add_says_so(owned) -> None:
     assert ok(app, "ADD PLAYER Late") == {"added": "Late", "count": ROSTER_MAX}
 
 
+def test_new_with_new_names_respects_the_roster_cap(owned) -> None:
+    from companion.store import ROSTER_MAX
+
+    app = owned()
+    for number in range(ROSTER_MAX - 1):
+        ok(app, f"ADD PLAYER P{number}")
+    code, message = run(app, "NEW final-count Ann,Bob")  # two new names, room for one
+    assert code == "FULL" and "Ann, Bob cannot join" in message
+    assert len(ok(app, "PLAYERS")) == ROSTER_MAX - 1 and ok(app, "STATUS").get("game") is None
+    ok(app, "NEW final-count P0,P1")  # names on the roster: always a game
+    ok(app, "LEAVE")
+    ok(app, "NEW final-count Ann,P1")  # one new name fits exactly
+    assert len(ok(app, "PLAYERS")) == ROSTER_MAX
+
+
+def test_event_with_nan_or_infinity_says_so(owned) -> None:
+    app = owned()
+    ok(app, "NEW final-count Ann,Bob")
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        code, message = run(app, f'EVENT {{"type": "roll", "player": "Ann", "value": {constant}}}')
+        assert code == "BADJSON" and constant in message and "nested" not in message, message
+
+
 def test_rename_and_remove_players(owned) -> None:
     app = owned()
     ok(app, "ADD PLAYER Ann")

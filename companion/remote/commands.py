@@ -287,6 +287,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
         raise RemoteError("BADARG", "options are NAME=VALUE pairs (a JSON object)")
     options = dict(options or {})
     new_match(game_id, names, options)  # refused here, before anything changes
+    _room_on_the_roster(app.ctx.store, names)
     open_now = _open_match(app)
     if open_now is not None and not force:
         known = "" if open_now["match_id"] is None else f"match {open_now['match_id']}, "
@@ -305,6 +306,19 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     app.set_screen(screen)
     app.wake()  # a change from afar is news for the people at the table
     return status(app)
+
+
+def _room_on_the_roster(store: Any, names: list[str]) -> None:
+    """A game's players join the roster (as the letter picker adds them on the device):
+    refused with FULL when the names it lacks would take it past :data:`ROSTER_MAX`."""
+    if store is None:
+        return
+    known = {name.casefold() for name in store.roster()}
+    lacking = [name for name in names if name.casefold() not in known]
+    if lacking and len(known) + len(lacking) > ROSTER_MAX:
+        raise RemoteError("FULL", f"the roster is full ({len(known)} of {ROSTER_MAX} names), "
+                                  f"so {', '.join(lacking)} cannot join it; REMOVE PLAYER "
+                                  "one first, or play with names on the roster")
 
 
 def leave(app: App) -> dict[str, Any]:

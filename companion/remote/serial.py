@@ -372,7 +372,12 @@ def _parse_event(rest: str) -> dict[str, Any]:
     try:
         event = json.loads(rest, parse_constant=_no_constant)
     except (ValueError, RecursionError) as problem:
-        why = problem.msg if isinstance(problem, json.JSONDecodeError) else "too deeply nested"
+        if isinstance(problem, json.JSONDecodeError):
+            why = problem.msg
+        elif isinstance(problem, RecursionError):
+            why = "too deeply nested"
+        else:  # NaN, Infinity: what _no_constant said
+            why = str(problem)
         raise RemoteError("BADJSON", f"not JSON ({why})") from None
     if not isinstance(event, dict):
         raise RemoteError("BADJSON", 'an event is a JSON object, like {"type": "call", ...}')
@@ -630,7 +635,8 @@ class Link:
 
     def _open_serial(self) -> Any:
         port = serial.serial_for_url(self.url, baudrate=self.baud, timeout=None,
-                                     write_timeout=None)
+                                     write_timeout=None, do_not_open=True)
+        open_keeping_input(port)
         if not hasattr(port, "cancel_read"):
             port.timeout = 1.0
         return port
@@ -771,6 +777,26 @@ class Link:
                 port.close()
             except (serial.SerialException, OSError):
                 pass  # it is gone already; closing was only tidying up
+
+
+def open_keeping_input(port: Any) -> None:
+    """Open ``port`` (made with ``do_not_open=True``) without throwing away what the
+    other end has sent already.
+
+    pyserial's POSIX ``open()`` flushes the input queue. The other end does not know
+    when the device (re)opens its side (a USB gadget's host sees nothing of it), so a
+    command typed just before, or while, the port opened was lost without a reply: the
+    first command after a reopen went unanswered in 7 of 12 tries. The flush is skipped
+    for this one open; later explicit flushes work as ever.
+    """
+    if hasattr(port, "_reset_input_buffer"):  # the POSIX Serial: its open() flushes
+        port._reset_input_buffer = lambda: None
+        try:
+            port.open()
+        finally:
+            del port._reset_input_buffer  # the class's own again
+    else:
+        port.open()
 
 
 #: What a write raises when the port goes away under it: besides pyserial's own error,
