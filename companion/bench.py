@@ -147,10 +147,11 @@ def press_to_frame(presses: int) -> dict[str, float]:
 
 
 #: One Final Count hand for Ann, Bob and Cy as pressed at the table: three rolls, a call
-#: (the one who just rolled), the last two turns, then the Board (10 10) and the hands
-#: Ann J Q K (50 with the Board), Bob 9 8 7 (44), Cy 5 5 4 (34); the result, the totals.
+#: (the one who just rolled), the last two turns, OK past the last roll to the cards,
+#: then the Board (10 10) and the hands Ann J Q K (50 with the Board), Bob 9 8 7 (44),
+#: Cy 5 5 4 (34); the result, the totals.
 FINAL_COUNT_HAND = (
-    ["roll"] * 3 + ["ok", "ok"] + ["roll"] * 2
+    ["roll"] * 3 + ["ok", "ok"] + ["roll"] * 2 + ["ok"]
     + ["ok", "ok", "roll"]
     + ["down", "ok", "down", "ok", "down", "ok", "roll"]
     + ["up", "ok", "up", "ok", "up", "ok", "roll"]

@@ -58,6 +58,7 @@ from companion import games
 from companion.errors import CompanionError, StoreError
 from companion.games import GAMES, engine
 from companion.store import MatchSummary, Store
+from companion.words import counted
 
 __all__ = [
     "PERIODS",
@@ -634,7 +635,7 @@ def format_table(shown: Mapping[str, Any]) -> str:
     for game_id, game in shown["games"].items():
         bits = [f"{game['plays']} played"]
         if game["rounds_per_match"] is not None:
-            bits.append(f"{game['rounds_per_match']:g} rounds a match")
+            bits.append(f"{counted(game['rounds_per_match'], 'round')} a match")
         bits.append(f"{_duration(game['seconds_played'])} in all")
         if game["last_played"] is not None:
             bits.append(f"last {_day(game['last_played'])}")

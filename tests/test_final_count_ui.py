@@ -65,14 +65,83 @@ def test_the_final_round_counts_down_then_asks_for_the_cards():
     table.press(ctx, press("ok"))                   # Ann calls
     table = settle(table.press(ctx, press("roll")), ctx)   # Bob's last turn
     assert table.match.state()["final_round"] == ["Cy"]
-    picker = table.press(ctx, press("roll"))        # Cy's last turn
+    shown = settle(table.press(ctx, press("roll")), ctx)   # Cy's last turn
+    # The last roll stays on the screen first: its roller learns what it does (issue 21)
+    assert shown is table and table.match.phase == "board"
+    last = table.match.state()["last_roll"]
+    assert last["player"] == "Cy" and table.hint == "OK Board cards"
+    picture = text_on(table)
+    assert f"{last['value']}: {last['action']}" in picture and "then cards" in picture
+    picker = table.press(ctx, press("ok"))
     assert isinstance(picker, ValuePicker) and picker.title == "Board cards"
+
+
+def text_on(screen) -> str:
+    """Every piece of text ``screen`` draws, one per line (the canvas's text calls)."""
+    from companion.ui.canvas import Canvas
+
+    drawn = []
+    original = Canvas.text
+
+    def recording(canvas, x, y, text, **kw):
+        drawn.append(text)
+        return original(canvas, x, y, text, **kw)
+
+    Canvas.text = recording
+    try:
+        screen.render()
+    finally:
+        Canvas.text = original
+    return "\n".join(drawn)
+
+
+def final_roll(ctx, table):
+    """The final round's last roll, then OK past it to the Board's picker."""
+    settle(table.press(ctx, press("roll")), ctx)
+    return table.press(ctx, press("ok"))
+
+
+def test_after_a_call_the_screen_says_who_called():
+    ctx, table = game()
+    table.press(ctx, press("ok"))                   # Ann calls before rolling
+    assert "Ann called, Bob next" in text_on(table)
+    ctx, table = game()
+    table = settle(table.press(ctx, press("roll")), ctx)   # Ann rolled
+    table.press(ctx, press("ok")).press(ctx, press("down")).press(ctx, press("ok"))  # Bob calls
+    assert table.match.state()["caller"] == "Bob"
+    picture = text_on(table)
+    assert "Bob called" in picture and "Ann rolled" in picture
+    table = settle(table.press(ctx, press("roll")), ctx)   # Cy's last turn: the roll again
+    assert "called" not in text_on(table)
+
+
+def test_the_bonus_is_split_only_between_winners():
+    from companion.ui.final_count import HandResult as Result
+
+    ctx, table = game(players=("Ann", "Bob"))
+    table.press(ctx, press("ok"))                   # Ann calls, and will lose: +10
+    screen = final_roll(ctx, table)
+    screen = enter(screen, ctx, ["2", "3"])
+    screen = enter(screen, ctx, ["4", "5", "6"])    # Ann
+    result = enter(screen, ctx, ["K", "Q", "9"])    # Bob wins alone
+    assert isinstance(result, Result) and result.hand["winners"] == ["Bob"]
+    titles = []
+    from companion.ui.canvas import Canvas
+
+    original = Canvas.title
+    Canvas.title = lambda canvas, text, right="", **kw: titles.append(right) or original(
+        canvas, text, right, **kw)
+    try:
+        result.render()
+    finally:
+        Canvas.title = original
+    assert titles == ["+10 bonus"]
 
 
 def test_an_impossible_entry_is_refused_with_the_reason_and_the_picker_stays():
     ctx, table = game(players=("Ann", "Bob"))
     table.press(ctx, press("ok"))
-    picker = table.press(ctx, press("roll"))
+    picker = final_roll(ctx, table)
     picker.press(ctx, press("ok"))                  # just one card on the Board
     refused = picker.press(ctx, press("roll"))
     assert isinstance(refused, Message) and refused.title == "Not allowed"
@@ -93,7 +162,7 @@ def enter(picker, ctx, ranks):
 def test_a_hand_scored_then_totals_then_the_next_hand():
     ctx, table = game(players=("Ann", "Bob"))
     table.press(ctx, press("ok"))                   # Ann calls
-    screen = table.press(ctx, press("roll"))        # Bob's last roll
+    screen = final_roll(ctx, table)                 # Bob's last roll, then the cards
     screen = enter(screen, ctx, ["K", "Q"])         # the Board: 20
     screen = enter(screen, ctx, ["A", "K", "9"])    # Ann: 30 with the ace as 11, +20
     result = enter(screen, ctx, ["10", "J", "5"])   # Bob: 25 + 20 = 45
@@ -126,7 +195,7 @@ def to_cards(table, ctx):
     """Ann calls at once; Bob and Cy take their last turns: the Board's picker."""
     table.press(ctx, press("ok"))
     table = settle(table.press(ctx, press("roll")), ctx)
-    return table.press(ctx, press("roll"))
+    return final_roll(ctx, table)
 
 
 def refused_then_ok(picker, ctx, reason):

@@ -39,6 +39,7 @@ from companion.ui.screen import (
     wrap,
 )
 from companion.ui.tools import Spinner, step_value
+from companion.words import counted
 
 #: Width of one face column when the six faces are drawn side by side.
 COLUMN = 21
@@ -347,7 +348,7 @@ class BlockLotteryTable(GameScreen):
         face = self.face
         dice = self.match.state()["dice"]
         items = [MenuItem(name, lambda ctx, menu, name=name: self._take(ctx, name, face, menu),
-                          note=f"{len(dice[name])} dice") for name in self.match.players]
+                          note=counted(len(dice[name]), "die")) for name in self.match.players]
         menu = Menu(f"Who takes a {face}?", items, self)
         who = self.last_taker or self.match.first_player
         menu.selected = self.match.players.index(who)
@@ -718,7 +719,7 @@ class ScoreEntry(Screen):
     def draw(self, canvas: Canvas) -> None:
         part = self.score()
         canvas.title(self.title, f"round {self.table.match.round_number}")
-        canvas.line(0, f"{part.dice} dice, lottery +{part.lottery}")
+        canvas.line(0, f"{counted(part.dice, 'die')}, lottery +{part.lottery}")
         labels = {"blocks": "In blocks", "hand": "In hand",
                   "lucky": f"Lucky {self.lucky_number}s"}
         for row, field in enumerate(self.fields, start=1):
@@ -817,7 +818,7 @@ class GameOver(GameOverScreen):
     hint = "DN totals  OK end"
 
     def title_right(self, result: dict) -> str:
-        return f"{rules.ROUNDS} rounds"
+        return counted(rules.ROUNDS, "round")
 
     def extra_line(self, result: dict) -> str:
         return "tie: round 3" if result["tie_break"] else ""

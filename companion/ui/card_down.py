@@ -41,6 +41,7 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
+from companion.words import counted
 
 #: Where text beside the big top-card value starts (17 characters fit there).
 BESIDE_X = 24
@@ -587,7 +588,7 @@ class MatchOver(GameOverScreen):
     heading = "Match over"
 
     def title_right(self, result: dict) -> str:
-        return f"{len(result['games'])} games"
+        return counted(len(result["games"]), "game")
 
     def extra_line(self, result: dict) -> str:
         return "lowest wins"

@@ -12,7 +12,16 @@ from collections.abc import Callable
 
 from companion.games import final_count as rules
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, HINT_Y, WIDTH, Canvas, text_width
+from companion.ui.canvas import (
+    BODY_TOP,
+    CHAR_W,
+    COLUMNS,
+    HINT_Y,
+    WIDTH,
+    Canvas,
+    fitting,
+    text_width,
+)
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -24,6 +33,7 @@ from companion.ui.play import (
 )
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 from companion.ui.tools import Spinner
+from companion.words import counted
 
 #: The picker starts on the 10s: 16 of the 52 cards are worth ten.
 COMMON_RANK = "10"
@@ -63,6 +73,9 @@ class FinalCountTable(GameScreen):
         self.spinner = Spinner()
         self.spin_face = 1
         self.results_seen = len(self.match.hands)
+        #: The hand whose Board entry the table has moved on to: until then the last
+        #: roll of the final round stays on the screen, so its roller sees what to do.
+        self.board_opened: int | None = None
 
     # -- routing ---------------------------------------------------------------------
 
@@ -71,7 +84,7 @@ class FinalCountTable(GameScreen):
         if len(match.hands) > self.results_seen:
             self.results_seen = len(match.hands)
             return HandResult(self, len(match.hands) - 1)
-        if match.phase == rules.BOARD:
+        if match.phase == rules.BOARD and self._last_roll_shown():
             limits = match.state()["card_limits"]["board"]
             return self._picker("Board cards", lambda cards: {"type": "board", "cards": cards},
                                 tuple(limits), _board_sum)
@@ -90,6 +103,13 @@ class FinalCountTable(GameScreen):
     def undone(self, ctx: Context) -> None:
         self.goal_first = None
         self.results_seen = min(self.results_seen, len(self.match.hands))
+        if self.match.phase != rules.BOARD:
+            self.board_opened = None
+
+    def _last_roll_shown(self) -> bool:
+        """True once the final round's last roll has been seen (or there is none to see:
+        everyone called without rolling in the final round is still a roll shown)."""
+        return self.board_opened == self.match.hand_number or not self.match.rolls
 
     def _picker(self, title: str, event: Callable[[list[str]], dict], limits: tuple[int, int],
                 summary: Callable[[list[str]], str]) -> ValuePicker:
@@ -104,6 +124,8 @@ class FinalCountTable(GameScreen):
         # Whose roll it is stands on the screen; the hint is the buttons.
         if self.match.phase == rules.GOAL:
             return "ROLL roll for goal"
+        if self.match.phase == rules.BOARD:
+            return "OK Board cards"
         if "call" in self.match.expecting().types:
             return "ROLL roll  OK call"
         return "ROLL roll  BACK menu"
@@ -118,6 +140,9 @@ class FinalCountTable(GameScreen):
             return self.apply(ctx, {"type": "roll", "player": match.current, "value": value})
         if is_(press, "ok") and "call" in match.expecting().types:
             return self._call(ctx)
+        if match.phase == rules.BOARD and (is_(press, "ok") or is_(press, "roll")):
+            self.board_opened = match.hand_number  # the last roll was seen: the cards
+            return self.route(ctx)
         return super().press(ctx, press)
 
     def _roll_goal(self, ctx: Context) -> Screen:
@@ -179,7 +204,12 @@ class FinalCountTable(GameScreen):
 
     def _draw_hand_start(self, canvas: Canvas, state: dict) -> None:
         canvas.line(0, f"Dealer: {state['dealer']}")
-        canvas.line(1, f"First: {state['current']}")
+        called = self._just_called(state)
+        if called:  # called before anyone rolled: say so, and who rolls now
+            canvas.line(1, fitting(f"{called} called, {state['current']} next",
+                                   f"{called} called"))
+        else:
+            canvas.line(1, f"First: {state['current']}")
         if state["goal"] is not None:
             canvas.line(2, f"Goal {state['goal']}")
             for i, face in enumerate(state["goal_rolls"]):
@@ -193,15 +223,25 @@ class FinalCountTable(GameScreen):
         canvas.die(1, BODY_TOP + 1, TURN_DIE, self.spin_face if spinning else last["value"])
         right = TURN_DIE + 5
         room = (WIDTH - right) // CHAR_W
+        called = self._just_called(state)
         if not spinning:
             rolled = f"{last['player']} rolled"
             canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
-            canvas.line(3, f"{last['value']}: {last['action']}")
+            if called:  # the news now is the call; the roll above is what led to it
+                canvas.line(3, f"{called} called")
+            else:
+                canvas.line(3, f"{last['value']}: {last['action']}")
         pile = f"pile {state['draw_pile']}"
         if state["goal"] is not None:
             pile += f" goal {state['goal']}"
         canvas.text(right, BODY_TOP + 11, pile)
-        canvas.text(right, BODY_TOP + 21, f"next {state['current']}")
+        after = "then cards" if state["current"] is None else f"next {state['current']}"
+        canvas.text(right, BODY_TOP + 21, after)
+
+    def _just_called(self, state: dict) -> str | None:
+        """Who called, when the call is the last thing that happened at the table."""
+        events = self.match.events
+        return state["caller"] if events and events[-1].get("type") == "call" else None
 
 
 def _board_sum(cards: list[str]) -> str:
@@ -233,8 +273,8 @@ class HandResult(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         hand = self.hand
         extra = f"+{hand['bonus']}" if hand.get("bonus") else ""
-        if extra:
-            extra += " split" if hand.get("split") else " bonus"
+        if extra:  # the bonus is shared only when more than one player won
+            extra += " split" if len(hand["winners"]) > 1 else " bonus"
         canvas.title(f"Hand {self.number}", extra)
         width = max(len(name) for name in hand["players"])
         for row, (name, player) in enumerate(hand["players"].items()):
@@ -255,7 +295,7 @@ class GameOver(GameOverScreen):
     hint = "UP plot DN all OK end"
 
     def title_right(self, result: dict) -> str:
-        return f"{len(result['hands'])} hands"
+        return counted(len(result["hands"]), "hand")
 
     def up_screen(self) -> Screen:
         return TotalsChart(self.table.match, self)

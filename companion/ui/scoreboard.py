@@ -26,6 +26,7 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
+from companion.words import counted
 
 #: The step sizes OK cycles through in the number picker.
 POINT_STEPS = (1, 5, 10, 100)
@@ -252,4 +253,4 @@ class GameOver(GameOverScreen):
     standings_title = "Final totals"
 
     def title_right(self, result: dict) -> str:
-        return f"{len(result['rounds'])} rounds"
+        return counted(len(result["rounds"]), "round")
