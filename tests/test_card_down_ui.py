@@ -206,7 +206,7 @@ def test_a_whole_game_entered_by_values_then_the_next_game() -> None:
     assert isinstance(standings, Standings) and standings.rows[0] == ("Ann", 0)
     screen = presses(standings, ctx, "ok")
     assert screen is table and table.match.state()["phase"] == "deal"
-    assert table.hint == "ROLL turned up  DN end"
+    assert table.hint == "ROLL turned up DN end"
     confirm = presses(screen, ctx, "down")
     assert isinstance(confirm, Confirm)
     over = presses(confirm, ctx, "ok")

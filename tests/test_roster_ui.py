@@ -158,3 +158,38 @@ def test_a_name_that_would_look_like_one_on_the_roster_is_refused(ctx):
     assert isinstance(refused, Message)
     assert "Olga would look like Оlga" in " ".join(refused.lines)
     assert refused.press(ctx, press("back")) is letters and letters.name == "Olga"
+
+
+def test_a_setup_offers_the_roster_never_p1_to_p3(ctx):
+    """Issue 21, item 6: with names on the roster a setup seats the most recent of them,
+    and a game is never played (or stored) as P1, P2, P3."""
+    from companion.ui.games import setup_screen
+    from companion.ui.play import SetupScreen
+
+    ctx.store.add_player("Ann")
+    setup = setup_screen(ctx, "final-count", None)
+    assert setup.names is None                      # one name: fewer than the game needs
+    picker = setup.press(ctx, press("roll"))        # Start: pick the players first
+    assert isinstance(picker, PlayerPicker)
+    assert ctx.store.history() == [] and ctx.store.unfinished() is None
+    for name in ("Bob", "Cy", "Dee"):
+        ctx.store.add_player(name)
+    setup = setup_screen(ctx, "final-count", None)
+    assert setup.names == ctx.store.roster()[:3]
+    assert setup.rows[0][0].startswith("Players: ") and "P1" not in setup.rows[0][0]
+    table = setup.press(ctx, press("roll"))
+    assert isinstance(table, FinalCountTable)
+    seated = list(setup.names)
+    stored = ctx.store.match(ctx.store.unfinished().id)
+    assert list(stored.players) == seated and set(seated) <= set(ctx.store.roster())
+    two = setup_screen(ctx, "count-up-21", None)
+    assert len(two.names) == 2 and isinstance(two, SetupScreen)
+
+
+def test_without_a_roster_a_setup_still_plays_as_p1_to_p3():
+    ctx = Context(rng=random.Random(1))
+    from companion.ui.games import setup_screen
+
+    setup = setup_screen(ctx, "final-count", None)
+    assert setup.names is None and "P1, P2, P3" in setup.rows[0][0]
+    assert isinstance(setup.press(ctx, press("roll")), FinalCountTable)

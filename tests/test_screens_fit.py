@@ -1,6 +1,6 @@
 """Every screen of every game, at its longest, fits the 128x64 panel: no word is cut (the
-canvas marks a cut with '~'), no text runs off the panel, and no two pieces of text (or
-a die and a piece of text) touch or overlap.
+canvas marks a cut with '~'), no text runs off the panel, no two pieces of text (or
+a die and a piece of text) touch or overlap, and no count reads wrong ("1 dice").
 
 Each game is walked by seeded random presses on its own screens, which offer only what
 the engine's ``expecting()`` allows, with every player named at the 12-character cap in
@@ -13,6 +13,7 @@ to find the pixels it covers.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
@@ -42,6 +43,12 @@ PRESSES = ([("roll", False)] * 5 + [("ok", False)] * 5 + [("down", False)] * 3
            + [("ok", True), ("roll", True), ("up", True), ("down", True), ("back", True)])
 
 
+#: A count of one with a plural after it: "1 dice", "1 rounds", "1 games" (issue 21).
+WRONG_PLURAL = re.compile(r"(?<![\d.])(?<!Game )(?<!Hand )(?<!Round )(?<!Pass )"
+                          r"1 (dice|rounds|games|hands|players|cards|tokens|"
+                          r"tricks|wins|points|piles|passes|names|matches)\b")
+
+
 def press(button: str, long: bool = False) -> SimpleNamespace:
     return SimpleNamespace(button=button, long=long)
 
@@ -66,6 +73,8 @@ class Inspector:
         def recording_clip(text: str, columns: int = canvas_module.COLUMNS) -> str:
             if len(text) > columns:
                 self.problem(f"cut to {columns} columns: {text!r}")
+            if WRONG_PLURAL.search(text):  # a hint or an inverted line: pasted, not text()
+                self.problem(f"a plural after 1: {text!r}")
             return clip(text, columns)
 
         for name, module in list(sys.modules.items()):
@@ -97,6 +106,8 @@ class Inspector:
                     scale: int = 1) -> None:
         if "~" in text:
             self.problem(f"cut: {text!r}")
+        if WRONG_PLURAL.search(text):
+            self.problem(f"a plural after 1: {text!r}")
         if x < 0 or x + text_width(text, scale) - scale > WIDTH or y < 0 \
                 or y + 7 * scale > HEIGHT:
             self.problem(f"off the panel at ({x}, {y}): {text!r}")
@@ -442,3 +453,67 @@ def test_card_down_at_ten_players_fits_on_every_entry_screen(inspector):
     problems += fits(inspector, SumPicker(table, LONG_NAMES[3], 108, table), ctx, "up")
     problems += fits(inspector, table._hands(table), ctx, " ".join(["down"] * 10))
     assert not problems, "\n".join(problems)
+
+
+# -- words: what a walk rarely meets (issue 21, item 6) -------------------------------------------
+
+
+def test_the_inspector_finds_a_plural_after_one(inspector):
+    class Counted(Screen):
+        title = "1 games"
+        hint = "1 dice left"
+
+        def draw(self, canvas: Canvas) -> None:
+            canvas.title(self.title)
+            canvas.line(0, "11 rounds, 1 round")     # right: not a problem
+
+    problems = inspector.check(Counted())
+    assert sorted(problems) == ["a plural after 1: '1 dice left'", "a plural after 1: '1 games'"]
+
+
+def test_card_down_game_two_deal_hint_is_whole(inspector):
+    """From the second game on, the deal's hint also offers DN end: whole, in both modes."""
+    import test_card_down as engine_tests
+
+    session = Session.start("card-down", ["Ann", "Bob", "Cy"], {"games": 3})
+    table = table_screen(session, Menu("Home", []))
+    session.apply({"type": "turn_up", "card": engine_tests.card("7 red hearts")})
+    engine_tests.finish_first_game(Feed(session))
+    for player in ("Bob", "Cy"):
+        session.apply({"type": "hand", "player": player, "sum": 0})
+    assert session.match.phase == "deal"
+    assert "end_match" in session.match.expecting().types
+    problems = []
+    for exact in (False, True):
+        table.exact = exact
+        assert table.hint.endswith("DN end")
+        problems += inspector.check(table)
+    assert not problems, problems
+
+
+def test_the_settings_screen_at_its_longest_fits(inspector):
+    from companion.config import Config, Display
+    from companion.ui.home import settings_screen
+
+    config = Config(display=Display(rotate=2, contrast=255),
+                    source="/home/someone/.config/companion/config.toml")
+    ctx = Context(config=config)
+    screen = settings_screen(ctx, Menu("Settings", []))
+    problems = []
+    shown = []
+    for _ in range(len(screen.lines)):
+        problems += inspector.check(screen)
+        shown += screen.lines[screen.top : screen.top + 4]
+        screen.press(ctx, press("down"))
+    assert not problems, problems
+    assert "Contrast 255" in shown and "Rotate 180" in shown
+    assert "".join(screen.lines[screen.lines.index("Config file:") + 1:]) == config.source
+
+
+def test_card_down_says_how_many_more_players_in_words():
+    from companion.table.seats import Seats
+    from companion.ui.card_down import _counts_line
+
+    names = list(LONG_NAMES)
+    line = _counts_line({name: 7 for name in names}, names[0], "left", Seats(names))
+    assert re.search(r" \d+ more$", line) and "+" not in line, line

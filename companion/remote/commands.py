@@ -292,7 +292,8 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     if open_now is not None and not force:
         known = "" if open_now["match_id"] is None else f"match {open_now['match_id']}, "
         raise RemoteError("OPEN", f"{open_now['title']} ({known}{open_now['where']}) is not "
-                                  "finished; LEAVE keeps it as abandoned, or start with force")
+                                  "finished; LEAVE keeps it as abandoned, or add --force to NEW "
+                                  '(on the web: "force": true)')
     if open_now is not None:
         _abandon_open(app, open_now)
     ctx = app.ctx

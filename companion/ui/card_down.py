@@ -180,7 +180,8 @@ class CardDownTable(GameScreen):
     def hint(self) -> str:  # type: ignore[override]
         match = self.match
         if match.phase == rules.DEAL:
-            end = "  DN end" if "end_match" in match.expecting().types else ""
+            # one space: "ROLL turned up DN end" is the whole line (21 columns)
+            end = " DN end" if "end_match" in match.expecting().types else ""
             return ("ROLL card" if self.exact else "ROLL turned up") + end
         if match.phase != rules.PLAY:
             return ""
@@ -310,7 +311,8 @@ def _who_next(state: dict) -> list[str]:
 def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -> str:
     """">> Ann7 Bob5 Cy3": the direction of play, then every player's cards in turn
     order from the player whose turn it is, names as short as needed (3 letters at the
-    least); players who do not fit are counted at the end ("+4": UP lists them all)."""
+    least); players who do not fit are counted at the end ("4 more", not "+4", which
+    would read like cards to draw: UP lists them all)."""
     step = 1 if direction == "left" else -1
     arrow = ">>" if step == 1 else "<<"
     order = seats.round_from(current, step)
@@ -320,9 +322,9 @@ def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -
             return text
     shown = [arrow]
     for index, name in enumerate(order):
-        more = f" +{len(order) - index - 1}" if index < len(order) - 1 else ""
+        more = f" {len(order) - index - 1} more" if index < len(order) - 1 else ""
         if len(" ".join(shown + [f"{name[:3]}{in_hand[name]}"])) + len(more) > COLUMNS:
-            return " ".join(shown) + f" +{len(order) - index}"
+            return " ".join(shown) + f" {len(order) - index} more"
         shown.append(f"{name[:3]}{in_hand[name]}")
     return " ".join(shown)
 

@@ -48,9 +48,13 @@ def _screens(game_id: str) -> tuple[object, GameScreens]:
 
 def setup_screen(ctx: Context, game_id: str, parent: Screen | None,
                  names: list[str] | None = None) -> Screen:
-    """The setup screen of ``game_id`` (players, options): ``Setup(parent, names)``."""
+    """The setup screen of ``game_id`` (players, options): ``Setup(parent, names)``,
+    seating the roster's most recent players when no ``names`` are given."""
     module, screens = _screens(game_id)
-    return getattr(module, screens.setup)(parent, names)
+    setup = getattr(module, screens.setup)
+    if names is None:
+        names = setup.recent_players(ctx)
+    return setup(parent, names)
 
 
 def table_screen(session, home: Screen | None) -> Screen:

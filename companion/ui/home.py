@@ -6,6 +6,7 @@ import importlib
 
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
+from companion.ui.canvas import COLUMNS
 from companion.ui.resume import resume_offer, unfinished_first
 from companion.ui.screen import (
     Context,
@@ -77,6 +78,11 @@ def settings_menu(ctx: Context, parent: Screen) -> Screen:
                              MenuItem("This device", settings_screen)], parent)
 
 
+def _pieces(text: str, width: int) -> list[str]:
+    """``text`` in pieces of ``width`` characters, to show whole over several lines."""
+    return [text[start : start + width] for start in range(0, len(text), width)] or [""]
+
+
 def settings_screen(ctx: Context, parent: Screen) -> Screen:
     """What the device is configured as (edit the config file to change it)."""
     config = ctx.config
@@ -87,7 +93,8 @@ def settings_screen(ctx: Context, parent: Screen) -> Screen:
     lines = [
         f"Display {d.driver}",
         where,
-        f"Rotate {d.rotate * 90}  contrast {d.contrast}",
+        f"Rotate {d.rotate * 90}",
+        f"Contrast {d.contrast}",
         f"Up {b.up} Down {b.down} OK {b.ok}",
         f"Back {b.back} Roll {b.roll}",
         f"Long press {b.hold_time:g} s",
@@ -97,6 +104,7 @@ def settings_screen(ctx: Context, parent: Screen) -> Screen:
         f"Web {getattr(ctx, 'web_address', '') or 'off'}",
         f"Version {__version__}",
         "Config file:",
-        config.source or "(defaults)",
+        # a path is cut nowhere: it goes on over as many lines as it takes
+        *_pieces(config.source or "(defaults)", COLUMNS),
     ]
     return Lines("Settings", lines, parent)

@@ -393,6 +393,18 @@ class SetupScreen(Screen):
         """The game's own rows, between the players and Start."""
         return []
 
+    @classmethod
+    def recent_players(cls, ctx: Context) -> list[str] | None:
+        """The roster's most recent names to offer a new game (as many as
+        :attr:`default_names`, within what the game takes); None while the roster has
+        fewer names than the game needs (or there is no roster)."""
+        roster = _roster_of(ctx)
+        game = engine(cls.game_id)
+        if len(roster) < game.min_players:
+            return None
+        wanted = max(game.min_players, min(len(cls.default_names), game.max_players))
+        return roster[:wanted]
+
     def change(self, **values: object) -> Screen:
         """Set options (what OK does on a row that toggles or cycles) and stay here."""
         for name, value in values.items():
@@ -421,7 +433,11 @@ class SetupScreen(Screen):
         raise NotImplementedError
 
     def begin(self, ctx: Context) -> Screen:
-        """Start the game: the table's first screen, or why these options cannot start."""
+        """Start the game: the table's first screen, or why these options cannot start.
+        With names on the roster, a game is never played (and stored) under P1, P2...:
+        the players are picked first."""
+        if self.names is None and _roster_of(ctx):
+            return self.pick_players(ctx)
         try:
             table = self.start(ctx)
         except self.refusals as err:
@@ -451,6 +467,16 @@ class SetupScreen(Screen):
             canvas.line(line, label, invert=self.top + line == self.row)
         if self.note and len(rows) < MENU_ROWS:
             canvas.line(len(rows), self.note)
+
+
+def _roster_of(ctx: Context) -> list[str]:
+    """The roster's names, most recent first ([] without a store, or one that fails)."""
+    if ctx.store is None:
+        return []
+    try:
+        return ctx.store.roster()
+    except CompanionError:  # storage gone: the setup still works, under P1, P2...
+        return []
 
 
 # -- results and the end of a game ------------------------------------------------------
