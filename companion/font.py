@@ -23,6 +23,10 @@ DATA = Path(__file__).resolve().parent / "data"
 #: The glyphs, one 8x11 cell after another, and the characters they draw, in order.
 GLYPH_FILE, CHARS_FILE = DATA / "font8x11.bin", DATA / "font8x11.txt"
 CELL_W, CELL_H = 8, 11
+#: The rows above the capitals, where only accents are: the screen draws text this many
+#: rows higher than its cell (lines pack at 10 px), so text at the panel's top edge (the
+#: title bar) shows its cells without them: "Ànn's cards" there reads "Ann's cards".
+ACCENT_ROWS = 2
 #: What an undrawable character shows as.
 MISSING = "?"
 

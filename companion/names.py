@@ -6,8 +6,10 @@ A name is 1 to :data:`NAME_MAX` characters after trimming, with no control or fo
 characters (bidi marks, zero-width joiners) and no comma (player lists are written
 comma-separated); the screen must have a glyph for every character (Latin, Greek and
 Cyrillic letters: see :mod:`companion.font`); and it must not look like another player's
-name. "Looks like" is exact: the same pixels on the screen, ignoring case. Cyrillic А is
-drawn with Latin A's pixels, so "Аnn" is refused beside "Ann"::
+name. "Looks like" is exact: the same pixels on the screen, ignoring case, wherever the
+screen draws the name. Cyrillic А is drawn with Latin A's pixels, so "Аnn" is refused
+beside "Ann"; the title bar (at the panel's top edge) does not show the accent rows
+above the capitals, so "Ànn" is too::
 
     >>> check_name("  Zoë ")
     'Zoë'
@@ -16,6 +18,10 @@ drawn with Latin A's pixels, so "Аnn" is refused beside "Ann"::
     ... except BadName as refused:
     ...     print(refused)
     Аnn would look like Ann on the screen
+    >>> looks_like("Ànn", "Ann"), looks_like("Ánn", "Ann"), looks_like("Änn", "Ann")
+    (True, True, True)
+    >>> looks_like("Ann", "Anna"), looks_like("Ёва", "Ева")  # Ё has its dots (as Ë)
+    (False, False)
     >>> split_players("Ann, Bob,Cy")
     ['Ann', 'Bob', 'Cy']
 
@@ -94,14 +100,20 @@ def split_players(text: str) -> list[str]:
 
 
 def looks_like(name: str, other: str) -> bool:
-    """Whether the two names show as the same pixels on the screen, ignoring case: cell
-    by cell as drawn, or with every letter in lower case, or in upper case."""
+    """Whether the two names show as the same pixels somewhere on the screen, ignoring
+    case: cell by cell as drawn, or with every letter in lower case, or in upper case.
+
+    Every place draws every row of a cell but the title bar, which leaves out the
+    accent rows (:data:`companion.font.ACCENT_ROWS`): names the same there are the same
+    everywhere else too, so as drawn that is the picture compared."""
     if len(name) != len(other):
         return name.casefold() == other.casefold()
-    return any(_pixels(name, case) == _pixels(other, case) for case in (None, "lower", "upper"))
+    if _pixels(name, None, font.ACCENT_ROWS) == _pixels(other, None, font.ACCENT_ROWS):
+        return True
+    return any(_pixels(name, case) == _pixels(other, case) for case in ("lower", "upper"))
 
 
-def _pixels(name: str, case: str | None) -> list[bytes]:
+def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> list[bytes]:
     cells = []
     for char in name:
         if case is not None:
@@ -109,5 +121,6 @@ def _pixels(name: str, case: str | None) -> list[bytes]:
             # Only one-for-one case changes: "ß".upper() is "SS", two cells.
             char = changed if len(changed) == 1 else char
         # An undrawable character (in an old name) stands for itself, not for '?'.
-        cells.append(font.glyph(char) if font.drawable(char) else char.encode())
+        cells.append(font.glyph(char)[hidden_rows:] if font.drawable(char)
+                     else char.encode())
     return cells

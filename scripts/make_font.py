@@ -16,7 +16,8 @@ rows 0-2, descenders in rows 9-10.
   misc-fixed draws exactly like a Latin-1 character (Cyrillic А and Latin A, Greek Ο and
   Latin O) gets that character's courB08 glyph, so lookalikes are the same pixels on
   the screen: companion.names refuses a name that would look like another player's by
-  comparing these cells.
+  comparing these cells. A letter whose mark the small font loses (5x8 draws Ё as Е)
+  takes the Latin-1 glyph with that mark on the same base (Ё is drawn as Ë, Ї as Ï).
 
 Needs the misc-fixed PCF files (Debian: ``apt-get install xfonts-base``). Loading the
 result is one file read; Pillow's own font decodes base64 and a PNG at every start
@@ -99,6 +100,23 @@ def extra_chars() -> list[str]:
     return chars
 
 
+def _mark_lost(char: str, source: MiscFixed, plain: Image.Image,
+               found: dict[bytes, str]) -> str | None:
+    """The Latin-1 letter to draw ``char`` with when ``source`` draws it without its mark
+    (exactly as its base letter): the same mark on the base's Latin-1 twin (Ё: Е is
+    drawn as E, so Ë); None when the mark is kept, or Latin-1 has no such letter."""
+    parts = unicodedata.decomposition(char).split()
+    if len(parts) != 2 or parts[0].startswith("<"):
+        return None
+    base, mark = (chr(int(part, 16)) for part in parts)
+    drawn_base = source.cell(base)
+    if drawn_base is None or drawn_base.tobytes() != plain.tobytes():
+        return None
+    twin = found.get(plain.tobytes())
+    composed = unicodedata.normalize("NFC", (twin or base) + mark)
+    return composed if len(composed) == 1 and FIRST <= ord(composed) <= LAST else None
+
+
 def render() -> tuple[str, bytes]:
     """(the characters, their cells) in the order they are shipped."""
     latin1 = [chr(code) for code in range(FIRST, LAST + 1)]
@@ -117,7 +135,10 @@ def render() -> tuple[str, bytes]:
             if plain is None:
                 continue
             twin = found.get(plain.tobytes())
-            if twin is not None:
+            marked = _mark_lost(char, source, plain, found)
+            if marked is not None:
+                cells[char] = cells[marked]
+            elif twin is not None:
                 cells[char] = cells[twin]
             else:
                 thin = source is sources[1] or source.glyphs[ord(char)][0][0] > 4

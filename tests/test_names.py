@@ -226,3 +226,53 @@ class _App:
         from companion.ui.screen import Context
 
         self.ctx = Context(rng=random.Random(1), store=log)
+
+
+# -- as drawn, everywhere (issue 21, item 5) ----------------------------------------------------
+
+#: Every way the screens draw a name: the title bar (a card-entry screen's "Ann's cards"),
+#: a body line, a highlighted list row, the hint band.
+PLACES = {
+    "title": lambda canvas, text: canvas.title(text),
+    "line": lambda canvas, text: canvas.line(1, text),
+    "highlighted": lambda canvas, text: canvas.line(2, text, invert=True),
+    "hint": lambda canvas, text: canvas.hint(text),
+}
+#: Capitals with marks above them and the letters they could pass for.
+MARKED = "AaÀÁÂÃÄÅàäEeÈÉÊËЁЕёеIiÌÍÎÏЇІOoÒÓÔÖöОоNnÑ"
+
+
+def drawn(name: str, place: str) -> bytes:
+    from companion.ui.canvas import Canvas
+
+    canvas = Canvas()
+    PLACES[place](canvas, f"{name}'s cards")
+    return canvas.image.tobytes()
+
+
+def test_a_name_whose_accent_the_title_bar_hides_is_a_lookalike():
+    assert drawn("Ànn", "title") == drawn("Ann", "title")  # what the bug report saw
+    for other in ("Ànn", "Ánn", "Änn", "Ãnn"):  # (Å shows its ring: another name)
+        with pytest.raises(BadName, match="would look like Ann"):
+            check_name(other, ["Ann"])
+    assert check_name("Ànn", ["Bob"]) == "Ànn"
+
+
+@given(st.text(alphabet=MARKED, min_size=1, max_size=4),
+       st.text(alphabet=MARKED, min_size=1, max_size=4))
+def test_names_drawn_the_same_anywhere_are_lookalikes(first, second):
+    if first.casefold() == second.casefold():
+        return
+    same = [place for place in PLACES if drawn(first, place) == drawn(second, place)]
+    assert not same or names.looks_like(first, second), (first, second, same)
+
+
+def test_yo_and_yi_keep_their_dots():
+    """The small font lost Ё's and Ї's dots (Ё was drawn as Е): they are drawn as Ë and Ï
+    now, so "Алёна" and "Алена" are two names on every screen but the title bar's."""
+    assert font.glyph("Ё") != font.glyph("Е") and font.glyph("Ё") == font.glyph("Ë")
+    assert font.glyph("Ї") != font.glyph("І") and font.glyph("Ї") == font.glyph("Ï")
+    for marked in ("Ё", "Ї", "ё", "ї", "Й", "й"):
+        base = unicodedata.normalize("NFD", marked)[0]
+        assert font.glyph(marked) != font.glyph(base), marked
+    assert check_name("Алёна", ["Алена"]) == "Алёна"

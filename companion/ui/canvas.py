@@ -30,8 +30,9 @@ COLUMNS = WIDTH // CHAR_W
 HINT_Y = HEIGHT - LINE_H
 BODY_TOP, BODY_BOTTOM = LINE_H + 1, HINT_Y - 2
 # The bitmap font leaves two rows above its capitals for accents; drawing two rows
-# higher packs lines at 10 px with the glyphs still clear of each other.
-_FONT_TOP = 2
+# higher packs lines at 10 px with the glyphs still clear of each other (and hides those
+# rows in the title bar: companion.names compares names as it shows them).
+_FONT_TOP = font.ACCENT_ROWS
 #: The font (see companion.font): Latin-1, Latin Extended, Greek and Cyrillic in 8x11
 #: cells, each glyph 1 pixel in from its cell's left edge. Characters advance 6 pixels;
 #: ink may reach 1 further. A character outside the font shows as font.MISSING.
