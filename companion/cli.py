@@ -65,8 +65,7 @@ def _number(kind: type, low: float, high: float | None = None) -> Callable[[str]
                 f"must be {'a whole number' if kind is int else 'a number'}, not {text!r}"
             ) from None
         if not (math.isfinite(value) and value >= low and (high is None or value <= high)):
-            span = (f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}")
-            span = span.replace("4e+06", "4000000")
+            span = f"from {low:n} to {high:n}" if high is not None else f"at least {low:n}"
             raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
         return value
     return parse

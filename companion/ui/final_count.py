@@ -107,8 +107,8 @@ class FinalCountTable(GameScreen):
             self.board_opened = None
 
     def _last_roll_shown(self) -> bool:
-        """True once the final round's last roll has been seen (or there is none to see:
-        everyone called without rolling in the final round is still a roll shown)."""
+        """True once OK (or ROLL) went on from the final round's last roll (or there is
+        no roll to show: a resumed log without one)."""
         return self.board_opened == self.match.hand_number or not self.match.rolls
 
     def _picker(self, title: str, event: Callable[[list[str]], dict], limits: tuple[int, int],
