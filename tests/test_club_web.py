@@ -96,7 +96,7 @@ def test_the_club_command_without_a_broker_says_so_in_one_line(tmp_path: Path):
     done = subprocess.run([sys.executable, "-m", "companion", "club", "--state-dir",
                            str(tmp_path)], capture_output=True, text=True, timeout=60,
                           env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 1
+    assert done.returncode == 2  # a missing argument: usage (README)
     assert done.stderr.strip().count("\n") == 0 and "--broker" in done.stderr
 
 
@@ -104,7 +104,7 @@ def test_a_bad_broker_url_is_one_line(tmp_path: Path):
     done = subprocess.run([sys.executable, "-m", "companion", "club", "--broker",
                            "http://x", "--state-dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "mqtt://" in done.stderr
+    assert done.returncode == 2 and "mqtt://" in done.stderr  # a bad argument (README)
     assert "Traceback" not in done.stderr
 
 
