@@ -102,6 +102,13 @@ def _directory(text: str) -> str:
     return text
 
 
+def _path(text: str) -> str:
+    """An argparse type: a path (a file or a directory; "" names nothing)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a path")
+    return text
+
+
 def _match_ref(text: str) -> str:
     """An argparse type: ``current``, ``last`` or a match number."""
     ref = text.strip().lower()
@@ -231,15 +238,17 @@ def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     """``companion backup`` and ``companion restore`` (companion/backup.py)."""
     backup = command("backup", help="copy the game log to one backup file "
                                     "(safe while the device plays)")
-    backup.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
-    backup.add_argument("--to", metavar="PATH",
+    backup.add_argument("--state-dir", metavar="DIR", type=_directory,
+                        help="where the game log is kept")
+    backup.add_argument("--to", metavar="PATH", type=_path,
                         help="the backup file, or a directory to write it in "
                              "(default: [backup] dir, else the current directory)")
     backup.add_argument("--json", action="store_true", help="print the manifest as JSON")
     restore = command("restore", help="make a backup the game log again "
                                       "(the log that was there is kept aside)")
     restore.add_argument("file", metavar="FILE", help="a .companion-backup file")
-    restore.add_argument("--state-dir", metavar="DIR", help="where the game log is kept")
+    restore.add_argument("--state-dir", metavar="DIR", type=_directory,
+                         help="where the game log is kept")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -392,7 +392,7 @@ def test_backup_config_is_checked(tmp_path: Path) -> None:
     assert done.returncode == 0 and 'dir = "/media/usb/companion"' in done.stdout
     for text, words in (("[backup]\nkeep = 0\n", "backup.keep must be from 1 to 1000"),
                         ('[backup]\ndir = "usb"\n', "backup.dir must be an absolute path"),
-                        ('[backup]\ndir = "/a\\u0000b"\n', "backup.dir must be a directory"),
+                        ('[backup]\ndir = "/a\\u0000b"\n', "backup.dir must not contain a NUL"),
                         ('[backup]\nkeep = "all"\n', "backup.keep must be a whole number")):
         bad = tmp_path / "bad.toml"
         bad.write_text(text)

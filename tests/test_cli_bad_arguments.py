@@ -59,6 +59,9 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
                            ()],
     ("club", "--web"): [("--broker", "mqtt://localhost", "--web", "nothing")],
     ("club", "--state-dir"): [("--broker", "mqtt://localhost", "--state-dir", "{file}")],
+    ("backup", "--state-dir"): [("--state-dir", "{file}")],
+    ("backup", "--to"): [("--to", ""), ("--to", " ")],
+    ("restore", "--state-dir"): [("{script}", "--state-dir", "{file}")],
 }
 #: Flags whose value is checked where it is used, not as an argument: the configuration
 #: (a bad one exits 78, README says so) and the path of a port that may appear later.
