@@ -427,8 +427,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from companion.importer import import_main
 
-    if args.file != "-" and not os.path.isfile(args.file):
-        what = "no such file" if not os.path.exists(args.file) else "not a regular file"
+    # A pipe is fine (the importer copies it once); nothing there, or a directory, is not.
+    if args.file != "-" and (not os.path.exists(args.file) or os.path.isdir(args.file)):
+        what = "no such file" if not os.path.exists(args.file) else "a directory, not a file"
         raise UsageError(f"import: cannot read {args.file}: {what}")
     return import_main(str(_stored_dir(args)), args.file)
 
