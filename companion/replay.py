@@ -29,6 +29,8 @@ from companion.games import Event, engine
 from companion.names import BadName, split_players
 
 START = "start"
+#: The largest event log replayed: one game's log is a few hundred KB at most.
+EVENTS_MAX = 64 << 20
 # An export's start line also says which match it was and when (companion.export);
 # its event lines carry their time as "at", which is not part of the event.
 START_FIELDS = ("type", "game", "players", "options", *START_EXTRAS)
@@ -144,12 +146,18 @@ def _split_players(text: str) -> list[str]:
 
 def _read_events(path: str) -> list[tuple[int, Any]]:
     """(line number, parsed JSON) for every non-blank line."""
+    from companion.files import UnreadableFile, read_text_file
+
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            text = sys.stdin.read(EVENTS_MAX + 1)
+            if len(text) > EVENTS_MAX:
+                raise UsageError("the log on standard input is larger than "
+                                 f"{EVENTS_MAX >> 20} MB")
+        else:  # a regular file under the cap: /dev/zero would be read for ever
+            text = read_text_file(path, EVENTS_MAX, "an event log")
+    except UnreadableFile as problem:
+        raise UsageError(f"cannot read {problem}") from None
     except OSError as problem:
         raise UsageError(f"cannot read {path}: {problem.strerror or problem}") from None
     except UnicodeDecodeError:

@@ -184,3 +184,8 @@ def test_stats_for_a_player_nobody_has_says_so(tmp_path, capsys):
                    f"the roster: {names})\n" for names in ("Ann, Bob", "Bob, Ann"))
     assert cli.main(["stats", "--state-dir", str(state), "--player", "ann"]) == 0
     assert "Ann" in capsys.readouterr().out  # playing now: known, with no finished game
+
+
+def test_replay_reads_no_endless_file():
+    done = companion("replay", "final-count", "--players", "Ann,Bob", "--events", "/dev/zero")
+    one_line(done, USAGE, "must be a regular file")
