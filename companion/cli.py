@@ -25,16 +25,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from companion import __version__
+from companion import __version__, arguments
 from companion.config import Config, dump_toml, load_config
 from companion.errors import (
     BadSetup,
@@ -54,69 +53,6 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
-def _number(kind: type, low: float, high: float | None = None) -> Callable[[str], Any]:
-    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (a bad one is a
-    usage error, exit status 2, like every other bad argument)."""
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"must be {'a whole number' if kind is int else 'a number'}, not {text!r}"
-            ) from None
-        if not (math.isfinite(value) and value >= low and (high is None or value <= high)):
-            span = f"from {low:n} to {high:n}" if high is not None else f"at least {low:n}"
-            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
-        return value
-    return parse
-
-
-def _listen(text: str) -> str:
-    """An argparse type: ``HOST:PORT`` for a web page ("" = off)."""
-    from companion.config import parse_listen
-
-    if text:
-        try:
-            parse_listen(text)
-        except ValueError as problem:
-            raise argparse.ArgumentTypeError(str(problem)) from None
-    return text
-
-
-def _broker(text: str) -> str:
-    """An argparse type: an MQTT broker URL, by the rule ``[club] broker`` follows."""
-    from companion.config import check_broker
-
-    try:
-        return check_broker(text)
-    except ValueError as problem:
-        raise argparse.ArgumentTypeError(str(problem)) from None
-
-
-def _directory(text: str) -> str:
-    """An argparse type: a state directory (it may not exist yet; a file is refused)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("needs a directory")
-    if os.path.exists(text) and not os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
-    return text
-
-
-def _path(text: str) -> str:
-    """An argparse type: a path (a file or a directory; "" names nothing)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("needs a path")
-    return text
-
-
-def _match_ref(text: str) -> str:
-    """An argparse type: ``current``, ``last`` or a match number."""
-    ref = text.strip().lower()
-    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        raise argparse.ArgumentTypeError(f"is current, last or a match number, not {text!r}")
-    return ref
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="companion",
@@ -133,19 +69,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = command("run", help="run the device (real pins and display)")
     run.add_argument("--sim", action="store_true", help="force the simulator")
-    run.add_argument("--state-dir", metavar="DIR", type=_directory,
+    run.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                      help="where the game log is kept")
-    run.add_argument("--web", metavar="HOST:PORT", type=_listen,
+    run.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                      help="serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)")
 
     sim = command("sim", help="the simulator: terminal screen, keys as buttons")
     sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
     sim.add_argument("--screens", choices=("text", "none"), default="none",
                      help="with --script: print each step's screen as text")
-    sim.add_argument("--png", metavar="DIR", type=_directory,
+    sim.add_argument("--png", metavar="DIR", type=arguments.directory,
                      help="also write each screen as a PNG in DIR")
     sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
-    sim.add_argument("--state-dir", metavar="DIR", type=_directory,
+    sim.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                      help="where the game log is kept "
                      "(scripts keep none unless given)")
     sim.add_argument("--log-events", action="store_true",
@@ -156,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --new: a game option, e.g. hit_goal=true")
     sim.add_argument("--serial", metavar="URL",
                      help="attach the serial console to this port or pyserial URL")
-    sim.add_argument("--web", metavar="HOST:PORT", type=_listen,
+    sim.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                      help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
 
     command("config", help="print the effective configuration")
@@ -174,21 +110,23 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
 
     selftest = command("selftest", help="check the display, buzzer and buttons")
-    selftest.add_argument("--wait", type=_number(float, 0, 3600), default=10.0, metavar="SECS",
+    selftest.add_argument("--wait", type=arguments.number(float, 0, 3600), default=10.0,
+                          metavar="SECS",
                           help="how long to wait for each button (default 10)")
     selftest.add_argument("--stop-service", action="store_true",
                           help="stop companion.service for the test, start it again after")
 
     export = command("export", help="export a stored game")
-    export.add_argument("--state-dir", metavar="DIR", type=_directory,
+    export.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                         help="where the game log is kept (default: the configured one)")
-    export.add_argument("--match", default="last", metavar="ID|current|last", type=_match_ref)
+    export.add_argument("--match", default="last", metavar="ID|current|last",
+                        type=arguments.match_ref)
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.add_argument("--all", action="store_true", dest="every",
                         help="every finished match, as jsonl (for companion import)")
 
     stats = command("stats", help="figures and ratings from the stored games")
-    stats.add_argument("--state-dir", metavar="DIR", type=_directory,
+    stats.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                        help="where the game log is kept")
     stats.add_argument("--game", metavar="GAME", help="one game, e.g. final-count")
     stats.add_argument("--player", action="append", metavar="NAME",
@@ -198,14 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     import_ = command("import", help="store matches from a companion export file")
     import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
-    import_.add_argument("--state-dir", metavar="DIR", type=_directory,
+    import_.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                          help="where the game log is kept")
 
     console = command("console", help="the device's serial console, from a laptop")
     console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
-    console.add_argument("--baud", type=_number(int, 1, 4_000_000), default=115200)
+    console.add_argument("--baud", type=arguments.number(int, 1, 4_000_000), default=115200)
     console.add_argument("--raw", action="store_true", help="print replies as received")
-    console.add_argument("--timeout", type=_number(float, 0.1, 3600), default=10.0,
+    console.add_argument("--timeout", type=arguments.number(float, 0.1, 3600), default=10.0,
                          metavar="SECONDS",
                          help="how long to wait for each reply")
 
@@ -215,20 +153,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--club", action="store_true",
                        help="club mode instead: simulated tables through a broker to a "
                             "dashboard (starts its own mosquitto unless --broker)")
-    bench.add_argument("--tables", type=_number(int, 1, 1000), default=50,
+    bench.add_argument("--tables", type=arguments.number(int, 1, 1000), default=50,
                        help="with --club: tables (50)")
-    bench.add_argument("--seconds", type=_number(float, 1, 3600), default=20.0,
+    bench.add_argument("--seconds", type=arguments.number(float, 1, 3600), default=20.0,
                        help="with --club: how long to measure (20)")
-    bench.add_argument("--broker", metavar="URL", type=_broker,
+    bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help="with --club: an existing broker")
 
     club = command("club", help="the club dashboard: every table's matches "
                                             "from an MQTT broker, and the club page")
-    club.add_argument("--broker", metavar="URL", type=_broker,
+    club.add_argument("--broker", metavar="URL", type=arguments.broker,
                       help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
-    club.add_argument("--web", metavar="HOST:PORT", type=_listen,
+    club.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                       help="serve the club page here")
-    club.add_argument("--state-dir", metavar="DIR", type=_directory,
+    club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                       help="the dashboard's own game log (default: the state dir's club/)")
     _backup_commands(command)
     return parser
@@ -238,16 +176,16 @@ def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     """``companion backup`` and ``companion restore`` (companion/backup.py)."""
     backup = command("backup", help="copy the game log to one backup file "
                                     "(safe while the device plays)")
-    backup.add_argument("--state-dir", metavar="DIR", type=_directory,
+    backup.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                         help="where the game log is kept")
-    backup.add_argument("--to", metavar="PATH", type=_path,
+    backup.add_argument("--to", metavar="PATH", type=arguments.path,
                         help="the backup file, or a directory to write it in "
                              "(default: [backup] dir, else the current directory)")
     backup.add_argument("--json", action="store_true", help="print the manifest as JSON")
     restore = command("restore", help="make a backup the game log again "
                                       "(the log that was there is kept aside)")
     restore.add_argument("file", metavar="FILE", help="a .companion-backup file")
-    restore.add_argument("--state-dir", metavar="DIR", type=_directory,
+    restore.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                          help="where the game log is kept")
 
 

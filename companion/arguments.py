@@ -1,0 +1,83 @@
+"""What each kind of command-line argument may be, as argparse types: one rule per kind
+(a number in a range, a HOST:PORT, a broker URL, a directory, a path, a match), so a bad
+argument of any kind is one line and exit status 2 before anything starts::
+
+    >>> number(int, 2, 800)("52")
+    52
+    >>> try:
+    ...     number(int, 2, 800)("1")
+    ... except argparse.ArgumentTypeError as refused:
+    ...     print(refused)
+    must be from 2 to 800, not '1'
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+from typing import Any
+
+
+def number(kind: type, low: float, high: float | None = None) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (a bad one is a
+    usage error, exit status 2, like every other bad argument)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be {'a whole number' if kind is int else 'a number'}, not {text!r}"
+            ) from None
+        if not (math.isfinite(value) and value >= low and (high is None or value <= high)):
+            span = f"from {low:n} to {high:n}" if high is not None else f"at least {low:n}"
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
+        return value
+    return parse
+
+
+def listen(text: str) -> str:
+    """An argparse type: ``HOST:PORT`` for a web page ("" = off)."""
+    from companion.config import parse_listen
+
+    if text:
+        try:
+            parse_listen(text)
+        except ValueError as problem:
+            raise argparse.ArgumentTypeError(str(problem)) from None
+    return text
+
+
+def broker(text: str) -> str:
+    """An argparse type: an MQTT broker URL, by the rule ``[club] broker`` follows."""
+    from companion.config import check_broker
+
+    try:
+        return check_broker(text)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+
+
+def directory(text: str) -> str:
+    """An argparse type: a state directory (it may not exist yet; a file is refused)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a directory")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+    return text
+
+
+def path(text: str) -> str:
+    """An argparse type: a path (a file or a directory; "" names nothing)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a path")
+    return text
+
+
+def match_ref(text: str) -> str:
+    """An argparse type: ``current``, ``last`` or a match number."""
+    ref = text.strip().lower()
+    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
+        raise argparse.ArgumentTypeError(f"is current, last or a match number, not {text!r}")
+    return ref
