@@ -448,6 +448,42 @@ class Tally:
         return {"players": names, **count(both), "games": per_game}
 
 
+    def opponents(self, player: str) -> list[dict[str, Any]]:
+        """Everyone ``player`` has finished a match with, most shared matches first:
+        each the head-to-head of the two (``players``, ``matches``, ``wins``, ``games``,
+        as ``companion stats --player A --player B`` gives it)."""
+        me = player.strip().casefold()
+        others = {key for m in self.together if me in m.players for key in m.players} - {me}
+        rows = [self._head_to_head([me, other], None) for other in others]
+        return sorted(rows, key=lambda row: (-row["matches"], row["players"][1].casefold()))
+
+
+def rival_and_nemesis(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """From :meth:`Tally.opponents`: the ``rival`` (most shared matches) and the
+    ``nemesis`` (the one who won most often against the player, when anyone did),
+    each ``{"name", "matches", "won", "lost"}``; None when there is none."""
+
+    def line(row: Mapping[str, Any]) -> dict[str, Any]:
+        me, other = row["players"]
+        return {"name": other, "matches": row["matches"], "won": row["wins"][me],
+                "lost": row["wins"][other]}
+
+    lines = [line(row) for row in rows]
+    rival = lines[0] if lines else None
+    beaten = [item for item in lines if item["lost"] > 0]
+    nemesis = max(beaten, key=lambda item: (item["lost"] - item["won"], item["lost"]),
+                  default=None)
+    return {"rival": rival, "nemesis": nemesis}
+
+
+def opponents(store: Store, player: str) -> list[dict[str, Any]]:
+    """:meth:`Tally.opponents` of ``player`` over every finished match in ``store``."""
+    tally = Tally()
+    for match in store.summaries():
+        tally.add(match)
+    return tally.opponents(player)
+
+
 def _wanted(player: str | Sequence[str] | None) -> dict[str, str] | None:
     if player is None:
         return None

@@ -6,7 +6,7 @@ README come from the same script the tests check::
     .venv/bin/python scripts/web_screens.py            # writes docs/images/web-*.png
 
 It starts a simulated device with its page (tests/web_device.py), plays a finished
-scoreboard and one under way through the same commands a phone or the serial console
+scoreboard and a Final Count under way through the same commands a phone or the serial console
 use, and photographs the table view, the match page and the players page.
 """
 
@@ -27,7 +27,20 @@ from companion.remote import commands  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 FINISHED = [(12, 5, 9), (8, 20, 14), (15, 11, 30), (10, 30, 12)]
-UNDER_WAY = [(7, 3, 12), (15, 9, 4), (2, 18, 11)]
+#: Hand 1 (Cy calls, Ann wins it), then the goal of hand 2 and three rolls.
+FINAL_COUNT = [
+    {"type": "goal", "rolls": [6, 5]},
+    {"type": "roll", "player": "Ann", "value": 3}, {"type": "roll", "player": "Bob", "value": 1},
+    {"type": "call", "player": "Cy"}, {"type": "roll", "player": "Ann", "value": 5},
+    {"type": "roll", "player": "Bob", "value": 4},
+    {"type": "board", "cards": ["K", "7", "2"]},
+    {"type": "hand", "player": "Ann", "cards": ["Q", "9", "A"]},
+    {"type": "hand", "player": "Bob", "cards": ["8", "6", "5", "3"]},
+    {"type": "hand", "player": "Cy", "cards": ["10", "J", "4"]},
+    {"type": "goal", "rolls": [4, 6]},
+    {"type": "roll", "player": "Bob", "value": 2}, {"type": "roll", "player": "Cy", "value": 6},
+    {"type": "roll", "player": "Ann", "value": 3},
+]
 SHOTS = {"web-table.png": "/", "web-match.png": "/matches/{finished}",
          "web-players.png": "/players"}
 
@@ -39,12 +52,13 @@ def play_rounds(device: LiveDevice, rounds: list[tuple[int, ...]]) -> None:
 
 
 def stage(device: LiveDevice) -> int:
-    """A finished scoreboard (its id) and a second one under way on the table."""
+    """A finished scoreboard (its id) and a Final Count under way on the table: one hand
+    scored, the Hit Goal rolled for the next, a few turns into it."""
     finished = device.call(commands.new_game, "scoreboard", PLAYERS, {"target": 60})
     play_rounds(device, FINISHED)
-    device.call(commands.new_game, "scoreboard", PLAYERS, {"target": 100})
-    play_rounds(device, UNDER_WAY)
-    device.call(commands.event, {"type": "points", "player": "Ann", "points": 6})
+    device.call(commands.new_game, "final-count", PLAYERS, {"hit_goal": True})
+    for event in FINAL_COUNT:
+        device.call(commands.event, event)
     return finished["match_id"]
 
 

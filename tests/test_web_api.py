@@ -100,7 +100,8 @@ def test_a_match_has_its_table_chart_and_log_in_words(device) -> None:
     assert data["winners"] == ["Ann"]
     assert data["table"][0] == ["round", "Ann", "Bob"] and data["table"][-1][0] == "total"
     assert data["chart"].startswith("<svg")
-    assert [line["words"] for line in data["log"]][:2] == ["Ann scored 5", "Bob scored 12"]
+    assert [line["words"] for line in data["log"]][:2] == [
+        "Ann scored 5", "Bob scored 12: round 1 over (Ann +5, Bob +12)"]
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])

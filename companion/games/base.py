@@ -87,6 +87,34 @@ class Match:
         """Everything a screen or a mirror needs to show the table, as JSON."""
         return self.result()
 
+    def context(self) -> dict[str, Any]:
+        """What the table shows beyond totals and the prompt, taken from :meth:`state`
+        (what the OLED draws from), so the screen and the page cannot disagree:
+        ``facts`` (``[{"label": "Dealer", "text": "Ann"}, ...]``, in the order a player
+        reads them) and ``outcome`` (at the end, who won and how a tie was settled, in
+        words; None before). A game adds its own facts in :meth:`table_facts`."""
+        return {"facts": [{"label": label, "text": str(text)}
+                          for label, text in self.table_facts() if text not in (None, "")],
+                "outcome": self.outcome() if self.over else None}
+
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """(label, text) pairs for :meth:`context`; an empty text is left out."""
+        return []
+
+    def outcome(self) -> str:
+        """Who won, in words: "Ann wins with 312", "Ann and Bob tie on 312 and share
+        the win". A game whose ties are broken says how (it overrides this)."""
+        result = self.result()
+        winners, totals = list(result.get("winners", [])), result.get("totals", {})
+        if not winners:
+            return "Nobody wins"
+        score = totals.get(winners[0], "")
+        if not self.high_wins:
+            score = f"the lowest total, {score}"
+        if len(winners) == 1:
+            return f"{winners[0]} wins with {score}"
+        return f"{and_list(winners)} tie on {score} and share the win"
+
     def note(self, event: Event) -> str:
         """What ``event``, the one just applied, means at the table in a few words (a
         die face's action: "draw for Board"), or "" when its fields say it all."""
@@ -227,9 +255,22 @@ def check_fields(event: Event, kind: str, required: Sequence[str] = (),
                            f"(fields: {fields})")
 
 
+def and_list(names: Sequence[object]) -> str:
+    """Names as a person lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    words = [str(name) for name in names]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def n_rounds(count: int, word: str = "round") -> str:
+    """How many of something, in words: "1 hand", "3 hands"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def n_cards(cards: int) -> str:
     """How many cards, in words, for refusals: "1 card", "2 cards"."""
-    return f"{cards} card" if cards == 1 else f"{cards} cards"
+    return n_rounds(cards, "card")
 
 
 def die_face(value: object) -> int:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields, die_face
+from companion.games.base import Event, Expect, Match, and_list, check_fields, die_face
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
 from companion.table.dice import SIDES
@@ -600,6 +600,40 @@ class BlockLottery(Match):
             "entered": copy.deepcopy(self.entered),
             "leaders": scores.winners(self.totals),
         }
+
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """The round, the pool, each player's dice, the prize card and its tokens, the
+        re-rolls, who ended the round."""
+        state = self.state()
+        pool = " ".join(str(face) for face, count in zip(FACES, state["pool"], strict=True)
+                        for _ in range(count))
+        prizes = state["prizes"]
+        spaces = [f"{prizes[i]}: {state['tokens'][i] if i < len(state['tokens']) else '-'}"
+                  for i in range(len(prizes))]
+        return [
+            ("Round", f"{state['round']} of {ROUNDS}"),
+            ("Dealer", state["dealer"]),
+            ("Pool", f"{state['pool_left']} dice" + (f": {pool}" if pool else "")),
+            *((f"{name}'s dice", " ".join(map(str, faces)) or "none")
+              for name, faces in state["dice"].items() if self.phase != POOL),
+            ("Prize card", " | ".join(spaces)),
+            ("Round over", None if state["ended_by"] is None
+             else f"{state['ended_by']} {CAUSE_WORDS.get(state['end'], state['end'])}"),
+            ("May re-roll", and_list(state["may_reroll"])),
+            ("Lucky number", state["lucky_number"]),
+        ]
+
+    def outcome(self) -> str:
+        """A tie on totals goes to the best round-3 score (BL8): say so."""
+        if not self.tie_break or not self.rounds:
+            return super().outcome()
+        winner = self.winners[0]
+        last = self.rounds[-1]
+        tied = [p for p in self.players if self.totals[p] == self.totals[winner]]
+        scores_3 = " to ".join(str(last["points"][p]) for p in
+                               sorted(tied, key=lambda p: -last["points"][p]))
+        return (f"{and_list(tied)} tie on {self.totals[winner]}; {winner} wins the tie "
+                f"on round {ROUNDS} ({scores_3})")
 
 
 MATCH = BlockLottery

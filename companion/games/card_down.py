@@ -664,6 +664,30 @@ class CardDown(Match):
         """True when the event applied last turned the discard pile over."""
         return self.last_turnover is not None and self.last_turnover[0] == len(self.events) - 1
 
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """The top card and a declared colour, the direction, a stack of 2s, what is
+        still owed, every hand count, the piles."""
+        state = self.state()
+        top = state["top"]
+        card = None if top is None else " ".join(
+            str(top[key]) for key in ("value", "colour", "suit") if top.get(key))
+        if top is not None and top.get("value") in EFFECTS:
+            card = f"{card} ({EFFECTS[top['value']]})"
+        hands = ", ".join(f"{name} {count}" for name, count in state["in_hand"].items())
+        return [
+            ("Game", state["game_number"]),
+            ("Top card", card),
+            ("Colour named", state["declared"]),
+            ("Direction", "clockwise" if state["direction"] == "left" else "anticlockwise"),
+            ("Stack", None if not state["stacked"] else f"draw {state['stacked']}"),
+            ("Next", state["next"]),
+            ("Must say", None if state["word_due"] is None
+             else f"{state['current']}: {state['word_due']}"),
+            ("Cards in hand", hands),
+            ("Draw pile", n_cards(state["draw_pile"])),
+            ("Went out", state["went_out"]),
+        ]
+
 
 MATCH = CardDown
 

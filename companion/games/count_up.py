@@ -250,6 +250,23 @@ class CountUp(Match):
             "last_trick": None if last is None else dict(last, cards=list(last["cards"])),
         }
 
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """The game, the leader, the trick on the table and what may follow, tricks won
+        and cards left; the last trick."""
+        state = self.state()
+        last = state["last_trick"]
+        return [
+            ("Game", f"{state['game_number']} (first to {self.games_to_win})"),
+            ("Leads", state["leader"]),
+            ("Trick", " ".join(map(str, state["trick"])) or "none yet"),
+            ("May follow", None if self.over else self._what_may_follow()),
+            ("Tricks", ", ".join(f"{p} {n}" for p, n in state["tricks"].items())),
+            ("Cards left", ", ".join(f"{p} {n}" for p, n in state["cards_left"].items())),
+            ("Last trick", None if last is None else
+             f"{last.get('winner', '?')} took {' '.join(map(str, last['cards']))}"),
+        ] + [(f"Game {game['game']}", f"{game['winner']} won the tie with the last trick")
+             for game in state["games"] if game["tie_break"]]
+
 
 MATCH = CountUp
 

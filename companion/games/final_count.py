@@ -27,7 +27,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields, die_face, n_cards
+from companion.games.base import (
+    Event,
+    Expect,
+    Match,
+    and_list,
+    check_fields,
+    die_face,
+    n_cards,
+    n_rounds,
+)
 from companion.table import scores
 from companion.table.seats import Seats
 
@@ -178,6 +187,25 @@ class SettledHand:
         return self
 
 
+def hand_outcome(hand: Mapping[str, Any]) -> str:
+    """How a settled hand was won, in words (FC6, FC7): "Ann wins with 49, +10 as Cy
+    called and lost", "Ann and Bob share 71 (35 each)", "everyone bust: nobody scores"."""
+    winners = hand["winners"]
+    if not winners:
+        return "everyone bust: nobody scores"
+    total = hand["players"][winners[0]]["total"]
+    how = " (hit the goal)" if hand["players"][winners[0]]["hit_goal"] else ""
+    if len(winners) == 1:
+        words = f"{winners[0]} wins with {total}{how}"
+    else:
+        words = f"{and_list(winners)} share {total}{how}"
+    if hand["bonus"]:
+        words += f", +{hand['bonus']} as {hand['caller']} called and lost"
+    if len(winners) > 1:
+        words += f" ({hand['split']} each)"
+    return words
+
+
 def draw_pile_after_deal(players: int) -> int:
     """Cards left to draw from once 3 each and 2 for the Board are dealt (FC10)."""
     return DECK_SIZE - DEALT_TO_EACH_PLAYER * players - DEALT_TO_BOARD
@@ -268,9 +296,13 @@ class FinalCount(Match):
         self.may_still_call = player if self.caller is None else None
 
     def note(self, event: Event) -> str:
-        """A roll's meaning for the roller ("draw for Board", or "pile empty: pass")."""
+        """A roll's meaning for the roller ("draw for Board", or "pile empty: pass");
+        the hand's outcome after the hand that settles it ("Ann wins with 49, +10 as Cy
+        called and lost")."""
         if event.get("type") == "roll" and self.rolls:
             return self.rolls[-1].action
+        if event.get("type") == "hand" and self.hands and (self.over or not self.entered):
+            return hand_outcome(self.hands[-1].record)
         return ""
 
     def on_call(self, event: Event) -> None:
@@ -534,6 +566,30 @@ class FinalCount(Match):
             "card_limits": self._card_limits(),
             "leaders": scores.winners(self.totals),
         }
+
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """The hand, the dealer, the goal, the die just rolled and what it means, the
+        draw pile, the call and who still plays, the Board once it is entered."""
+        state = self.state()
+        last = state["last_roll"]
+        goal = state["goal"]
+        rolls = state["goal_rolls"]
+        return [
+            ("Hand", state["hand"]),
+            ("Dealer", state["dealer"]),
+            ("Hit Goal", None if goal is None
+             else f"{goal} (rolled {rolls[0]} and {rolls[1]})"),
+            ("Last roll", None if last is None
+             else f"{last['player']} rolled {last['value']}: {last['action']}"),
+            ("Draw pile", n_cards(state["draw_pile"])),
+            ("Called", None if state["caller"] is None
+             else f"{state['caller']}; last turns: {and_list(state['final_round']) or 'none'}"),
+            ("Board", " ".join(state["entered"]["board"] or []) or None),
+        ]
+
+    def outcome(self) -> str:
+        """The winner, or a shared win (FC11: equal highest totals share it)."""
+        return super().outcome() + f" after {n_rounds(len(self.hands), 'hand')}"
 
     def _card_limits(self) -> dict[str, Any]:
         """[fewest, most] cards the Board and each player not yet entered may hold."""

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields
+from companion.games.base import Event, Expect, Match, and_list, check_fields, n_cards
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
 
@@ -659,6 +659,35 @@ class FullCounter(Match):
             "last": None if self.last is None else dict(self.last),
             "leaders": scores.winners(self.losses, high_wins=False),
         }
+
+    def outcome(self) -> str:
+        """Fewest losses wins (FU8); equal fewest share the win."""
+        fewest = self.losses[self.winners[0]] if self.winners else 0
+        lost = f"{fewest} {'loss' if fewest == 1 else 'losses'}"
+        if len(self.winners) == 1:
+            return f"{self.winners[0]} wins with the fewest losses, {lost}"
+        return f"{and_list(self.winners)} share the win with {lost} each"
+
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """Direction, up or down, the value to beat, the top of the pile, burns, who is
+        out; the card asked for while finding the starter."""
+        state = self.state()
+        top = state["top"]
+        asking = state["asking"]
+        order = "going up" if self.ascending else "going down"
+        return [
+            ("Game", state["game_number"]),
+            ("Looking for", None if asking is None else f"a {asking['name']}"),
+            ("Direction", state["direction"]),
+            ("Order", order if self.phase == PLAY else None),
+            ("To beat", None if self.phase != PLAY else
+             "anything" if state["to_beat"] is None else state["to_beat"]),
+            ("Top of pile", None if top is None else
+             f"{top['card']}" + (f" (x{top['run']})" if top["run"] > 1 else "")),
+            ("Pile", None if state["pile"] is None else n_cards(state["pile"])),
+            ("Burns", state["burns"] or None),
+            ("Out", ", ".join(state["out"])),
+        ]
 
 
 MATCH = FullCounter

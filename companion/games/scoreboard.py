@@ -152,6 +152,17 @@ class Scoreboard(Match):
             "can_end": "end" in self.expecting().types,
         }
 
+    def table_facts(self) -> list[tuple[str, Any]]:
+        """The round, the target, who has entered this round, how it ended."""
+        state = self.state()
+        best = "lowest" if self.low_wins else "highest"
+        return [
+            ("Round", state["round"]),
+            ("Target", None if state["target"] is None
+             else f"{state['target']} ({best} total wins)"),
+            ("Entered", ", ".join(f"{p} {n}" for p, n in state["entered"].items())),
+        ]
+
 
 MATCH = Scoreboard
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
 from companion.names import check_name
+from companion.remote.pads import pads
 from companion.store import ROSTER_MAX
 
 if TYPE_CHECKING:
@@ -163,8 +164,26 @@ def session_state(app: App, session: Session | None) -> dict[str, Any]:
         "prompt": expect["prompt"] if not match.over else "Game over",
         "seq": len(match.events),
         "expecting": expect,
+        "context": match.context(),
+        "pads": pads(match),
         "saved": saving(app),
     }
+
+
+def waiting_state(app: App) -> dict[str, Any] | None:
+    """The game waiting to be resumed on the device (after a restart, or left while
+    unsaved), as the page shows it: ``match_id``, ``game``, ``title``, ``players``,
+    ``totals``, ``seq``; None when there is none or the log cannot say."""
+    try:
+        open_now = _open_match(app)
+    except CompanionError:
+        return None  # the log cannot be read now: the page says no more than it knows
+    if open_now is None or open_now["session"] is app.current_session():
+        return None
+    match = open_now["session"].match
+    return {"match_id": open_now["match_id"], "game": match.game_id,
+            "title": open_now["title"], "players": list(match.players),
+            "totals": dict(match.result().get("totals", {})), "seq": len(match.events)}
 
 
 def saving(app: App) -> bool:

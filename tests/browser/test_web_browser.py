@@ -98,12 +98,13 @@ def test_a_paired_phone_rolls_and_undoes_through_the_same_queue(page, device) ->
     page.click("button[data-post='/api/roll']")
     seq_is(page, 1)
     assert device.call(commands.state)["seq"] == 1  # the OLED's match moved too
-    page.click("button[data-post='/api/undo']")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#undo")
     seq_is(page, 0)
-    # an event typed in the form: Ann calls (the type list comes from the match)
-    page.select_option("#event-type", "call")
-    page.select_option("select[name='value']", "")
-    page.click("#event-form button")
+    # an event from the pad: Ann calls (the pads come from what the match expects)
+    page.click("#pad .tab:text('Call')")
+    page.click("#pad .key:text('Ann')")
+    page.click("#pad button.send")
     seq_is(page, 1)
     assert device.call(commands.state)["seq"] == 1
 
@@ -111,14 +112,17 @@ def test_a_paired_phone_rolls_and_undoes_through_the_same_queue(page, device) ->
 def test_a_refused_event_shows_the_reason_and_changes_nothing(page, device) -> None:
     pair(page, device)  # from the main menu: Settings > Pair a phone
     device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
-    page.wait_for_function("window.companionViews.length > 0")
-    page.select_option("#event-type", "roll")
-    page.select_option("select[name='player']", '"Bob"')
-    page.select_option("select[name='value']", "3")
-    page.click("#event-form button")
+    for event in ({"type": "call", "player": "Ann"}, {"type": "roll", "player": "Bob", "value": 5},
+                  {"type": "board", "cards": ["K", "K"]}):
+        device.call(commands.event, event)
+    seq_is(page, 3)
+    page.click("#pad .key:text('Ann')")
+    for _ in range(3):  # five kings: one deck has four
+        page.click("#pad button[aria-label='add K']")
+    page.click("#pad button.send")
     page.wait_for_selector("#toast:not([hidden])")
-    assert "Ann" in page.inner_text("#toast")
-    assert device.call(commands.state)["seq"] == 0
+    assert "a deck has only 4" in page.inner_text("#toast")
+    assert device.call(commands.state)["seq"] == 3
 
 
 def finish_scoreboard(device: LiveDevice) -> int:
@@ -133,7 +137,7 @@ def test_history_shows_the_finished_game_and_the_export_equals_companion_export(
         page, device, tmp_path) -> None:
     match_id = finish_scoreboard(device)
     page.goto(device.url + "/history")
-    page.click(f"a[href='/matches/{match_id}'] >> nth=1")
+    page.click(f"a[href='/matches/{match_id}']")
     page.wait_for_url(f"{device.url}/matches/{match_id}")
     assert "Ann" in page.inner_text(".prompt") and page.query_selector("svg.chart")
     for fmt in ("jsonl", "csv"):

@@ -40,6 +40,7 @@ from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.gate import BUG_WORDS, Gate
 from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
+from companion.remote.web.people import NAME_MAX, player_details
 from companion.remote.web.source import Change, SharedSnapshot
 
 log = logging.getLogger("companion")
@@ -178,7 +179,10 @@ class Site:
                                       jinja2.FileSystemLoader(str(HERE / "templates"))])
         self.templates = jinja2.Environment(loader=loader, autoescape=True,
                                             trim_blocks=True, lstrip_blocks=True)
-        self.templates.globals.update(game_title=views.game_title, site_title=title)
+        self.templates.globals.update(game_title=views.game_title, site_title=title,
+                                      seat_class=views.seat_class, unit=views.unit,
+                                      player_url=views.player_url)
+        self.templates.filters.update(when=views.when, duration=views.length)
 
     # -- access -------------------------------------------------------------------------
 
@@ -225,7 +229,10 @@ class Site:
                 "seq": state.get("seq", 0),
                 "over": bool(state.get("over")), "expecting": state.get("expecting"),
                 "turn": state.get("turn"), "players": state.get("players", []),
-                "keepalive": self.keepalive, "html": self.live_html(snap)}
+                "keepalive": self.keepalive,
+                "pads": state.get("pads", []), "last": views.last_words(snap["events"]),
+                "title": views.page_title(state, self.title),
+                "html": self.live_html(snap)}
         text = sse(json.dumps(data, ensure_ascii=False, separators=(",", ":")), event="view")
         if cache is not None:
             cache["view"] = text
@@ -238,7 +245,8 @@ class Site:
             return RedirectResponse("/pair", status_code=303)
         snap = await self.snapshots.get()
         return self.render(request, "table.html", live=self.live_html(snap),
-                           state=snap["state"])
+                           state=snap["state"], last_words=views.last_words(snap["events"]),
+                           page_title=views.page_title(snap["state"], self.title))
 
     async def history_page(self, request: Request) -> Response:
         if not self.may_read(request):
@@ -263,11 +271,26 @@ class Site:
         data = await run_in_threadpool(self.source.read, player_figures)
         return self.render(request, "players.html", **data)
 
+    async def player_page(self, request: Request) -> Response:
+        if not self.may_read(request):
+            return RedirectResponse("/pair", status_code=303)
+        name = request.path_params["name"]
+        data = await run_in_threadpool(self.source.read, lambda s: player_page_data(s, name))
+        return self.render(request, "player.html", player=data)
+
+    async def api_player(self, request: Request) -> Response:
+        self.check_read(request)
+        name = request.path_params["name"]
+        data = await run_in_threadpool(self.source.read, lambda s: player_page_data(s, name))
+        return JSONResponse(data)
+
     async def new_page(self, request: Request) -> Response:
         if not self.paired(request):
             return RedirectResponse("/pair", status_code=303)
         roster = await run_in_threadpool(self.source.read, lambda s: s.roster())
-        return self.render(request, "new.html", games=playable_games(), roster=roster)
+        snap = await self.snapshots.get()
+        return self.render(request, "new.html", games=playable_games(), roster=roster,
+                           open_game=views.open_game(snap["state"], snap.get("waiting")))
 
     async def pair_page(self, request: Request) -> Response:
         """The pair form; ``?code=123456`` (the QR code on the device's Pair screen)
@@ -555,7 +578,8 @@ def _record_json(record: Any) -> dict[str, Any]:
             "players": list(record.players), "started": record.started,
             "finished": record.finished, "abandoned": record.abandoned,
             "winners": list(result.get("winners", [])), "totals": result.get("totals", {}),
-            "events": record.event_count, "origin": getattr(record, "origin", "")}
+            "events": record.event_count, "origin": getattr(record, "origin", ""),
+            "seconds": None if record.finished is None else record.finished - record.started}
 
 
 def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
@@ -588,7 +612,7 @@ def match_details(store: Any, match_id: int) -> dict[str, Any]:
     players, points = views.series(table)
     data = _record_json(record)
     data.update(options=record.options, table=table,
-                chart=views.chart_svg(players, points),
+                chart=views.chart_svg(players, points, views.unit(record.game_id)),
                 log=[{"seq": seq, "words": words, "event": events[seq - 1]}
                      for seq, words in views.log_lines(
                          events, None, (record.game_id, record.players, record.options))],
@@ -618,6 +642,13 @@ def player_figures(store: Any) -> dict[str, Any]:
     return {"roster": store.roster(), "figures": figures(store)}
 
 
+def player_page_data(store: Any, name: str) -> dict[str, Any]:
+    """A player's page (:func:`~.people.player_details`) with their matches."""
+    if not name.strip() or len(name) > NAME_MAX:
+        raise RemoteError("NOTFOUND", "no such player")
+    return player_details(store, name, past_matches(store, player=name))
+
+
 def playable_games() -> list[dict[str, Any]]:
     """The games a new match may be: id, title, player counts, options with defaults."""
     from companion.games import GAMES, available, engine
@@ -639,7 +670,11 @@ def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
 
     state = snap["state"]
     if state.get("match") is None and "game" not in state:
-        return {"state": state, "rows": [], "log": [], "chart": ""}
+        waiting = snap.get("waiting")
+        rows = [] if not waiting else views.standings(
+            waiting["players"], waiting["totals"], [], views.high_wins(waiting["game"]))
+        return {"state": state, "rows": rows, "log": [], "chart": "", "context": {},
+                "waiting": waiting}
     result = snap.get("result") or {}
     record = MatchRecord(id=state.get("match_id") or 0, game_id=state["game"],
                          players=tuple(state["players"]), options=dict(snap.get("options", {})),
@@ -654,7 +689,9 @@ def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
                                 state.get("winners", []), views.high_wins(state["game"])),
         "log": views.log_lines(events, game=(record.game_id, record.players,
                                               record.options)),
-        "chart": views.chart_svg(players, points),
+        "chart": views.chart_svg(players, points, views.unit(state["game"])),
+        "context": state.get("context") or {},
+        "waiting": None,
     }
 
 
@@ -698,6 +735,8 @@ def build_app(
         Route("/api/roll", site.roll, methods=["POST"]),
         Route("/api/undo", site.undo, methods=["POST"]),
         Route("/api/leave", site.leave, methods=["POST"]),
+        Route("/players/{name:path}", site.player_page),
+        Route("/api/players/{name:path}", site.api_player),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     # No handler for Exception: Starlette's would answer, then raise it again for the

@@ -199,6 +199,7 @@ class DeviceSource:
             "events": [] if match is None else list(match.events),
             "result": None if match is None else match.result(),
             "options": {} if match is None else dict(match.options),
+            "waiting": None if session is not None else commands.waiting_state(app),
         }
 
     # -- from the server's threads ----------------------------------------------------
@@ -248,7 +249,7 @@ class StoreSource:
         if started is not None:
             started()
         return {"tick": 0, "state": {"match": None, "saved": False}, "events": [],
-                "result": None, "options": {}}
+                "result": None, "options": {}, "waiting": None}
 
     def command(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         raise RemoteError("READONLY", "this page only shows the game log; it changes nothing")

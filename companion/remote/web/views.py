@@ -13,24 +13,13 @@ from typing import Any
 
 from companion import games
 
-#: Past-tense verbs for the log ("Ann rolled 3"); other types read "Ann: type ...".
-VERBS = {
-    "roll": "rolled", "goal": "rolled the Hit Goal", "call": "called", "board": "Board:",
-    "hand": "showed", "play": "played", "pass": "passed", "points": "scored",
-    "end": "ended the round", "turn_up": "turned up", "call_out": "called out",
-    "said": "said", "forgot": "forgot to say", "colour": "named the colour",
-    "draw": "drew a card", "draw_stack": "drew the stack", "end_match": "ended the match",
-    "pool": "rolled the pool", "take": "took a", "reroll": "re-rolled", "token": "drew token",
-    "score": "scored", "starter": "asked for", "chain": "laid a chain", "blind": "turned over",
-    "pickup": "picked up the pile", "out": "is out",
-}
+#: Why a Block Lottery round ended, after the player's name.
+END_CAUSES = {"empty_hand": "had no cards left", "deck_out": "could not draw",
+              "last_die": "took the last die"}
 #: Lines of the log on the table view.
 LOG_LINES = 12
 #: Chart size in SVG user units (it scales to the page).
 CHART_W, CHART_H = 600, 260
-#: Line colours of the chart, one per seat (readable on dark and light).
-COLOURS = ("#e4572e", "#29a3d9", "#f3a712", "#76b041", "#b56ed8", "#d94f8a", "#8c8c8c",
-           "#17bebb", "#c6a15b", "#5d6fd9")
 
 
 game_title = games.title
@@ -40,18 +29,92 @@ def _value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return " ".join(_value(item) for item in value)
     if isinstance(value, Mapping):
-        return ", ".join(f"{key} {_value(item)}" for key, item in value.items())
-    return str(value)
+        return " ".join(_value(item) for item in value.values() if item is not None)
+    return str(value).replace("_", " ")
+
+
+def _card(event: Mapping[str, Any]) -> str:
+    """The card an event names, however the game spells it (a number, a rank, a dict)."""
+    for key in ("card", "value"):
+        if key in event:
+            count = event.get("count", 1)
+            card = _value(event[key])
+            return f"{count} x {card}" if isinstance(count, int) and count > 1 else card
+    if "effect" in event:
+        count = event.get("count", 1)
+        effect = _value(event["effect"])
+        return f"{count} x {effect}" if isinstance(count, int) and count > 1 else effect
+    return "a card"
+
+
+def _cards(value: Any) -> str:
+    return _value(value) if value else "none"
+
+
+#: One event in words, per type: (event) -> the words after the player's name. Types
+#: shared by several games read right for each (the fields tell them apart).
+PHRASES: dict[str, Any] = {
+    "roll": lambda e: f"rolled {_value(e.get('value'))}",
+    "goal": lambda e: "Hit Goal: " + (
+        f"rolled {e['rolls'][0]} and {e['rolls'][1]}, the goal is "
+        f"{10 * max(e['rolls']) + min(e['rolls'])}"
+        if _two_faces(e.get("rolls")) else f"rolled {_value(e.get('rolls'))}"),
+    "call": lambda e: "called: everyone else has one more turn",
+    "board": lambda e: f"Board cards: {_cards(e.get('cards'))}",
+    "hand": lambda e: ("has " + _cards(e["cards"]) if "cards" in e
+                       else "holds " + _cards(e["values"]) if "values" in e
+                       else f"holds cards worth {_value(e.get('sum'))}"),
+    "play": lambda e: f"played {_card(e)}",
+    "chain": lambda e: f"played a run {_value(e.get('first'))} to {_value(e.get('last'))}",
+    "blind": lambda e: f"turned over a face-down {_value(e.get('value'))}",
+    "pass": lambda e: "passed",
+    "pickup": lambda e: "picked up the pile",
+    "out": lambda e: "is out (no cards left)",
+    "points": lambda e: f"scored {_value(e.get('points'))}",
+    "end": lambda e: (f"ended the round: {END_CAUSES.get(e.get('cause'), _value(e['cause']))}"
+                      if "cause" in e else "The players ended the match"),
+    "end_match": lambda e: "The players ended the match",
+    "turn_up": lambda e: "Turned up " + (_value(e["card"]) if e.get("card") else "a card"),
+    "call_out": lambda e: (f"called out {_value(e.get('offender'))} for not saying "
+                           f"{_value(e.get('word'))}: they draw 2"),
+    "said": lambda e: f"said {_value(e.get('word'))}",
+    "forgot": lambda e: f"forgot to say {_value(e.get('word'))}",
+    "colour": lambda e: f"named the colour {_value(e.get('colour'))}",
+    "draw": lambda e: "drew a card",
+    "draw_stack": lambda e: "drew the stack",
+    "pool": lambda e: f"Rolled the pool: {_value(e.get('faces'))}",
+    "take": lambda e: f"took a {_value(e.get('face'))}",
+    "reroll": lambda e: f"re-rolled {_value(e.get('from'))} and got {_value(e.get('to'))}",
+    "token": lambda e: f"Drew token {_value(e.get('token'))}",
+    "score": lambda e: (f"counted {_value(e.get('blocks'))} cards in blocks and "
+                        f"{_value(e.get('hand'))} in hand"
+                        + (f", {_value(e['lucky'])} lucky" if "lucky" in e else "")),
+    "starter": lambda e: (f"Who has a {_value(e.get('value'))}? face up: "
+                          f"{_value(e.get('face_up')) or 'nobody'}"
+                          + (f"; in hand: {_value(e['in_hand']) or 'nobody'}"
+                             if "in_hand" in e else "")),
+}
+
+
+def _two_faces(rolls: Any) -> bool:
+    return (isinstance(rolls, list) and len(rolls) == 2
+            and all(isinstance(r, int) and not isinstance(r, bool) for r in rolls))
 
 
 def event_words(event: Mapping[str, Any]) -> str:
-    """One event as a line for people: ``{"type": "roll", "player": "Ann", "value": 3}``
-    is "Ann rolled 3"."""
+    """One event as a person says it: ``{"type": "roll", "player": "Ann", "value": 3}``
+    is "Ann rolled 3"; ``{"type": "end", "player": "Bob", "cause": "deck_out"}`` is
+    "Bob ended the round: could not draw". A type no game has reads "Ann: type ..."."""
     kind = str(event.get("type", "?"))
     who = str(event.get("player", "") or "")
+    phrase = PHRASES.get(kind)
+    if phrase is not None:
+        try:
+            return " ".join(word for word in (who, phrase(event)) if word)
+        except (KeyError, TypeError, ValueError):
+            pass  # a malformed event (the engine refused it): plain words below
     rest = [_value(value) for key, value in event.items() if key not in ("type", "player")]
-    verb = VERBS.get(kind)
-    words = [who, verb, *rest] if verb else [f"{who}:" if who else "", kind, *rest]
+    words = [f"{who}:" if who else "", kind.replace("_", " "), *rest]
     return " ".join(word for word in words if word)
 
 
@@ -67,22 +130,57 @@ def log_lines(events: Sequence[Mapping[str, Any]], last: int | None = LOG_LINES,
             for seq, event in enumerate(events[start:], start + 1)]
 
 
+#: What one row of a game's score sheet is, as its players call it.
+UNITS = {"final-count": "hand", "block-lottery": "round", "scoreboard": "round",
+         "card-down": "game", "full-counter": "game", "count-up-21": "game"}
+
+
+def unit(game_id: str) -> str:
+    """"hand", "round" or "game": what a game's scores are counted by."""
+    return UNITS.get(game_id, "round")
+
+
 def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
                 events: Sequence[Mapping[str, Any]]) -> list[str]:
     """:meth:`Match.note` of each event, by replaying them once through the game's
-    engine ("" for every event from where a log stops replaying)."""
+    engine ("" for every event from where a log stops replaying). An event that ends a
+    hand, round or game also says its result: "hand 2 over (Ann +71, Bob +0)"."""
     from companion.errors import CompanionError
     from companion.games import new_match
 
     notes = [""] * len(events)
+    word = unit(game[0])
     try:
         match = new_match(*game)
+        totals, done = dict(match.result().get("totals", {})), 0
         for index, event in enumerate(events):
             match.apply(dict(event))
-            notes[index] = match.note(event)
+            result = match.result()
+            settled = _settled(result)
+            note = match.note(event)
+            if settled > done:
+                after = result.get("totals", {})
+                gains = ", ".join(f"{name} {_signed(after.get(name, 0) - totals.get(name, 0))}"
+                                  for name in match.players)
+                note = "; ".join(part for part in (note, f"{word} {settled} over ({gains})")
+                                 if part)
+            notes[index] = note
+            totals, done = dict(result.get("totals", {})), settled
     except CompanionError:
         pass  # a log the engine refuses is still shown, in plain words
     return notes
+
+
+def _settled(result: Mapping[str, Any]) -> int:
+    """Hands, rounds or games a result holds as finished."""
+    for key in ("hands", "rounds", "games"):
+        if isinstance(result.get(key), list):
+            return len(result[key])
+    return 0
+
+
+def _signed(number: Any) -> str:
+    return f"+{number}" if isinstance(number, int | float) and number >= 0 else str(number)
 
 
 def score_table(record: Any, events: Sequence[Mapping[str, Any]],
@@ -112,13 +210,42 @@ def series(table: list[list[str]] | None) -> tuple[list[str], list[list[int]]]:
     return players, points
 
 
+#: Seats that get a colour of their own (site.css ``.p0`` .. ``.p9``); more wrap round.
+SEAT_COLOURS = 10
+#: Units between the lines of two seats (equal totals stay apart, side by side).
+LINE_GAP = 4
+#: Dash patterns by seat, so lines that run together (equal totals) stay apart; the
+#: markers at each point differ too (:func:`_marker`).
+DASHES = ("", "14 6", "4 5", "14 5 4 5", "22 6", "2 4", "10 4 2 4", "18 4 4 4", "6 6", "")
+
+
+def seat_class(seat: int) -> str:
+    """The class that gives a player's seat its colour on every page (site.css)."""
+    return f"p{seat % SEAT_COLOURS}"
+
+
+def _marker(seat: int, cx: float, cy: float) -> str:
+    """A point of seat ``seat``'s line: circle, square, diamond or triangle."""
+    shape = seat % 4
+    if shape == 0:
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="6"/>'
+    if shape == 1:
+        return f'<rect x="{cx - 5.5:.1f}" y="{cy - 5.5:.1f}" width="11" height="11"/>'
+    if shape == 2:
+        return (f'<polygon points="{cx:.1f},{cy - 7:.1f} {cx + 7:.1f},{cy:.1f} '
+                f'{cx:.1f},{cy + 7:.1f} {cx - 7:.1f},{cy:.1f}"/>')
+    return (f'<polygon points="{cx:.1f},{cy - 7:.1f} {cx + 7:.1f},{cy + 5:.1f} '
+            f'{cx - 7:.1f},{cy + 5:.1f}"/>')
+
+
 def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: str = "hand",
               ) -> str:
-    """Running totals as lines, one colour per seat, with a legend; "" with fewer than
-    two hands (nothing to draw yet). Every text is escaped."""
+    """Running totals as lines, one colour, dash pattern and marker per seat (so equal
+    totals stay apart), with a legend; "" with fewer than two hands (nothing to draw
+    yet). Colours come from site.css classes (no inline styles). Every text is escaped."""
     if not points or max(len(line) for line in points) < 2:
         return ""
-    left, right, top, bottom = 48, 12, 12, 34
+    left, right, top, bottom = 66, 16, 14, 40
     width, height = CHART_W - left - right, CHART_H - top - bottom
     steps = max(len(line) for line in points) - 1
     low = min(0, *(min(line) for line in points))
@@ -136,24 +263,92 @@ def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: st
     for v in sorted({low, 0, high}):
         parts.append(f'<line class="grid" x1="{left}" x2="{CHART_W - right}" '
                      f'y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
-                     f'<text class="axis" x="{left - 6}" y="{y(v) + 5:.1f}" '
+                     f'<text class="axis" x="{left - 14}" y="{y(v) + 5:.1f}" '
                      f'text-anchor="end">{v}</text>')
-    for i in range(1, steps + 1):
-        parts.append(f'<text class="axis" x="{x(i):.1f}" y="{CHART_H - 14}" '
+    every = max(1, steps // 10)  # no more than ten numbers under the axis
+    for i in range(every, steps + 1, every):
+        parts.append(f'<text class="axis" x="{x(i):.1f}" y="{CHART_H - 12}" '
                      f'text-anchor="middle">{i}</text>')
     for seat, (name, line) in enumerate(zip(players, points, strict=False)):
-        colour = COLOURS[seat % len(COLOURS)]
-        path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="4" '
-                     f'points="{path}"><title>{escape(name)}</title></polyline>')
+        # Each seat a few units up or down, so equal totals draw side by side.
+        shift = (seat - (len(players) - 1) / 2) * LINE_GAP
+        path = " ".join(f"{x(i):.1f},{y(v) + shift:.1f}" for i, v in enumerate(line))
+        dash = DASHES[seat % len(DASHES)]
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        marks = "".join(_marker(seat, x(i), y(v) + shift) for i, v in enumerate(line))
+        parts.append(f'<g class="line {seat_class(seat)}"><title>{escape(name)}</title>'
+                     f'<polyline fill="none" stroke-width="4"{dashes} points="{path}"/>'
+                     f'{marks}</g>')
     parts.append("</svg>")
-    # The swatch is SVG with a fill attribute: no style attribute, which the page's
-    # Content-Security-Policy (no inline style) would refuse.
-    legend = "".join(f'<span class="key"><svg class="swatch" viewBox="0 0 10 4" '
-                     f'aria-hidden="true"><rect width="10" height="4" '
-                     f'fill="{COLOURS[seat % len(COLOURS)]}"/></svg>{escape(name)}</span>'
+    legend = "".join(f'<span class="key {seat_class(seat)}"><i></i>{escape(name)}</span>'
                      for seat, name in enumerate(players))
     return "".join(parts) + f'<div class="legend">{legend}</div>'
+
+
+def player_url(name: str) -> str:
+    """The address of a player's page; any character a name may hold (a slash, a
+    question mark) is escaped."""
+    from urllib.parse import quote
+
+    return "/players/" + quote(name, safe="")
+
+
+def when(timestamp: float | None) -> str:
+    """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"."""
+    import time
+
+    if timestamp is None:
+        return ""
+    return time.strftime("%a %d %b %Y %H:%M", time.localtime(timestamp))
+
+
+def length(seconds: float | None) -> str:
+    """How long a match took: "45 min", "1 h 05 min" ("" when not known)."""
+    if seconds is None or seconds < 0:
+        return ""
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{max(minutes, 1)} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def page_title(state: Mapping[str, Any], site: str) -> str:
+    """The browser tab's title: the game and whose turn, or who won ("Final Count: Ann
+    to play · Tabletop Companion"), so a tab or a screen reader says where the game is."""
+    game = state.get("game")
+    if not game:
+        return site
+    title = str(state.get("title") or game_title(game))
+    winners = list(state.get("winners") or [])
+    if state.get("over"):
+        now = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" \
+            if winners else "game over"
+    elif state.get("turn"):
+        now = f"{state['turn']} to play"
+    else:
+        now = str(state.get("prompt") or "")
+    return f"{title}: {now} · {site}" if now else f"{title} · {site}"
+
+
+def open_game(state: Mapping[str, Any], waiting: Mapping[str, Any] | None) -> str:
+    """What a new game would push aside, in words ("" when nothing would): the game on
+    the table, or the one waiting to be resumed on the device."""
+    if state.get("game") and not state.get("over"):
+        game, match_id, where = state["game"], state.get("match_id"), "is not finished"
+        title = state.get("title")
+    elif waiting:
+        game, match_id = waiting["game"], waiting.get("match_id")
+        title, where = waiting.get("title"), "is not finished: it waits to be resumed"
+    else:
+        return ""
+    name = f"{title or game_title(game)}" + (f" (match {match_id})" if match_id else "")
+    return (f"{name} {where}. Starting a new game keeps it in the history as "
+            "abandoned.")
+
+
+def last_words(events: Sequence[Mapping[str, Any]]) -> str:
+    """The newest event in words, for "Undo 'Bob rolled 4'?" ("" with none)."""
+    return event_words(events[-1]) if events else ""
 
 
 def standings(players: Sequence[str], totals: Mapping[str, Any], winners: Sequence[str],

@@ -51,7 +51,7 @@
     live.dataset.seq = view.seq;
     live.dataset.match = view.match_id == null ? "" : view.match_id;
     window.companionViews.push(performance.timeOrigin + performance.now());
-    controls(view);
+    document.dispatchEvent(new CustomEvent("companion:view", { detail: view }));
   }
   let stream = null;
   function again() { return "?match=" + live.dataset.match + "&last=" + live.dataset.seq; }
@@ -97,60 +97,13 @@
   }
   if (live) connect(live.dataset.match ? "?match=" + live.dataset.match : "");
 
-  // -- a paired phone enters events --------------------------------------------------------
-  function option(value, label) {
-    const item = document.createElement("option");
-    item.value = value;
-    item.textContent = label;
-    return item;
-  }
-  function controls(view) {
-    const box = $("#controls");
-    if (!box) return;
-    box.hidden = !view.game || view.over;
-    const expect = view.expecting || { types: [], choices: {} };
-    const key = JSON.stringify(expect) + view.turn;
-    if (box.dataset.key === key) return;   // unchanged: keep what is being typed
-    box.dataset.key = key;
-    const kind = $("#event-type");
-    kind.replaceChildren(...expect.types.map((t) => option(t, t)));
-    const fields = $("#event-fields");
-    fields.replaceChildren();
-    const names = Object.assign({ player: (view.players || []) }, expect.choices || {});
-    for (const [name, values] of Object.entries(names)) {
-      if (!values.length) continue;
-      const label = document.createElement("label");
-      label.textContent = name + " ";
-      const pick = document.createElement("select");
-      pick.name = name;
-      pick.append(option("", "-"), ...values.map((v) => option(JSON.stringify(v), String(v))));
-      if (name === "player" && view.turn) pick.value = JSON.stringify(view.turn);
-      label.append(pick);
-      fields.append(label);
-    }
-  }
+  // A paired phone's pads and the page title follow each view (static/table.js).
   document.addEventListener("click", (e) => {
     const button = e.target.closest("[data-post]");
     if (button) act(button.dataset.post, {});
   });
-  const form = $("#event-form");
-  if (form) form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const event = { type: $("#event-type").value };
-    for (const pick of $("#event-fields").querySelectorAll("select")) {
-      if (pick.value) event[pick.name] = JSON.parse(pick.value);
-    }
-    const extra = $("#event-extra").value.trim();
-    if (extra) {
-      try { Object.assign(event, JSON.parse(extra)); } catch (err) { toast("More fields: not JSON", true); return; }
-    }
-    act("/api/events", { event: event }, () => { $("#event-extra").value = ""; });
-  });
-  const controlsBox = $("#controls");
-  if (controlsBox) controls({ expecting: JSON.parse(controlsBox.dataset.expecting || "{}"),
-    turn: controlsBox.dataset.turn, game: controlsBox.dataset.game || null,
-    players: [...document.querySelectorAll(".scores tbody td:first-child")]
-      .map((td) => td.textContent.replace(/^[^A-Za-z0-9]+/, "").trim()) });
+  window.companionAct = act;
+  window.companionToast = toast;
 
   // -- pairing ----------------------------------------------------------------------------------
   const pair = $("#pair");
@@ -217,7 +170,9 @@
       const reply = await post("/api/matches", body);
       if (reply.ok) { location.href = "/"; return; }
       if (reply.status === 409 && reply.data.code === "OPEN" && !force &&
-          confirm(reply.data.error + "\n\nStart the new game anyway?")) { start(true); return; }
+          confirm((game.dataset.open || reply.data.error) + "\n\nStart the new game anyway?")) {
+        start(true); return;
+      }
       toast(reply.data.error || "refused", true);
     };
     game.addEventListener("submit", (e) => { e.preventDefault(); start(false); });

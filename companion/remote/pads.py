@@ -1,0 +1,223 @@
+"""Entry pads: what a phone offers for each event a match may take now, as data.
+
+A pad is built from the match's own description of what may come next
+(:meth:`Match.expecting`: the legal types, whose turn, the allowed values per field)
+and its :meth:`Match.state` (how many cards the Board may hold, who holds which dice),
+the same data the OLED's pickers use, so the phone and the buttons never offer
+different things. The page draws each pad as buttons (one tap a card or a face),
+steppers for numbers and a Send button; it never shows a JSON box.
+
+``pads(match)`` is a list, one entry per legal event type::
+
+    {"type": "board", "label": "Board cards", "send": "Enter the Board", "player": None,
+     "fields": [{"name": "cards", "label": "Cards", "kind": "many",
+                 "values": ["A", "2", ...], "min": 2, "max": 3}]}
+
+Field kinds: ``fixed`` (sent as ``value``, not asked: whose turn it is), ``one`` (tap one
+of ``values``), ``many`` (tap ``values`` one at a time into a list of ``min``..``max``;
+``distinct``: each at most once), ``number`` (a stepper from ``min`` to ``max``,
+starting at ``value``). A field whose ``name`` has a dot (``card.value``) fills a part
+of an object (``{"card": {"value": ...}}``); ``optional`` fields may be left out.
+``by_player`` (on a field after a ``player`` field) narrows it to the player chosen:
+``{"Ann": {"values": [...], "min": 3, "max": 4}}`` (the dice Ann holds, the cards
+Ann may hold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+#: What each event type is called on a button or a pad's heading.
+TYPE_LABELS = {
+    "roll": "Roll the die", "goal": "Hit Goal rolls", "call": "Call", "board": "Board cards",
+    "hand": "A hand", "play": "Play", "chain": "Play a run", "blind": "Face-down card",
+    "pickup": "Pick up the pile", "out": "Out of cards", "points": "Points",
+    "end": "End", "end_match": "End the match", "turn_up": "Turn up a card",
+    "call_out": "Call out", "said": "Said it", "forgot": "Forgot to say it",
+    "colour": "Name a colour", "pass": "Pass", "draw": "Draw a card",
+    "draw_stack": "Draw the stack", "pool": "Roll the pool", "take": "Take a die",
+    "reroll": "Re-roll", "token": "Draw a token", "score": "Count cards",
+    "starter": "Who has it?",
+}
+#: What the pad's Send button says, where the type's label is not a deed.
+SEND_LABELS = {
+    "roll": "Enter the roll", "goal": "Set the goal", "board": "Enter the Board",
+    "hand": "Enter the hand", "points": "Enter the points", "score": "Enter the count",
+    "pool": "Enter the pool", "take": "Take it", "end": "End it", "reroll": "Re-roll them",
+    "token": "Draw it", "play": "Play it", "chain": "Play the run", "blind": "Turn it over",
+    "starter": "Enter who has it", "turn_up": "Turn it up", "call_out": "Call them out",
+    "colour": "Name it", "out": "Out",
+}
+#: Steppers never go past these (the engines refuse more anyway).
+POINTS_RANGE = (-9999, 9999)
+CARDS_COUNTED = (0, 200)
+
+
+def field(name: str, label: str, kind: str, values: Sequence[Any] = (), **extra: Any,
+          ) -> dict[str, Any]:
+    return {"name": name, "label": label, "kind": kind, "values": list(values), **extra}
+
+
+def fixed(name: str, value: Any) -> dict[str, Any]:
+    return {"name": name, "label": name, "kind": "fixed", "value": value, "values": []}
+
+
+def _player(expect: Any, choices: Sequence[str] | None = None, label: str = "Player",
+            ) -> dict[str, Any]:
+    """Whose event it is: fixed when it is someone's turn, else tap one."""
+    if expect.player is not None and choices is None:
+        return fixed("player", expect.player)
+    names = list(choices if choices is not None else expect.choices.get("player", ()))
+    return field("player", label, "one", names)
+
+
+def _card_fields(prefix: str, choices: Any, optional: bool) -> list[dict[str, Any]]:
+    """A Card-Down card: its value, and (exact entry) colour and suit."""
+    return [field(f"{prefix}.value", "Value", "one", choices.get("value", ()),
+                  optional=optional),
+            field(f"{prefix}.colour", "Colour", "one", choices.get("colour", ()),
+                  optional=True),
+            field(f"{prefix}.suit", "Suit", "one", choices.get("suit", ()), optional=True)]
+
+
+# -- one function per game: (match, expect) -> {type: fields} ----------------------------
+
+
+def _final_count(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    state = match.state()
+    limits = state["card_limits"]
+    hands = limits["hands"].values()
+    ranks = expect.choices.get("cards", ())
+    return {
+        "goal": [field("rolls", "Two rolls", "many", expect.choices.get("rolls", ()),
+                       min=2, max=2)],
+        "roll": [fixed("player", expect.player),
+                 field("value", "Die", "one", expect.choices.get("value", ()))],
+        "call": [field("player", "Who calls", "one", expect.choices.get("caller", ()))],
+        "board": [field("cards", "Cards", "many", ranks,
+                        min=(limits["board"] or [2, 2])[0], max=(limits["board"] or [2, 2])[1])],
+        "hand": [field("player", "Player", "one", expect.choices.get("player", ())),
+                 field("cards", "Cards", "many", ranks,
+                       min=min((low for low, _ in hands), default=3),
+                       max=max((high for _, high in hands), default=3),
+                       by_player={name: {"min": low, "max": high}
+                                  for name, (low, high) in limits["hands"].items()})],
+    }
+
+
+def _block_lottery(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    from companion.games import block_lottery as rules
+
+    state = match.state()
+    faces = list(rules.FACES)
+    score = [field("player", "Player", "one", expect.choices.get("player", ())),
+             field("blocks", "Cards in blocks", "number", min=CARDS_COUNTED[0],
+                   max=CARDS_COUNTED[1], value=0),
+             field("hand", "Cards in hand", "number", min=CARDS_COUNTED[0],
+                   max=CARDS_COUNTED[1], value=0)]
+    if state["lucky_number"] is not None:
+        score.append(field("lucky", "Lucky cards", "number", min=CARDS_COUNTED[0],
+                           max=CARDS_COUNTED[1], value=0))
+    most = max((len(dice) for dice in state["dice"].values()), default=0)
+    return {
+        "pool": [field("faces", "The 15 dice", "many", faces, min=rules.POOL_SIZE,
+                       max=rules.POOL_SIZE)],
+        "take": [field("player", "Who takes", "one", expect.choices.get("player", ())),
+                 field("face", "Face", "one", expect.choices.get("face", ()))],
+        "end": [field("player", "Who ends the round", "one", expect.choices.get("player", ())),
+                field("cause", "Why", "one", expect.choices.get("cause", ()))],
+        "reroll": [field("player", "Who re-rolls", "one", expect.choices.get("player", ())),
+                   field("from", "Dice picked up", "many", faces, min=1, max=most,
+                         by_player={name: {"values": sorted(set(dice)), "max": len(dice)}
+                                    for name, dice in state["dice"].items()}),
+                   field("to", "New faces", "many", expect.choices.get("to", ()), min=1,
+                         max=most)],
+        "token": [field("token", "Token", "one", expect.choices.get("token", ()))],
+        "score": score,
+    }
+
+
+def _card_down(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    state = match.state()
+    turn = [fixed("player", expect.player)]
+    held = state["in_hand"]
+    waiting = expect.choices.get("player", ())
+    word = expect.choices.get("word", ("",))[0] if expect.choices.get("word") else ""
+    offenders = [item["offender"] for item in state["call_outs"]]
+    return {
+        "turn_up": _card_fields("card", expect.choices, optional=True),
+        "play": turn + _card_fields("card", expect.choices, optional=True),
+        "draw": turn, "draw_stack": turn, "pass": turn,
+        "said": [*turn, fixed("word", word)], "forgot": [*turn, fixed("word", word)],
+        "colour": [*turn, field("colour", "Colour", "one", expect.choices.get("colour", ()))],
+        "call_out": [*turn, field("offender", "Who forgot", "one", offenders),
+                     field("word", "The word", "one",
+                           sorted({item["word"] for item in state["call_outs"]}))],
+        "hand": [field("player", "Player", "one", waiting),
+                 field("values", "Cards", "many", expect.choices.get("value", ()), min=1,
+                       max=max((held.get(name, 0) for name in waiting), default=1),
+                       by_player={name: {"min": held.get(name, 0), "max": held.get(name, 0)}
+                                  for name in waiting})],
+        "end_match": [],
+    }
+
+
+def _full_counter(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    turn = [fixed("player", expect.player)]
+    counts = expect.choices.get("count", (1,))
+    count = field("count", "How many", "number", min=min(counts), max=max(counts), value=1)
+    everyone = list(match.players)
+    cards = match.deck.cards()
+    play = ([*turn, field("effect", "What it did", "one", expect.choices.get("effect", ())),
+             count] if match.quick else
+            [*turn, field("value", "Card", "one", expect.choices.get("value", ())), count])
+    return {
+        "starter": [fixed("value", (expect.choices.get("value") or (None,))[0]),
+                    field("face_up", "Face up", "many", expect.choices.get("face_up", ()),
+                          min=0, max=len(everyone), distinct=True),
+                    field("in_hand", "In hand", "many", expect.choices.get("in_hand", ()),
+                          min=0, max=len(everyone), distinct=True, optional=True)],
+        "play": play,
+        "chain": [*turn, field("first", "From", "one", expect.choices.get("first", ())),
+                  field("last", "To", "one", [card for card in cards if isinstance(card, int)])],
+        "blind": [*turn, field("value", "The card", "one", cards)],
+        "pickup": turn,
+        "out": [field("player", "Who is out", "one", expect.choices.get("out", ()))],
+        "end": [],
+    }
+
+
+def _count_up(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    turn = [fixed("player", expect.player)]
+    return {"play": [*turn, field("card", "Card", "one", expect.choices.get("card", ()))],
+            "pass": turn}
+
+
+def _scoreboard(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    return {"points": [field("player", "Player", "one", expect.choices.get("player", ()),
+                             value=expect.player),
+                       field("points", "Points", "number", min=POINTS_RANGE[0],
+                             max=POINTS_RANGE[1], value=0)],
+            "end": []}
+
+
+GAMES: dict[str, Callable[[Any, Any], dict[str, list[dict[str, Any]]]]] = {
+    "final-count": _final_count, "block-lottery": _block_lottery, "card-down": _card_down,
+    "full-counter": _full_counter, "count-up-21": _count_up, "scoreboard": _scoreboard,
+}
+
+
+def pads(match: Any) -> list[dict[str, Any]]:
+    """The pads for every event ``match`` may take now (see the module docstring); []
+    when it takes none (the game is over) or the game has no pads."""
+    expect = match.expecting()
+    build = GAMES.get(match.game_id)
+    if build is None or not expect.types:
+        return []
+    by_type = build(match, expect)
+    labels = [TYPE_LABELS.get(kind, kind.replace("_", " ").capitalize())
+              for kind in expect.types]
+    return [{"type": kind, "label": label, "send": SEND_LABELS.get(kind, label),
+             "player": expect.player, "fields": by_type[kind]}
+            for kind, label in zip(expect.types, labels, strict=True) if kind in by_type]

@@ -1,0 +1,31 @@
+"""A player's page: their figures, everyone they played with (head-to-head), their
+rival and nemesis, and their matches. Plain functions of a store, like the other page
+data (:mod:`companion.remote.web.asgi`), so the club dashboard gets them too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.remote.commands import RemoteError
+
+#: Longer than any name the roster takes (names.py caps them far below): refused early.
+NAME_MAX = 64
+
+
+def player_details(store: Any, name: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
+    """``name`` (any case) with ``figures`` (``companion stats --player NAME --json``),
+    ``opponents`` (a head-to-head per opponent, most shared matches first), ``rival``
+    and ``nemesis`` (:func:`companion.stats.rival_and_nemesis`) and ``matches`` (their
+    finished and abandoned matches, newest first: ``matches``, the history rows with
+    them); NOTFOUND for a name the roster does not have and no match has."""
+    from companion.stats import figures, opponents, rival_and_nemesis
+
+    wanted = name.strip()
+    roster = {known.casefold(): known for known in store.roster()}
+    played = [p for m in matches for p in m["players"] if p.casefold() == wanted.casefold()]
+    shown = roster.get(wanted.casefold()) or (played[0] if played else None)
+    if shown is None:
+        raise RemoteError("NOTFOUND", f"no player {wanted!r}")
+    rows = opponents(store, shown)
+    return {"name": shown, "figures": figures(store, player=shown), "opponents": rows,
+            **rival_and_nemesis(rows), "matches": matches}
