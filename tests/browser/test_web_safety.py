@@ -48,7 +48,7 @@ def test_no_page_breaks_its_content_security_policy(strict_page, device) -> None
         page.goto(device.url + path)
         page.wait_for_load_state("load")
         if path == "/":
-            page.wait_for_selector("#live .legend .swatch")  # the chart's legend drawn
+            page.wait_for_selector("#live .legend .key")  # the chart's legend drawn
             page.wait_for_selector("#live .prompt.over")  # the script ran (the stream)
         assert page.evaluate("window.cspViolations") == [], path
     assert not [text for text in problems if "Content Security Policy" in text], problems

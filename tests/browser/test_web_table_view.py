@@ -32,11 +32,12 @@ def device(tmp_path) -> Iterator[LiveDevice]:
 
 
 def open_page(browser: Any, device: LiveDevice, path: str, width: int, height: int,
-              scheme: str = "dark", paired_from: Any = None, inject: bool = False) -> Any:
-    """The page at ``path`` in a fresh context (``inject``: the test adds a script of its
-    own, axe, which the page's Content Security Policy would otherwise refuse)."""
+              scheme: str = "dark", paired_from: Any = None) -> Any:
+    """The page at ``path`` in a fresh context. Its Content Security Policy is bypassed
+    (as conftest's ``page`` does): Playwright's waits and axe evaluate scripts the
+    policy refuses; test_web_safety.py checks the policy itself."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  color_scheme=scheme, bypass_csp=inject)
+                                  color_scheme=scheme, bypass_csp=True)
     if paired_from is not None:
         context.add_cookies(paired_from.cookies())
     page = context.new_page()
@@ -61,7 +62,7 @@ def inside_first_screen(page: Any, selector: str) -> bool:
 
 def paired_phone(browser: Any, device: LiveDevice) -> Any:
     """A 390x844 phone, paired from the device's main menu (before any game starts)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     phone = context.new_page()
     phone.set_default_timeout(15_000)
     pair(phone, device)
@@ -202,7 +203,7 @@ def finished_scoreboard(device: LiveDevice) -> int:
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_axe_finds_nothing_serious_on_any_page(browser, device, scheme) -> None:
     axe = need_axe()
-    phone = browser.new_context()
+    phone = browser.new_context(bypass_csp=True)
     pair(phone.new_page(), device)  # from the main menu, before any game
     for name in LONG:
         device.call(commands.add_player, name)
@@ -213,7 +214,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, device, scheme) -> None:
     for path in ("/", "/history", f"/matches/{match_id}", "/players", f"/players/{LONG[0]}",
                      "/new", "/pair"):
         for paired in (None, phone):
-            page = open_page(browser, device, path, 1280, 800, scheme, paired, inject=True)
+            page = open_page(browser, device, path, 1280, 800, scheme, paired)
             found = axe.run(page).response["violations"]
             bad = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in found
                    if v["impact"] in ("serious", "critical")]
@@ -228,7 +229,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, device, scheme) -> None:
 
 
 def test_no_page_is_wider_than_the_screen(browser, device) -> None:
-    phone = browser.new_context()
+    phone = browser.new_context(bypass_csp=True)
     pair(phone.new_page(), device)  # from the main menu, before any game
     for name in LONG:
         device.call(commands.add_player, name)
@@ -277,7 +278,7 @@ def test_chart_text_is_readable_on_a_phone_and_colours_follow_the_player(browser
 
 
 def test_the_table_view_keeps_the_screen_awake(browser, device) -> None:
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     context.add_init_script("""
         window.wakeRequests = [];
         Object.defineProperty(navigator, 'wakeLock', { value: { request: async (kind) => {
