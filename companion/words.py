@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 #: Plurals that are not the word with an "s".
 _IRREGULAR = {"die": "dice", "match": "matches", "pass": "passes"}
 
@@ -13,6 +15,14 @@ _IRREGULAR = {"die": "dice", "match": "matches", "pass": "passes"}
 def plural(noun: str) -> str:
     """``noun`` for more than one (or none): "dice", "rounds"."""
     return _IRREGULAR.get(noun, noun + "s")
+
+
+def and_list(names: Iterable[object]) -> str:
+    """Names as a person lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    words = [str(name) for name in names]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def counted(number: float, noun: str) -> str:

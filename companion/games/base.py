@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
+from companion.words import and_list, counted
 
 Event = dict[str, Any]
 
@@ -255,22 +256,9 @@ def check_fields(event: Event, kind: str, required: Sequence[str] = (),
                            f"(fields: {fields})")
 
 
-def and_list(names: Sequence[object]) -> str:
-    """Names as a person lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    words = [str(name) for name in names]
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-def n_rounds(count: int, word: str = "round") -> str:
-    """How many of something, in words: "1 hand", "3 hands"."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def n_cards(cards: int) -> str:
     """How many cards, in words, for refusals: "1 card", "2 cards"."""
-    return n_rounds(cards, "card")
+    return counted(cards, "card")
 
 
 def die_face(value: object) -> int:

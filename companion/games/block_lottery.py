@@ -34,11 +34,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match, and_list, check_fields, die_face
+from companion.games.base import Event, Expect, Match, check_fields, die_face
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
 from companion.table.dice import SIDES
 from companion.table.seats import Seats
+from companion.words import and_list
 
 # -- the components (BL1, BL2) ----------------------------------------------------------
 

@@ -27,18 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent
-from companion.games.base import (
-    Event,
-    Expect,
-    Match,
-    and_list,
-    check_fields,
-    die_face,
-    n_cards,
-    n_rounds,
-)
+from companion.games.base import Event, Expect, Match, check_fields, die_face, n_cards
 from companion.table import scores
 from companion.table.seats import Seats
+from companion.words import and_list, counted
 
 # -- the components ---------------------------------------------------------------
 
@@ -589,7 +581,7 @@ class FinalCount(Match):
 
     def outcome(self) -> str:
         """The winner, or a shared win (FC11: equal highest totals share it)."""
-        return super().outcome() + f" after {n_rounds(len(self.hands), 'hand')}"
+        return super().outcome() + f" after {counted(len(self.hands), 'hand')}"
 
     def _card_limits(self) -> dict[str, Any]:
         """[fewest, most] cards the Board and each player not yet entered may hold."""

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match, and_list, check_fields, n_cards
+from companion.games.base import Event, Expect, Match, check_fields, n_cards
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
+from companion.words import and_list
 
 # -- the cards ------------------------------------------------------------------------
 
