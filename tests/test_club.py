@@ -25,6 +25,7 @@ from tests.mosquitto import Mosquitto, wait_for
 
 PLAYERS = ("Ann", "Bob", "Cy")
 RETRY = (0.05, 0.5)
+RESEND = 0.3  # a table sends an unconfirmed match again after this (then less often)
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +43,12 @@ class Table:
         self.publisher: Publisher | None = None
         self.session: Session | None = None
         self.links: list[bool] = []
+        self.lags: list[int] = []  # what the OLED's mark was told: matches not confirmed
 
     def connect(self) -> Table:
         self.publisher = Publisher(Club(broker=self.url, table=self.name), self.store.path,
-                                   on_link=self.links.append, retry=RETRY).start()
+                                   on_link=self.links.append, on_lag=self.lags.append,
+                                   retry=RETRY, resend_every=RESEND).start()
         return self
 
     def disconnect(self) -> None:
@@ -199,9 +202,14 @@ def test_a_dashboard_that_starts_late_sees_every_table(club):
         each.play(5 + n)
     tables[0].end()
     tables[1].new().play(3)  # a second match at one table
-    wait_for(lambda: all_published(*tables), what="every table to be acknowledged")
+    # Sent, sent again, and not confirmed: with no dashboard nothing is delivered.
+    wait_for(lambda: all(each.lags and each.lags[-1] > 0 for each in tables),
+             what="every table to say its matches are not confirmed")
+    assert not all_published(*tables)
     dash = dashboard()
     wait_mirrored(dash, *tables)
+    wait_for(lambda: all_published(*tables), what="the receipts to empty the outboxes")
+    wait_for(lambda: all(each.lags[-1] == 0 for each in tables), what="the marks to clear")
     wait_for(lambda: set(dash.snapshot()["tables"]) >= {"t0", "t1", "t2", "t3"})
 
 

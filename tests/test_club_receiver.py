@@ -43,25 +43,35 @@ class FakeLink:
 
 
 class Device:
-    """One table: a store, a session and a publisher driven on this thread."""
+    """One table: a store, a session and a publisher driven on this thread, and the
+    network between it and one dashboard (a :class:`Receiver`), run by hand: the test
+    decides what is delivered when, what an outage loses, and in what order (with
+    duplicates) messages arrive."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, copies: int = 1):
         self.rng = rng
+        self.copies = copies
         self.store = Store(":memory:", clock=self._clock)
         self.now = 1000.0
+        self.timer = 0.0  # the publisher's resend clock
         self.link = FakeLink()
-        self.delivered: list[tuple[str, bytes]] = []
-        self.lost: set[int] = set()
+        self.in_flight: list[tuple[str, bytes]] = []
         self.publisher = self._publisher()
         self.session = Session.start("scoreboard", list(PLAYERS), store=self.store,
                                      listeners=[self._signal])
+        self.publisher.handle(("signal", self.session.match_id))  # as the app does
+        self.replies: list[tuple[str, bytes]] = []
+        self.dashboard = Store(":memory:")
+        self.receiver = Receiver(self.dashboard, lambda *r: self.replies.append(r),
+                                 clock=lambda: self.timer, sync_every=0.0)
 
     def _clock(self) -> float:
         self.now += 0.25
         return self.now
 
     def _publisher(self) -> Publisher:
-        publisher = Publisher(Club(broker="mqtt://unused", table="t1"), ":memory:")
+        publisher = Publisher(Club(broker="mqtt://unused", table="t1"), ":memory:",
+                              clock=lambda: self.timer, resend_every=1.0)
         publisher.attach(self.store, self.link)
         publisher.handle(("up",))
         return publisher
@@ -86,18 +96,33 @@ class Device:
         if not self.session.match.over and events and len(events) % 2 == 0:
             self.session.apply({"type": "end"})
 
-    def ack(self, count: int) -> None:
-        """The broker acknowledges the oldest ``count`` messages (in order, as it does)."""
-        for mid in self.link.unacked[:count]:
-            self.publisher.handle(("acked", mid))
-        del self.link.unacked[:count]
+    def _take_sent(self) -> None:
+        self.in_flight += [(topic, data) for _, topic, data in self.link.sent]
+        self.link.sent.clear()
+
+    def outbox(self) -> list[tuple[str, bytes]]:
+        """Every message the table sent that is still in flight (none delivered yet)."""
+        self._take_sent()
+        return list(self.in_flight)
+
+    def deliver(self, count: int) -> None:
+        """The oldest ``count`` messages in flight reach the dashboard (each ``copies``
+        times, shuffled among themselves); its replies reach the table."""
+        self._take_sent()
+        batch, self.in_flight = self.in_flight[:count], self.in_flight[count:]
+        batch = batch * self.copies
+        self.rng.shuffle(batch)
+        for topic, data in batch:
+            self.receiver.handle(topic, data)
+        self.receiver.receipts()
+        replies, self.replies = self.replies, []
+        for topic, data in replies:
+            self.publisher.handle(("message", topic, data))
 
     def outage(self) -> None:
-        """The link drops: every unacknowledged message may or may not have arrived."""
-        for mid in self.link.unacked:
-            if self.rng.random() < 0.5:
-                self.lost.add(mid)
-        self.link.unacked.clear()
+        """The link drops: every message in flight may or may not have arrived."""
+        self._take_sent()
+        self.in_flight = [m for m in self.in_flight if self.rng.random() < 0.5]
         self.publisher.handle(("down",))
         self.publisher.handle(("up",))
 
@@ -106,17 +131,23 @@ class Device:
         self.outage()
         self.publisher = self._publisher()
 
-    def flush(self) -> None:
-        rounds = 0
-        while self.link.unacked or self.store.unpublished():
-            self.ack(len(self.link.unacked))
-            if not self.link.unacked and self.store.unpublished():
-                self.publisher.handle(("signal", None))
-            rounds += 1
-            assert rounds < 50, "the outbox never empties"
+    def wait(self) -> None:
+        """Time passes: the publisher resends what has no receipt, the dashboard asks
+        for what it lacks."""
+        self.timer += 200.0
+        self.publisher.handle(("tick",))
+        self.receiver.behind()
+        self.receiver.behind()
 
-    def messages(self) -> list[tuple[str, bytes]]:
-        return [(topic, data) for mid, topic, data in self.link.sent if mid not in self.lost]
+    def settle(self) -> None:
+        """Everything in flight arrives and time passes until the table's outbox is
+        empty (nothing lost any more)."""
+        for _ in range(20):
+            self.deliver(10**6)
+            if not self.store.unpublished() and not self.link.sent:
+                return
+            self.wait()
+        raise AssertionError("the outbox never empties")
 
 
 def copy_of(store: Store, match_id: int) -> tuple:
@@ -128,9 +159,10 @@ def copy_of(store: Store, match_id: int) -> tuple:
 OPS = st.lists(st.one_of(
     st.tuples(st.just("play"), st.integers(1, 6)),
     st.tuples(st.just("undo"), st.integers(1, 3)),
-    st.tuples(st.just("ack"), st.integers(0, 8)),
+    st.tuples(st.just("deliver"), st.integers(0, 8)),
     st.tuples(st.just("outage"), st.just(0)),
     st.tuples(st.just("restart"), st.just(0)),
+    st.tuples(st.just("wait"), st.just(0)),
     st.tuples(st.just("end"), st.just(0)),
 ), max_size=25)
 
@@ -138,37 +170,19 @@ OPS = st.lists(st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(ops=OPS, seed=st.integers(0, 2**16), copies=st.integers(1, 3))
 def test_any_history_any_delivery_order_ends_equal(ops, seed, copies):
-    rng = random.Random(seed)
-    device = Device(rng)
+    device = Device(random.Random(seed), copies)
     for op, n in ops:
         if op == "play":
             device.play(n)
         elif op == "undo":
             for _ in range(n):
                 device.undo()
-        elif op == "ack":
-            device.ack(n)
+        elif op == "deliver":
+            device.deliver(n)
         else:
             getattr(device, op)()
-    device.flush()
-    messages = device.messages() * copies
-    rng.shuffle(messages)
-    requests: list[tuple[str, bytes]] = []
-    dashboard = Store(":memory:")
-    receiver = Receiver(dashboard, lambda topic, data: requests.append((topic, data)),
-                        clock=lambda: 0.0, sync_every=0.0)
-    for topic, data in messages:
-        receiver.handle(topic, data)
-    for _ in range(5):  # a dashboard that asked for a match again gets it
-        if not requests:
-            break
-        asked, requests[:] = list(requests), []
-        start = len(device.link.sent)
-        for topic, data in asked:
-            device.publisher.handle(("message", topic, data))
-        device.flush()
-        for _, topic, data in device.link.sent[start:]:
-            receiver.handle(topic, data)
+    device.settle()
+    dashboard = device.dashboard
     uid = device.store.match(device.session.match_id).uid
     mirrored = dashboard.find_uid(uid)
     assert mirrored is not None
@@ -182,8 +196,7 @@ def test_stale_duplicate_and_gapped_messages_are_not_stored_twice():
     device.play(6)
     device.undo()
     device.play(2)
-    device.flush()
-    log = [(t, d) for t, d in device.messages() if "/log/" in t]
+    log = [(t, d) for t, d in device.outbox() if "/log/" in t]
     requests: list = []
     dashboard = Store(":memory:")
     receiver = Receiver(dashboard, lambda *r: requests.append(r), clock=lambda: 0.0)
@@ -251,8 +264,7 @@ def test_a_table_that_says_finished_too_early_does_not_close_the_dashboards_matc
     device = Device(random.Random(3))
     device.play(4)
     device.end()
-    device.flush()
-    messages = device.messages()
+    messages = device.outbox()
     logs = [(t, d) for t, d in messages if "/log/" in t]
     final = next(d for t, d in reversed(messages) if "/match/" in t)
     early = dict(wire.decode(final), count=1, hash=wire.decode(logs[1][1])["hash"])

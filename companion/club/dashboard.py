@@ -4,6 +4,13 @@ A :class:`Dashboard` is one thread that owns the dashboard's store and a
 :class:`~companion.club.receiver.Receiver`; paho's thread only posts what arrives. Its
 broker session is persistent (the client id is kept in the store), so the broker queues
 every table's messages while the dashboard is down and delivers them when it is back.
+
+What arrives is sorted into one lane per table (:class:`Lanes`) and served round robin,
+so a table that floods the dashboard waits behind its own messages, never an honest
+table's; a lane holds at most :data:`LANE_BYTES` (the rest is dropped: the table sends
+it again until it has a receipt). Every ``sync_every`` seconds, whatever else is
+arriving, the receiver asks for what is missing (:meth:`Receiver.behind`); whenever the
+lanes run dry it sends the receipts.
 """
 
 from __future__ import annotations
@@ -11,15 +18,63 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.club import wire
+from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.receiver import Receiver
 from companion.errors import CompanionError, StoreError
 
 log = logging.getLogger("companion.club")
+
+#: The most message bytes one table may have waiting on the dashboard.
+LANE_BYTES = 4 * 1024 * 1024
+
+
+class Lanes:
+    """Messages waiting to be handled, one first-in-first-out lane per table, served
+    round robin (a table's share of the dashboard is one message in turn)."""
+
+    def __init__(self, cap: int = LANE_BYTES):
+        self.cap = cap
+        self._lanes: dict[str, deque[tuple[str, bytes]]] = {}
+        self._bytes: dict[str, int] = {}
+        self._turns: deque[str] = deque()  # tables with something waiting, in turn
+        self.dropped = 0
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+    def put(self, topic: str, data: bytes) -> bool:
+        """Queue a message in its table's lane; False (dropped) when the lane is full."""
+        table = topic.split("/", 2)[1] if topic.count("/") >= 2 else ""
+        size = len(data) + len(topic)
+        if self._bytes.get(table, 0) + size > self.cap:
+            self.dropped += 1
+            return False
+        lane = self._lanes.get(table)
+        if lane is None:
+            lane = self._lanes[table] = deque()
+            self._turns.append(table)
+        lane.append((topic, data))
+        self._bytes[table] = self._bytes.get(table, 0) + size
+        return True
+
+    def get(self) -> tuple[str, bytes]:
+        """The next table's oldest message (IndexError when nothing waits)."""
+        table = self._turns.popleft()
+        lane = self._lanes[table]
+        topic, data = lane.popleft()
+        self._bytes[table] -= len(data) + len(topic)
+        if lane:
+            self._turns.append(table)
+        else:
+            del self._lanes[table], self._bytes[table]
+        return topic, data
 
 
 class Dashboard:
@@ -35,12 +90,15 @@ class Dashboard:
         ca_file: str = "",
         sync_every: float = 3.0,
         retry: tuple[float, float] = (0.5, 10.0),
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.broker = wire.Broker.parse(broker_url)
         self.state_dir = Path(state_dir)
         self.auth = {"username": username, "password": password, "ca_file": ca_file}
         self.sync_every = sync_every
         self.retry = retry
+        self.clock = clock
+        self.lanes = Lanes()
         self.queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self.up = threading.Event()
         self.ready = threading.Event()
@@ -91,6 +149,7 @@ class Dashboard:
 
         try:
             store = Store.in_dir(self.state_dir)
+            ledger = Ledger(self.state_dir / LEDGER_NAME)
             link = BrokerLink(
                 self.broker, f"companion-club-{store.device_id()[:12]}", self.post,
                 subscribe=wire.DASHBOARD_TOPICS, persistent=True, retry=self.retry,
@@ -100,7 +159,7 @@ class Dashboard:
             self.ready.set()
             return
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
-                            sync_every=self.sync_every)
+                            sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
         self.ready.set()
         link.start()
@@ -108,34 +167,57 @@ class Dashboard:
             self._loop(receiver)
         finally:
             link.stop()
+            ledger.close()
             store.close()
 
-    def _loop(self, receiver: Receiver) -> None:
+    def _loop(self, receiver: Any) -> None:
+        """Until "stop": take in what arrived (into the lanes), handle one message in
+        turn, and every ``sync_every`` seconds ask for what is missing."""
+        next_check = self.clock() + self.sync_every
         while True:
-            timeout = self.sync_every if receiver.any_behind() else None
             try:
-                item = self.queue.get(timeout=timeout)
+                if self.lanes:
+                    item = self.queue.get_nowait()
+                else:
+                    item = self.queue.get(timeout=max(0.0, next_check - self.clock()))
             except queue.Empty:
-                receiver.behind()
-                continue
-            kind = item[0]
-            if kind == "stop":
-                return
-            try:
-                if kind == "message":
-                    receiver.handle(item[1], item[2])
-                elif kind == "call":
-                    item[1](receiver)
-                elif kind == "up":
-                    self.up.set()
-                    log.info("club: connected to %s", self.broker)
-                elif kind == "down":
-                    self.up.clear()
-                    log.warning("club: lost the broker %s; retrying", self.broker)
-            except StoreError as err:
-                log.error("club dashboard: %s", err)
-            except Exception:  # noqa: BLE001 - one bad message must not stop the club
-                log.exception("club dashboard failed on %r", kind)
+                item = None
+            if item is not None:
+                if item[0] == "stop":
+                    return
+                if item[0] == "message":
+                    self.lanes.put(item[1], item[2])
+                else:
+                    self._guarded(item[0], self._control, item, receiver)
+                continue  # take in everything that arrived before handling more
+            if self.lanes:
+                self._guarded("message", receiver.handle, *self.lanes.get())
+            else:
+                self._guarded("receipts", receiver.receipts)
+            if self.clock() >= next_check:  # whatever else is arriving
+                self._guarded("sync", receiver.behind)
+                self._guarded("receipts", receiver.receipts)
+                next_check = self.clock() + self.sync_every
+
+    def _control(self, item: tuple[Any, ...], receiver: Any) -> None:
+        kind = item[0]
+        if kind == "call":
+            item[1](receiver)
+        elif kind == "up":
+            self.up.set()
+            log.info("club: connected to %s", self.broker)
+        elif kind == "down":
+            self.up.clear()
+            log.warning("club: lost the broker %s; retrying", self.broker)
+
+    @staticmethod
+    def _guarded(what: str, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            fn(*args)
+        except StoreError as err:
+            log.error("club dashboard: %s", err)
+        except Exception:  # noqa: BLE001 - one bad message must not stop the club
+            log.exception("club dashboard failed on %r", what)
 
     def _changed(self, receiver: Receiver) -> None:
         snapshot = receiver.snapshot()

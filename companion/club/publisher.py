@@ -6,11 +6,16 @@ briefly with the busy timeout). So the app's thread never waits for the broker, 
 this thread: after an event or an undo it only calls :meth:`Publisher.signal`, which
 puts an item on a queue. The Store object itself stays owned by the app's thread.
 
-What the broker has acknowledged is kept in the store (``matches.published``, moved by
-:meth:`Store.mark_published` only if the log did not change meanwhile; an undo lowers it
-in the same transaction as the undo). Anything after the mark is sent again after a
-reconnect or a restart, so nothing is lost; the receiver drops what it already has (see
-:mod:`companion.club.wire` for the generations that make that safe with undo).
+Delivered means the dashboard has it, not the broker: a broker acknowledges a message it
+then loses in a crash, and MQTT 3.1.1 acknowledges a publish its ACL denied. So the
+outbox mark (``matches.published``, moved by :meth:`Store.mark_published` only if the
+log did not change meanwhile; an undo lowers it in the same transaction) moves only on
+the dashboard's own receipt ("stored up to seq N of match uid, chain hash H, state S")
+on ``companion/<table>/receipt``. Until a match is confirmed whole, this thread sends it
+again, on a timer of its own (every ``resend_every`` seconds, then less and less often),
+and counts it as *not confirmed*: the OLED's club mark and the table's retained status
+say so. The receiver drops what it already has (see :mod:`companion.club.wire` for the
+generations that make that safe with undo).
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ import logging
 import queue
 import secrets
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,12 @@ Row = tuple[dict[str, Any], float]
 GEN_KEY = "club-gen"
 
 
+#: The first resend of an unconfirmed match waits this long (seconds); each further
+#: one waits twice as long as the last, up to :data:`RESEND_MAX`.
+RESEND_EVERY = 5.0
+RESEND_MAX = 120.0
+
+
 @dataclass
 class Outgoing:
     """What this thread knows of one match's stream (rebuilt after a restart)."""
@@ -45,19 +57,29 @@ class Outgoing:
     header: dict[str, Any]
     rows: list[Row]          # the log as last read
     hashes: list[str]        # chain hashes of ``rows``
-    mark: int                # the store's published mark as last read
+    mark: int                # the store's published mark: what a dashboard confirmed
     gen: int = 0
     keep: int = 0
-    cut_acked: bool = False
     cut_sent: bool = False
+    cut_confirmed: bool = False  # a receipt showed the dashboard has this generation
     sent_upto: int = 0       # events keep+1 .. sent_upto are published in this gen
     exposed: int = 0         # the highest seq ever handed to the broker in this gen
-    acked: set[int] = field(default_factory=set)
     state: str = "playing"
     finished: float | None = None
     result: dict[str, Any] | None = None
     info_sent: tuple[int, int, str] | None = None
-    info_acked: tuple[int, str] | None = None
+    receipt: tuple[int, str, str] | None = None  # (seq, hash, state) last confirmed
+    resend_at: float | None = None  # when to send it again if still not confirmed
+    resends: int = 0         # resends since the last receipt that moved anything
+
+    def confirmed(self) -> bool:
+        """A dashboard has stored the whole log as it is now, in its present state (or
+        stored it and refused to count it: that is final too, and logged there)."""
+        if self.receipt is None:
+            return False
+        seq, digest, state = self.receipt
+        return (seq == len(self.rows) and digest == self.hashes[-1]
+                and (state == self.state or (state, self.state) == ("refused", "finished")))
 
 
 class Publisher:
@@ -65,7 +87,9 @@ class Publisher:
 
     ``link_factory(post)`` makes the broker connection (default: a
     :class:`~companion.club.mqtt.BrokerLink` from ``club``); ``on_link(up)`` is called
-    from this thread when the link comes up or goes down (the OLED's mark).
+    from this thread when the link comes up or goes down, ``on_lag(n)`` when the number
+    of matches a dashboard has not confirmed (after a resend) changes (the OLED's mark).
+    ``clock`` times the resends (:data:`RESEND_EVERY`).
     """
 
     def __init__(
@@ -74,24 +98,29 @@ class Publisher:
         db_path: str | Path,
         *,
         on_link: Callable[[bool], None] = lambda up: None,
+        on_lag: Callable[[int], None] = lambda count: None,
         link_factory: Callable[[Callable[..., None], str, bytes], Any] | None = None,
         retry: tuple[float, float] = (0.5, 10.0),
+        resend_every: float = RESEND_EVERY,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.club = club
         self.table = club.table
         self.db_path = Path(db_path)
         self.on_link = on_link
+        self.on_lag = on_lag
         self.retry = retry
+        self.resend_every = resend_every
+        self.clock = clock
         self._link_factory = link_factory
         self.queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self.up = False
         self._thread: threading.Thread | None = None
         self._matches: dict[int, Outgoing] = {}
-        self._mids: dict[int, tuple[int, str, int, Any]] = {}
         self._current: str | None = None
         self._current_id = 0
-        self._acked_since: set[int] = set()
-        self._status_sent: tuple[bool, str | None] | None = None
+        self._status_sent: tuple[bool, str | None, int] | None = None
+        self.lagging = 0
         self.device = ""
 
     # -- what other threads call (never blocks) ------------------------------------
@@ -133,7 +162,10 @@ class Publisher:
             link = self._open_link()
             self.attach(store, link)
             while True:
-                item = self.queue.get()
+                try:
+                    item = self.queue.get(timeout=self._until_resend())
+                except queue.Empty:
+                    item = ("tick",)
                 if item[0] == "stop":
                     break
                 self._guarded(item)
@@ -178,14 +210,13 @@ class Publisher:
             wire.Broker.parse(club.broker), client_id,
             self.post, username=club.username, password=club.password,
             ca_file=club.ca_file, will=(wire.status_topic(self.table), will),
-            subscribe=[wire.sync_topic(self.table)], retry=self.retry,
+            subscribe=[wire.sync_topic(self.table), wire.receipt_topic(self.table)],
+            retry=self.retry,
         ).start()
 
     def _guarded(self, item: tuple[Any, ...]) -> None:
         try:
             self._handle(item)
-            if self._acked_since and self.queue.empty():
-                self._record_acks()
         except StoreError as err:  # the game goes on; the next signal tries again
             log.error("club publisher: %s", err)
         except Exception:  # noqa: BLE001 - a club bug must never stop the table
@@ -198,24 +229,25 @@ class Publisher:
                 self._pass_all()
             else:
                 self._pass(item[1])
-        elif kind == "acked":
-            self._acked(item[1])
+        elif kind == "tick":
+            self._resend_due()
         elif kind == "up":
             self.up = True
-            self._mids.clear()
             self._status_sent = None
             for out in self._matches.values():
-                out.cut_sent = out.cut_acked
-                out.sent_upto = min(out.sent_upto, out.mark)  # resend what is unacknowledged
-                out.info_sent = None
+                self._rewind(out)
             self._pass_all()
             self.on_link(True)
         elif kind == "down":
             self.up = False
-            self._mids.clear()
             self.on_link(False)
         elif kind == "message":
-            self._sync_request(item[2])
+            where = _topic(item[1])
+            if where == "receipt":
+                self._receipt(item[2])
+            elif where == "sync":
+                self._sync_request(item[2])
+        # ("acked", mid): the broker has a message; that proves nothing (module doc)
 
     def _pass_all(self) -> None:
         for match_id in sorted(set(self.store.unpublished()) | set(self._matches)):
@@ -264,7 +296,6 @@ class Publisher:
             same += 1
         out.hashes = out.hashes[:same] + wire.chain(rows[same:], out.hashes[same])
         out.rows, out.mark = rows, mark
-        out.acked = {seq for seq in out.acked if seq <= same}
         out.sent_upto = min(out.sent_upto, same)
         return same < out.exposed
 
@@ -272,9 +303,17 @@ class Publisher:
         gen = int(self.store.meta(GEN_KEY) or 0) + 1
         self.store.set_meta(GEN_KEY, str(gen))
         out.gen, out.keep = gen, keep
-        out.cut_sent = out.cut_acked = False
+        out.cut_sent = out.cut_confirmed = False
         out.sent_upto = out.exposed = min(keep, out.mark)
-        out.acked.clear()
+        out.info_sent = None
+
+    def _rewind(self, out: Outgoing) -> None:
+        """Send again whatever no dashboard has confirmed (after a reconnect, or when
+        its receipt is overdue): the cut unless a receipt showed it arrived, the events
+        after the confirmed mark, the match's state."""
+        out.cut_sent = out.cut_confirmed
+        start = max(out.keep, out.mark) if out.cut_confirmed else out.keep
+        out.sent_upto = min(out.sent_upto, start)
         out.info_sent = None
 
     def _send(self, out: Outgoing) -> None:
@@ -283,7 +322,7 @@ class Publisher:
             self._publish(wire.log_topic(table, uid), wire.encode({
                 "op": "cut", "device": self.device, "uid": uid, "gen": out.gen,
                 "keep": out.keep, "hash": out.hashes[out.keep], "match": out.header,
-            }), track=(out.match_id, "cut", out.gen, None))
+            }))
             out.cut_sent = True
         for seq in range(out.sent_upto + 1, len(out.rows) + 1):
             event, at = out.rows[seq - 1]
@@ -291,17 +330,22 @@ class Publisher:
                 "op": "event", "device": self.device, "uid": uid, "gen": out.gen,
                 "seq": seq, "prev": out.hashes[seq - 1], "hash": out.hashes[seq],
                 "event": event, "at": at,
-            }), track=(out.match_id, "event", out.gen, seq))
+            }))
         out.sent_upto = len(out.rows)
         out.exposed = max(out.exposed, out.sent_upto)
         key = (out.gen, len(out.rows), out.state)
         if out.info_sent != key:
             self._publish(wire.match_topic(table, uid), wire.encode(self._info(out)),
-                          retain=True, track=(out.match_id, "info", out.gen, key[1:]))
+                          retain=True)
             out.info_sent = key
-        status = (True, self._current)
-        if self._status_sent != status:
-            self._publish(wire.status_topic(table), self._status(True), retain=True)
+        if out.resend_at is None and not out.confirmed():
+            out.resend_at = self.clock() + self.resend_every
+        self._send_status()
+
+    def _send_status(self) -> None:
+        status = (True, self._current, self.lagging)
+        if self.up and self._status_sent != status:
+            self._publish(wire.status_topic(self.table), self._status(True), retain=True)
             self._status_sent = status
 
     def _info(self, out: Outgoing) -> dict[str, Any]:
@@ -311,67 +355,91 @@ class Publisher:
 
     def _status(self, online: bool) -> bytes:
         return wire.encode({"device": self.device, "table": self.table, "online": online,
-                            "current": self._current})
+                            "current": self._current, "unconfirmed": self.lagging})
 
-    def _publish(self, topic: str, payload: bytes, *, retain: bool = False,
-                 track: tuple[int, str, int, Any] | None = None) -> None:
-        mid = self.link.publish(topic, payload, retain=retain)
-        if track is not None:
-            self._mids[mid] = track
+    def _publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        self.link.publish(topic, payload, retain=retain)
 
-    # -- acknowledgements ------------------------------------------------------------
+    # -- receipts: what a dashboard has stored -----------------------------------------
 
-    def _acked(self, mid: int) -> None:
-        track = self._mids.pop(mid, None)
-        if track is None:
+    def _receipt(self, data: bytes) -> None:
+        try:
+            receipt = wire.decode(data)
+            uid = wire.need(receipt, "uid", str)
+            gen = wire.need(receipt, "gen", int)
+            seq = wire.need(receipt, "seq", int)
+            digest = wire.need(receipt, "hash", str)
+            state = receipt.get("state")
+            if state not in wire.RECEIPT_STATES:
+                raise wire.WireError(f"a receipt's state is not {wire.RECEIPT_STATES}")
+        except wire.WireError as err:
+            log.warning("club: bad receipt: %s", err)
             return
-        match_id, kind, gen, what = track
-        out = self._matches.get(match_id)
-        if out is None or gen != out.gen:
-            return  # from an older generation: its events were sent again since
-        if kind == "cut":
-            out.cut_acked = True
-        elif kind == "event":
-            out.acked.add(what)
-        else:
-            out.info_acked = what
-        self._acked_since.add(match_id)
-
-    def _record_acks(self) -> None:
-        """Move the marks over what was acknowledged: once the queue is drained, so a
-        burst of acknowledgements costs one write per match, not one per message (the
-        app's thread may wait for the file's write lock while one is being synced)."""
-        for match_id in sorted(self._acked_since):
-            out = self._matches.get(match_id)
-            if out is not None:
-                self._advance(out)
-                self._settle(out)
-        self._acked_since.clear()
-
-    def _advance(self, out: Outgoing) -> None:
-        """Move the store's mark over the contiguous acknowledged events."""
-        if not out.cut_acked:
-            return
-        upto = out.mark
-        while upto + 1 in out.acked:
-            upto += 1
-        if upto > out.mark:
-            if self.store.mark_published(out.match_id, out.mark, upto, out.rows[out.mark:upto]):
-                out.mark = upto
-            else:
+        match_id = self.store.find_uid(uid)
+        out = None if match_id is None else self._matches.get(match_id)
+        if out is None or seq > len(out.rows) or out.hashes[seq] != digest:
+            return  # settled already, or a receipt for a log this table no longer has
+        moved = False
+        if gen >= out.gen:
+            moved = not out.cut_confirmed
+            out.cut_confirmed = True
+        if seq > out.mark:
+            if not self.store.mark_published(out.match_id, out.mark, seq,
+                                             out.rows[out.mark:seq]):
                 self.signal(out.match_id)  # the log changed meanwhile: look again
+                return
+            out.mark, moved = seq, True
+        out.receipt = (seq, digest, state)
+        if state == "refused":
+            log.warning("club: the dashboard stored match %s but does not count it "
+                        "(its log there says why)", uid)
+        if moved:  # the dashboard is there: the next resend waits a whole interval
+            out.resends = 0
+            out.resend_at = None if out.confirmed() else self.clock() + self.resend_every
+        self._settle(out)
 
     def _settle(self, out: Outgoing) -> None:
-        """Once the broker has every event and the final state, remember that (the match
-        leaves :meth:`Store.unpublished`); a finished match is then forgotten here."""
-        count = len(out.rows)
-        if out.mark != count or out.info_acked != (count, out.state):
-            return
-        key = PUBLISHED_STATE + out.uid
-        if self.store.meta(key) != out.state:
-            self.store.set_meta(key, out.state)
-        if out.state != "playing":
-            self._matches.pop(out.match_id, None)
+        """Once a dashboard confirmed every event and the final state, remember that (the
+        match leaves :meth:`Store.unpublished`); a finished match is then forgotten here."""
+        if out.confirmed():
+            out.resend_at, out.resends = None, 0
+            key = PUBLISHED_STATE + out.uid
+            if self.store.meta(key) != out.state:
+                self.store.set_meta(key, out.state)
+            if out.state != "playing":
+                self._matches.pop(out.match_id, None)
+        self._count_lagging()
+
+    # -- the resend timer (this thread's own; never the app's) -------------------------
+
+    def _until_resend(self) -> float | None:
+        """Seconds until the next resend is due (None: nothing waits for a receipt)."""
+        due = [out.resend_at for out in self._matches.values() if out.resend_at is not None]
+        if not due or not self.up:
+            return None
+        return max(0.0, min(due) - self.clock())
+
+    def _resend_due(self) -> None:
+        """Send again every match whose receipt is overdue; each waits longer next time."""
+        now = self.clock()
+        for out in list(self._matches.values()):
+            if out.resend_at is None or out.resend_at > now or not self.up:
+                continue
+            out.resends += 1
+            out.resend_at = now + min(self.resend_every * 2 ** out.resends, RESEND_MAX)
+            self._rewind(out)
+            self._send(out)
+        self._count_lagging()
+
+    def _count_lagging(self) -> None:
+        """Matches sent again at least once and still not confirmed: the table's
+        "N matches not confirmed" (status, OLED)."""
+        lagging = sum(1 for out in self._matches.values()
+                      if out.resends and not out.confirmed())
+        if lagging != self.lagging:
+            self.lagging = lagging
+            self.on_lag(lagging)
+            self._send_status()
 
     # -- a dashboard asks for a match again --------------------------------------------
 
@@ -393,3 +461,10 @@ class Publisher:
         self._new_gen(out, keep)
         self._pass(match_id)
 
+
+def _topic(topic: str) -> str:
+    """The kind of a topic this table subscribes to ("" for anything else)."""
+    try:
+        return wire.parse_topic(topic).kind
+    except wire.WireError:
+        return ""

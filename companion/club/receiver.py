@@ -6,15 +6,25 @@ delivers them and keeps the store equal, event for event, to each device's own l
 - a message already applied (same generation, seq and chain hash) is dropped;
 - one from an older generation is dropped (an undo or a restart replaced it);
 - one that comes too early (a gap before it, or a generation whose cut has not arrived)
-  waits in the match's buffer until what it follows is there;
+  waits in the match's buffer (keyed by generation and seq, so a flood of them costs
+  linear work, and at most :data:`MAX_WAITING` per match) until what it follows is there;
 - a message that contradicts what is stored (another chain hash at the same place) asks
   the table to send the match again (``sync``), as does a match that stays behind what
   its retained state says (:meth:`Receiver.behind`): a dashboard that starts late, or a
   broker that lost its queue, catches up that way.
 
-Every event goes through the game's engine before it is stored (the one rule for events,
-whatever way they arrive); matches are stored with ``origin`` = the table's name and the
-device's uid, so stats, export, History and ratings work across the club.
+What it stores it confirms: :meth:`Receiver.receipts` sends each table, on its receipt
+topic, "stored up to seq N of match uid" (the table's outbox mark moves on that only).
+
+Results are recomputed, never taken: every event goes through the game's engine before
+it is stored, and a finished match is counted with the engine's result. A table's claim
+that disagrees, the same match again under a new uid (same content fingerprint), or a
+match whose uid does not carry the device id of the table that sent it is refused, in
+one log line and a row of the :class:`~companion.club.ledger.Ledger`'s audit trail; so
+is a finished match rewritten by a later generation kept on record there.
+
+Matches are stored with ``origin`` = the table's name, so stats, export, History and
+ratings work across the club.
 """
 
 from __future__ import annotations
@@ -27,14 +37,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.club import wire
+from companion.club.ledger import Ledger, fingerprint
 from companion.errors import CompanionError, StoreError
 from companion.games import Match, new_match, replay
+from companion.store import UID_DEVICE_DIGITS
 
 log = logging.getLogger("companion.club")
 
 #: Meta key prefix under which the dashboard keeps each mirrored match's device and
 #: generation.
 MIRROR_KEY = "club:"
+#: Most messages one match may hold waiting for what they follow; past that the newest
+#: is dropped and the table asked to send the match again (a hostile or broken table
+#: cannot fill the dashboard's memory).
+MAX_WAITING = 2000
 
 
 @dataclass
@@ -48,17 +64,23 @@ class Mirror:
     gen: int = 0
     hashes: list[str] = field(default_factory=lambda: [""])
     game: Match | None = None
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    cuts: dict[int, dict[str, Any]] = field(default_factory=dict)  # waiting, by gen
+    events: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     info: dict[str, Any] | None = None
+    state: str = "playing"   # as stored: playing, finished, abandoned; or refused
     checked: tuple[int, int] | None = None  # (gen, count) at the last behind() check
 
     @property
     def count(self) -> int:
         return len(self.hashes) - 1
 
+    @property
+    def waiting(self) -> int:
+        return len(self.cuts) + len(self.events)
+
     def behind(self) -> bool:
         """Its retained state says more than is stored, or messages wait in the buffer."""
-        if self.pending:
+        if self.waiting:
             return True
         info = self.info
         if info is None:
@@ -68,15 +90,12 @@ class Mirror:
         return (info["gen"], info["count"]) > (self.gen, self.count)
 
 
-def _order(msg: Mapping[str, Any]) -> tuple[int, int, int]:
-    return (msg["gen"], msg["op"] == "event", msg.get("seq", 0))
-
-
 class Receiver:
     """Applies club messages to ``store`` (owned by the caller's thread).
 
-    ``request(table, payload)`` is called to ask a table for a match again; requests
-    for one match are spaced ``sync_every`` seconds apart on ``clock``.
+    ``request(topic, payload)`` publishes: a ``sync`` to ask a table for a match again
+    (spaced ``sync_every`` seconds apart on ``clock`` per match) and the receipts.
+    ``ledger`` is the dashboard's book (default: one in memory).
     """
 
     def __init__(
@@ -86,14 +105,20 @@ class Receiver:
         *,
         clock: Callable[[], float] = time.monotonic,
         sync_every: float = 3.0,
+        ledger: Ledger | None = None,
     ):
         self.store = store
         self.request = request
         self.clock = clock
         self.sync_every = sync_every
+        self.ledger = ledger or Ledger()
         self.mirrors: dict[str, Mirror] = {}
         self.tables: dict[str, dict[str, Any]] = {}
         self._asked: dict[str, float] = {}
+        self._receipts_due: set[str] = set()
+        #: How many times a buffered or arriving message was tried (the work a flood of
+        #: out-of-order messages costs: tests count it, never time it).
+        self.tries = 0
         #: Called (uid; "" for a table's status) after something changed (the web page).
         self.changed: Callable[[str], None] = lambda uid: None
         #: Called with an event's time of play once it is stored (``bench --club``).
@@ -116,13 +141,16 @@ class Receiver:
             elif where.kind == "log":
                 self._log(where.table, where.uid, payload)
         except wire.WireError as err:
-            log.warning("club: dropped a message on %s: %s", topic, err)
+            log.warning("club: dropped a message on %s: %s", topic[:200], err)
 
     def _status(self, table: str, payload: dict[str, Any]) -> None:
         wire.need(payload, "online", bool)
+        unconfirmed = payload.get("unconfirmed", 0)
         self.tables[table] = {"table": table, "online": payload["online"],
                               "device": payload.get("device"),
-                              "current": payload.get("current")}
+                              "current": payload.get("current"),
+                              "unconfirmed": unconfirmed if isinstance(unconfirmed, int)
+                              and not isinstance(unconfirmed, bool) else 0}
         self.changed("")
 
     def _info(self, table: str, uid: str, payload: dict[str, Any]) -> None:
@@ -136,7 +164,7 @@ class Receiver:
             return
         if mirror.info is None or wire.info_key(payload) >= wire.info_key(mirror.info):
             mirror.info = payload
-        if mirror.match_id is None and not mirror.pending:
+        if mirror.match_id is None and not mirror.waiting:
             self._ask(mirror)  # a match we never saw the start of (a late dashboard)
         self._settle(mirror)
         self._touch(mirror)
@@ -159,15 +187,34 @@ class Receiver:
         mirror = self._mirror(table, uid, payload)
         if mirror is None:
             return
-        mirror.pending.append(payload)
-        self._drain(mirror)
+        verdict = self._verdict(mirror, payload)
+        if verdict == "wait":
+            self._hold(mirror, payload)
+        elif verdict == "applied":
+            self._drain(mirror)
+        self._settle(mirror)
+        self._touch(mirror)
 
     def _mirror(self, table: str, uid: str, payload: Mapping[str, Any]) -> Mirror | None:
+        """The match's mirror, or None (logged) when this table may not speak for it: the
+        uid must carry the device's id, the device must be the table's, and a match
+        seen from one table stays that table's."""
         device = wire.need(payload, "device", str)
-        mirror = self.mirrors.get(uid) or self._load(table, uid)
+        mirror = self.mirrors.get(uid)
+        if mirror is not None and mirror.device == device and mirror.table == table:
+            return mirror  # the common case, checked when the mirror was made
+        if len(device) < UID_DEVICE_DIGITS or not uid.startswith(device[:UID_DEVICE_DIGITS]):
+            log.warning("club: %s sent match %s, which was not made on its device %s; "
+                        "dropped", table, uid[:40], device[:40])
+            return None
+        if not self.ledger.claim(table, device):
+            log.warning("club: device %s is %s's, not %s's; a message for match %s "
+                        "dropped", device[:40], self.ledger.table_of(device), table, uid[:40])
+            return None
+        mirror = mirror or self._load(table, uid)
         if mirror.device and mirror.device != device or mirror.table != table:
             log.warning("club: %s/%s claims match %s of another device; dropped",
-                        table, device, uid)
+                        table, device[:40], uid[:40])
             return None
         mirror.device = device
         return mirror
@@ -182,6 +229,7 @@ class Receiver:
             mirror.table = record.origin
             mirror.device = saved.get("device", "")
             mirror.gen = int(saved.get("gen", 0))
+            mirror.state = saved.get("state") or record.state
             mirror.match_id = match_id
             rows = [(event, at) for _, event, at in self.store.events_since(match_id, 0)]
             mirror.hashes = wire.chain(rows)
@@ -192,25 +240,72 @@ class Receiver:
 
     # -- applying a match's log ------------------------------------------------------
 
+    def _hold(self, mirror: Mirror, msg: dict[str, Any]) -> None:
+        """Keep a message that comes too early, keyed by where it goes (a duplicate
+        replaces its twin: nothing grows but the distinct places)."""
+        if mirror.waiting >= MAX_WAITING:
+            log.warning("club: %s/%s: more than %d messages wait; dropped one, asking "
+                        "again", mirror.table, mirror.uid, MAX_WAITING)
+            self._ask(mirror)
+            return
+        if msg["op"] == "cut":
+            mirror.cuts[msg["gen"]] = msg
+        else:
+            mirror.events[(msg["gen"], msg["seq"])] = msg
+
     def _drain(self, mirror: Mirror) -> None:
-        """Apply every buffered message that can be applied now, in stream order."""
-        progress = True
-        while progress and mirror.pending:
-            progress = False
-            for msg in sorted(mirror.pending, key=_order):
-                verdict = self._try(mirror, msg)
+        """After something applied: apply what waited for it, each message tried once
+        more at most per step (the next event of the generation, then waiting cuts)."""
+        gen = None
+        while mirror.waiting:
+            if gen != mirror.gen:  # a new generation makes older waiting ones stale
+                gen = mirror.gen
+                self._drop_stale(mirror)
+            nxt = mirror.events.pop((mirror.gen, mirror.count + 1), None)
+            if nxt is not None:
+                verdict = self._verdict(mirror, nxt)
                 if verdict == "wait":
-                    continue
-                mirror.pending.remove(msg)
-                if verdict == "conflict":
-                    self._ask(mirror)
-                progress = True
-                break
-        self._settle(mirror)
-        self._touch(mirror)
+                    self._hold(mirror, nxt)
+                    return
+                continue
+            if not self._next_cut(mirror):
+                return
+
+    def _next_cut(self, mirror: Mirror) -> bool:
+        """Apply the oldest waiting cut that can be applied now; False if none can."""
+        for gen in sorted(mirror.cuts):
+            msg = mirror.cuts[gen]
+            if self._could_cut(mirror, msg):
+                del mirror.cuts[gen]
+                self._verdict(mirror, msg)
+                return True
+        return False
+
+    @staticmethod
+    def _could_cut(mirror: Mirror, msg: dict[str, Any]) -> bool:
+        if mirror.match_id is None:
+            return msg["keep"] == 0
+        return msg["keep"] <= mirror.count
+
+    @staticmethod
+    def _drop_stale(mirror: Mirror) -> None:
+        """Forget waiting messages of generations older than the mirror's (called once
+        per generation the mirror moves to, so a flood costs linear work)."""
+        for gen in [g for g in mirror.cuts if g <= mirror.gen]:
+            del mirror.cuts[gen]
+        for key in [k for k in mirror.events if k[0] < mirror.gen]:
+            del mirror.events[key]
+
+    def _verdict(self, mirror: Mirror, msg: dict[str, Any]) -> str:
+        """Try one message: ``applied``, ``stale`` (dropped), ``wait`` (the caller keeps
+        it) or ``conflict`` (dropped; the table is asked for the match again)."""
+        self.tries += 1
+        verdict = self._try(mirror, msg)
+        if verdict == "conflict":
+            self._ask(mirror)
+        return verdict
 
     def _try(self, mirror: Mirror, msg: dict[str, Any]) -> str:
-        """``applied``, ``stale`` (drop it), ``wait`` (keep it) or ``conflict``."""
         try:
             if msg["op"] == "cut":
                 return self._cut(mirror, msg)
@@ -234,7 +329,7 @@ class Receiver:
         elif mirror.hashes[keep] != msg["hash"]:
             return "conflict"
         else:
-            self._truncate(mirror, keep)
+            self._truncate(mirror, keep, gen)
         mirror.gen = gen
         self._save(mirror)
         return "applied"
@@ -271,24 +366,37 @@ class Receiver:
             finished=None, result=None, uid=mirror.uid, origin=mirror.table)
         mirror.hashes = [""]
 
-    def _truncate(self, mirror: Mirror, keep: int) -> None:
+    def _truncate(self, mirror: Mirror, keep: int, gen: int) -> None:
         game = mirror.game
         assert mirror.match_id is not None and game is not None
         if keep == mirror.count:
             return
+        if mirror.state in ("finished", "refused"):
+            # A finished match rewritten later: allowed (an undo of the last hand), but
+            # on the record, with what it was.
+            record = self.store.match(mirror.match_id)
+            dropped = game.events[keep:]
+            self.ledger.note(mirror.table, mirror.uid, "rewritten", {
+                "generation": [mirror.gen, gen], "events": [mirror.count, keep],
+                "dropped": dropped[:50], "result": record.result, "was": mirror.state})
+            self.ledger.uncount(mirror.uid)
+            log.warning("club: %s rewrote finished match %s: generation %d keeps %d of "
+                        "its %d events", mirror.table, mirror.uid, gen, keep, mirror.count)
+            mirror.state = "playing"
         while mirror.count > keep:
             self.store.pop(mirror.match_id)
             mirror.hashes.pop()
         mirror.game = replay(game.game_id, game.players, game.options, game.events[:keep])
 
     def _save(self, mirror: Mirror) -> None:
-        self.store.set_meta(MIRROR_KEY + mirror.uid,
-                            json.dumps({"device": mirror.device, "gen": mirror.gen}))
+        self.store.set_meta(MIRROR_KEY + mirror.uid, json.dumps(
+            {"device": mirror.device, "gen": mirror.gen, "state": mirror.state}))
 
     def _settle(self, mirror: Mirror) -> None:
         """Finish or abandon the stored match once its log equals the retained state."""
+        self._receipts_due.add(mirror.uid)
         info = mirror.info
-        if info is None or mirror.match_id is None or mirror.pending:
+        if info is None or mirror.match_id is None or mirror.waiting:
             return
         if (info["count"], info["hash"]) != (mirror.count, mirror.hashes[-1]):
             return
@@ -296,18 +404,64 @@ class Receiver:
             # The engine has the last word: a log it does not see ended is not finished,
             # whatever a (faulty) table says; the match stays open for what follows.
             return
-        if info["state"] == "playing":
-            return  # nothing to settle: no need to read the stored match
+        if info["state"] == "playing" or mirror.state == info["state"] or \
+                mirror.state == "refused":
+            return  # nothing (new) to settle: no need to read the stored match
         record = self.store.match(mirror.match_id)
         try:
             if info["state"] == "finished" and record.finished is None:
-                result = wire.need(info, "result", dict)
-                at = float(wire.need(info, "finished", (int, float)))
-                self.store.finish(mirror.match_id, result, at=at)
+                self._finish(mirror, info)
             elif info["state"] == "abandoned" and not record.abandoned:
                 self.store.abandon(mirror.match_id)
+                mirror.state = "abandoned"
+            self._save(mirror)
         except (StoreError, wire.WireError) as err:
             log.error("club: %s/%s: %s", mirror.table, mirror.uid, err)
+
+    def _finish(self, mirror: Mirror, info: dict[str, Any]) -> None:
+        """Count the finished match with the engine's result, unless the table's claim
+        disagrees with it or the same match is counted already (refused, on record)."""
+        assert mirror.game is not None and mirror.match_id is not None
+        game = mirror.game
+        computed = json.loads(json.dumps(game.result()))
+        claimed = info.get("result")
+        if _canonical(claimed) != _canonical(computed):
+            self._refuse(mirror, "claim", {"claimed": claimed, "computed": computed},
+                         "its claimed result disagrees with its events")
+            return
+        mark = fingerprint(game.game_id, game.players, game.options, mirror.hashes[-1])
+        twin = self.ledger.counted_as(mark)
+        if twin is not None and twin != mirror.uid:
+            self._refuse(mirror, "duplicate", {"same_as": twin},
+                         f"it is match {twin} again (same players, options, events, times)")
+            return
+        at = float(wire.need(info, "finished", (int, float)))
+        self.store.finish(mirror.match_id, computed, at=at)
+        self.ledger.count(mark, mirror.uid)
+        mirror.state = "finished"
+
+    def _refuse(self, mirror: Mirror, what: str, detail: dict[str, Any], why: str) -> None:
+        self.ledger.note(mirror.table, mirror.uid, what, detail)
+        log.error("club: %s: match %s not counted: %s", mirror.table, mirror.uid, why)
+        mirror.state = "refused"
+
+    # -- receipts: what the dashboard has stored, for each table -------------------------
+
+    def receipts(self) -> int:
+        """Send each table a receipt for every match that changed or was sent again since
+        the last call ("stored up to seq N of match uid, chain hash H, state S"); how
+        many. The dashboard calls it whenever its queue runs dry."""
+        sent = 0
+        for uid in sorted(self._receipts_due):
+            mirror = self.mirrors.get(uid)
+            if mirror is None or mirror.match_id is None:
+                continue
+            self.request(wire.receipt_topic(mirror.table), wire.encode({
+                "uid": uid, "gen": mirror.gen, "seq": mirror.count,
+                "hash": mirror.hashes[-1], "state": mirror.state}))
+            sent += 1
+        self._receipts_due.clear()
+        return sent
 
     # -- asking a table for a match again --------------------------------------------------
 
@@ -360,10 +514,14 @@ class Receiver:
             "game_id": info.get("game_id") or (game.game_id if game else None),
             "players": list(game.players) if game else info.get("players", []),
             "events": mirror.count,
-            "state": info.get("state", "playing"),
+            "state": mirror.state if mirror.state == "refused" else info.get("state", "playing"),
             "standings": _safe_state(game),
             "behind": mirror.behind(),
         }
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def _safe_state(game: Match | None) -> dict[str, Any] | None:

@@ -8,6 +8,8 @@ The topic tree (``docs/club.md`` says the same with examples)::
                                               gen, count, hash, state, result
     companion/<table>/log/<uid>     QoS 1     the log: "cut" and "event" messages
     companion/<table>/sync          QoS 1     a dashboard asks a table to send a match again
+    companion/<table>/receipt       QoS 1     a dashboard says "stored up to seq N of match
+                                              uid" (the only thing that moves the outbox mark)
 
 Every payload is one JSON object with ``"v": 1``. A match's log travels as a stream of
 generations: a ``cut`` starts generation ``gen`` ("keep your first ``keep`` events, whose
@@ -38,6 +40,13 @@ VERSION = 1
 ROOT = "companion"
 #: Log states a match can be in, as published (and kept in the device's meta table).
 STATES = ("playing", "finished", "abandoned")
+#: What a receipt may say of a match: one of :data:`STATES`, or ``refused`` (the
+#: dashboard stored the log but will not count the match: see the receiver).
+RECEIPT_STATES = (*STATES, "refused")
+#: The largest payload a receiver reads (a match header or one event is a few hundred
+#: bytes; a whole match never travels in one message). The broker example caps it too
+#: (``message_size_limit`` in deploy/club/mosquitto.conf).
+MAX_PAYLOAD = 64 * 1024
 
 
 class WireError(CompanionError):
@@ -63,13 +72,17 @@ def sync_topic(table: str) -> str:
     return f"{ROOT}/{table}/sync"
 
 
+def receipt_topic(table: str) -> str:
+    return f"{ROOT}/{table}/receipt"
+
+
 #: What a dashboard subscribes to (every table).
 DASHBOARD_TOPICS = (f"{ROOT}/+/status", f"{ROOT}/+/match/+", f"{ROOT}/+/log/+")
 
 
 @dataclass(frozen=True)
 class Topic:
-    """A parsed topic: ``kind`` is status, match, log or sync."""
+    """A parsed topic: ``kind`` is status, match, log, sync or receipt."""
 
     table: str
     kind: str
@@ -81,7 +94,7 @@ def parse_topic(topic: str) -> Topic:
     if len(parts) < 3 or parts[0] != ROOT or not valid_table_name(parts[1]):
         raise WireError(f"not a club topic: {topic!r}")
     table, kind, rest = parts[1], parts[2], parts[3:]
-    if kind in ("status", "sync") and not rest:
+    if kind in ("status", "sync", "receipt") and not rest:
         return Topic(table, kind)
     if kind in ("match", "log") and len(rest) == 1 and rest[0]:
         return Topic(table, kind, rest[0])
@@ -97,7 +110,10 @@ def encode(payload: Mapping[str, Any]) -> bytes:
 
 
 def decode(data: bytes) -> dict[str, Any]:
-    """A payload as a dict; WireError for anything else (bad JSON, other version)."""
+    """A payload as a dict; WireError for anything else (bad JSON, other version, more
+    than :data:`MAX_PAYLOAD` bytes)."""
+    if len(data) > MAX_PAYLOAD:
+        raise WireError(f"{len(data)} bytes is more than a club message may be")
     try:
         payload = json.loads(data)
     except (UnicodeDecodeError, ValueError) as err:

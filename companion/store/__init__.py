@@ -58,7 +58,7 @@ from companion.store.history import History
 from companion.store.log import MatchLog
 from companion.store.meta import Meta
 from companion.store.outbox import PUBLISHED_STATE, Outbox
-from companion.store.records import MatchRecord, MatchSummary, checked_uid
+from companion.store.records import UID_DEVICE_DIGITS, MatchRecord, MatchSummary, checked_uid
 from companion.store.roster import ROSTER_MAX, Roster
 from companion.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
@@ -70,6 +70,7 @@ __all__ = [
     "NAME_MAX",
     "PUBLISHED_STATE",
     "SCHEMA_VERSION",
+    "UID_DEVICE_DIGITS",
     "MatchRecord",
     "MatchSummary",
     "Store",

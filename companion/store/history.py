@@ -32,6 +32,13 @@ class History(StoreFile):
             ).fetchall()
         return [record(row) for row in rows]
 
+    def ids_from(self, origin: str) -> set[int]:
+        """Ids of the matches played at club table ``origin`` ("": on this device)."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT id FROM matches WHERE origin = ?",
+                                (str(origin),)).fetchall()
+        return {int(row["id"]) for row in rows}
+
     def past(self, limit: int = 200) -> list[MatchRecord]:
         """Finished and abandoned matches, newest first (the web page's history)."""
         with self._reading() as conn:

@@ -12,7 +12,7 @@ from typing import Any
 from companion.errors import StoreError
 from companion.names import BadName, check_players
 from companion.store.errors import DuplicateMatch
-from companion.store.file import StoreFile
+from companion.store.meta import Meta
 from companion.store.records import (
     SELECT_MATCH,
     MatchRecord,
@@ -32,7 +32,7 @@ __all__ = ["MatchLog"]
 _MAX_ID = 2**63 - 1
 
 
-class MatchLog(StoreFile):
+class MatchLog(Meta):  # a new match's uid carries this device's id
     """Matches and their event logs (resume is replaying :meth:`events`, undo is
     :meth:`pop`)."""
 
@@ -48,13 +48,14 @@ class MatchLog(StoreFile):
     ) -> int:
         """Record a new match and return its id; its players become "recently used".
 
-        ``uid`` (default: a new random one) is the match's identity on every device;
+        ``uid`` (default: a new one, :func:`new_uid` on this device) is the match's
+        identity on every device;
         ``origin`` names the club table it is played at ("" here). A uid stored already
         raises :class:`DuplicateMatch`. ``started`` keeps when it began (a game played
         while the log could not be written); default now.
         """
         players_json, options_json = _match_json(game_id, players, options)
-        uid = new_uid() if uid is None else checked_uid(uid)
+        uid = new_uid(self.device_id()) if uid is None else checked_uid(uid)
         now = self._now() if started is None else float(started)
         with self._transaction() as conn:
             self._refuse_duplicate(conn, uid)

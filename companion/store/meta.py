@@ -31,6 +31,14 @@ class Meta(StoreFile):
             row = conn.execute("SELECT value FROM meta WHERE key = ?", (str(key),)).fetchone()
         return None if row is None else str(row["value"])
 
+    def meta_under(self, prefix: str) -> dict[str, str]:
+        """Every ``meta`` value whose key starts with ``prefix``, by key (one read: the
+        club dashboard's notes on its mirrored matches, at its start)."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?",
+                                (len(prefix), str(prefix))).fetchall()
+        return {str(row["key"]): str(row["value"]) for row in rows}
+
     def set_meta(self, key: str, value: str | None) -> None:
         """Keep ``value`` under ``key`` in the ``meta`` table (None removes it)."""
         with self._transaction() as conn:

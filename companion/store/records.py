@@ -162,9 +162,16 @@ def match_row(
     return row
 
 
-def new_uid() -> str:
-    """A fresh random identity (a match's or this device's)."""
-    return os.urandom(16).hex()
+#: How many hex digits of the device's id begin each match uid it makes.
+UID_DEVICE_DIGITS = 16
+
+
+def new_uid(device: str = "") -> str:
+    """A fresh identity, 32 hex digits: this device's (random), or a match's made on
+    ``device``: the device id's first :data:`UID_DEVICE_DIGITS` digits, then random
+    ones, so a club dashboard can tell which device made a match
+    (:mod:`companion.club.receiver`)."""
+    return (device[:UID_DEVICE_DIGITS] + os.urandom(16).hex())[:32]
 
 
 def checked_uid(uid: str) -> str:

@@ -1,0 +1,120 @@
+"""The dashboard's own book beside its game log: who each table is, what was counted,
+what was refused or rewritten, and when each table was last heard.
+
+The game log (:class:`~companion.store.Store`) holds the matches as any device does;
+what only a club dashboard needs lives here, in ``club-ledger.db`` in the dashboard's
+state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
+
+- ``devices``: the table each device speaks for (the first table it was heard on; a
+  match a table publishes must carry the id of one of its devices, so a table cannot
+  publish another table's match as its own; a table's Pi may be replaced, a Pi may not
+  speak for two tables);
+- ``counted``: the content fingerprint of every finished match the league counts, so
+  the same match sent again under a new uid is one match, not two;
+- ``audit``: one row per refusal or rewrite (what, when, which table, the details), for
+  the organiser (``companion club`` logs the same line).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import StoreError
+
+#: The ledger's file in the dashboard's state directory.
+LEDGER_NAME = "club-ledger.db"
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, table_name TEXT NOT NULL,"
+    " first_seen REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS counted (fingerprint TEXT PRIMARY KEY,"
+    " uid TEXT NOT NULL UNIQUE)",
+    "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
+    " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
+    " detail TEXT NOT NULL)",
+)
+
+
+def fingerprint(game_id: str, players: Sequence[str], options: Any, chain_hash: str) -> str:
+    """What makes two matches the same match whatever their uids: the game, the players
+    in their seats, the options, and every event with its time (the log's chain hash)."""
+    text = json.dumps([game_id, list(players), options, chain_hash], sort_keys=True,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class Ledger:
+    """The dashboard's book (see the module doc); ``path`` None keeps it in memory."""
+
+    def __init__(self, path: str | Path | None = None, *,
+                 clock: Callable[[], float] = time.time):
+        self.clock = clock
+        try:
+            self._conn = sqlite3.connect(":memory:" if path is None else str(path),
+                                         isolation_level=None, check_same_thread=False)
+            if path is not None:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+            for statement in _SCHEMA:
+                self._conn.execute(statement)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open the club ledger {path}: {err}") from None
+        self._tables: dict[str, str] = dict(self._conn.execute(
+            "SELECT device, table_name FROM devices"))
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # -- tables ----------------------------------------------------------------------
+
+    def table_of(self, device: str) -> str | None:
+        """The table this device speaks for (None: never heard of)."""
+        return self._tables.get(device)
+
+    def claim(self, table: str, device: str) -> bool:
+        """True when ``device`` may speak for ``table``: it is one of the table's devices,
+        or a new device, now bound to the table."""
+        known = self._tables.get(device)
+        if known is not None:
+            return known == table
+        self._conn.execute("INSERT INTO devices (device, table_name, first_seen)"
+                           " VALUES (?, ?, ?)", (device, table, self.clock()))
+        self._tables[device] = table
+        return True
+
+    # -- counted matches -----------------------------------------------------------------
+
+    def counted_as(self, mark: str) -> str | None:
+        """The uid of the counted match with this fingerprint, or None."""
+        row = self._conn.execute("SELECT uid FROM counted WHERE fingerprint = ?",
+                                 (mark,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def count(self, mark: str, uid: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO counted (fingerprint, uid) VALUES (?, ?)",
+                           (mark, uid))
+
+    def uncount(self, uid: str) -> None:
+        """The match is no longer finished as counted (its log was rewritten)."""
+        self._conn.execute("DELETE FROM counted WHERE uid = ?", (uid,))
+
+    # -- the audit trail -------------------------------------------------------------------
+
+    def note(self, table: str, uid: str, what: str, detail: dict[str, Any]) -> None:
+        """One row of the audit trail: ``what`` happened to match ``uid`` of ``table``."""
+        self._conn.execute(
+            "INSERT INTO audit (at, table_name, uid, what, detail) VALUES (?, ?, ?, ?, ?)",
+            (self.clock(), table, uid, what, json.dumps(detail, sort_keys=True)))
+
+    def audit(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest rows of the audit trail first."""
+        rows = self._conn.execute(
+            "SELECT at, table_name, uid, what, detail FROM audit ORDER BY id DESC LIMIT ?",
+            (int(limit),)).fetchall()
+        return [{"at": at, "table": table, "uid": uid, "what": what,
+                 "detail": json.loads(detail)} for at, table, uid, what, detail in rows]
