@@ -332,7 +332,8 @@ class App:
                 self.tick_at = self.clock() + wait
 
     def _show(self) -> None:
-        image = self.screen.render(unsaved=self.unsaved(), club=self.ctx.club_up)
+        image = self.screen.render(unsaved=self.unsaved(), club=self.ctx.club_up,
+                                   club_lag=self.ctx.club_unconfirmed > 0)
         if self.panel.show(image):  # False: the same frame as last time, nothing sent
             self.image = image
             self._frame()

@@ -129,7 +129,8 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
     The publisher starts once the first frame is shown (a queued call) on its own thread
     with its own connection to the game log's file; the app only signals it after each
     event or undo, so the table never waits for the network. The header shows the club
-    mark while the broker is connected.
+    mark while the broker is connected: dotted, or dashed while the dashboard has not
+    confirmed some of this table's matches.
     """
     if not club.broker:
         yield None
@@ -140,10 +141,15 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
             app.ctx.club_up = up
         app.post("call", mark)
 
+    def lag(count: int) -> None:  # the same: "N matches not confirmed" on the mark
+        def mark(app: App) -> None:
+            app.ctx.club_unconfirmed = count
+        app.post("call", mark)
+
     def publisher(store: Any) -> Any:
         from companion.club.publisher import Publisher
 
-        return Publisher(club, store.path, on_link=show)
+        return Publisher(club, store.path, on_link=show, on_lag=lag)
 
     with _log_follower(app, "club mode", "publish", publisher) as slot:
         yield slot

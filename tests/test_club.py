@@ -359,3 +359,77 @@ def test_the_device_starts_club_mode_after_its_first_frame_and_shows_the_mark(
             wait_for(there, what="the app's match on the dashboard")
     finally:
         app.board.close()
+
+
+def test_the_dashboard_down_and_the_broker_restarted_empty_loses_nothing(club, broker):
+    """The Bar of issue 23: the dashboard is down while a table finishes its game, and
+    the broker then restarts without what it kept (killed inside its autosave interval,
+    or its disk lost): the broker had acknowledged every message, yet only the
+    dashboard's receipts move the table's outbox mark, so the table sends again and the
+    dashboard ends equal to it."""
+    table, dashboard = club
+    dash = dashboard("club")
+    nine = table("bar-9").connect().new()
+    nine.play(4)
+    wait_mirrored(dash, nine)
+    dash.stop()
+    nine.play(4)
+    nine.end()  # the game's last events: the broker acknowledges them, nobody stores them
+    wait_for(lambda: nine.lags and nine.lags[-1] == 1, what="the table to say it waits")
+    assert nine.store.unpublished() == [nine.session.match_id]
+    broker.kill()
+    for saved in broker.directory.glob("*.db"):
+        saved.unlink()  # its queue for the dashboard, the retained states: all gone
+    broker.start()
+    again = dashboard("club")
+    wait_mirrored(again, nine)
+    wait_for(lambda: all_published(nine), what="the receipt to empty the outbox")
+    with Store(again.db_path, readonly=True) as store:
+        record = store.match(store.find_uid(nine.store.match(nine.session.match_id).uid))
+        assert record.finished is not None
+        assert store.events(record.id) == nine.session.match.events
+
+
+def test_a_claimed_result_that_disagrees_with_the_events_is_not_counted(club, broker):
+    """The Bar of issue 23, second half: Bob wins 10-2 by the events; the table's
+    retained match state claims "Ann 9999, winner Ann". The dashboard recomputes the
+    result with the engine, refuses the claim, and the league does not count it."""
+    from companion.club.mqtt import BrokerLink
+    from companion.stats import figures
+
+    table, dashboard = club
+    dash = dashboard()
+    liar = table("liar")
+
+    def forging_link(post, will_topic, will):
+        link = BrokerLink(wire.Broker.parse(broker.url), "liar-link", post,
+                          will=(will_topic, will), retry=RETRY,
+                          subscribe=[wire.sync_topic("liar"), wire.receipt_topic("liar")])
+        honest = link.publish
+
+        def publish(topic, payload, *, retain=False):
+            claim = wire.decode(payload)
+            if "/match/" in topic and claim.get("state") == "finished":
+                claim["result"] = {"over": True, "totals": {"Ann": 9999, "Bob": 0},
+                                   "winners": ["Ann"]}
+                payload = wire.encode(claim)
+            return honest(topic, payload, retain=retain)
+        link.publish = publish
+        return link.start()
+
+    liar.publisher = Publisher(Club(broker=broker.url, table="liar"), liar.store.path,
+                               link_factory=forging_link, resend_every=RESEND).start()
+    session = Session.start("scoreboard", ["Ann", "Bob"], store=liar.store,
+                            listeners=[liar.publisher.listener])
+    session.apply({"type": "points", "player": "Ann", "points": 2})
+    session.apply({"type": "points", "player": "Bob", "points": 10})
+    session.apply({"type": "end"})
+    uid = liar.store.match(session.match_id).uid
+    # The receipt says "refused": the table stops sending it (its outbox empties).
+    wait_for(lambda: all_published(liar), what="the dashboard's answer")
+    with Store(dash.db_path, readonly=True) as store:
+        record = store.match(store.find_uid(uid))
+        assert store.events(record.id) == session.match.events
+        assert record.finished is None and record.result is None
+        league = figures(store)
+    assert league["plays"] == 0  # Ann's 9999 is nowhere in the league

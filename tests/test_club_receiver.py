@@ -56,6 +56,7 @@ class Device:
         self.timer = 0.0  # the publisher's resend clock
         self.link = FakeLink()
         self.in_flight: list[tuple[str, bytes]] = []
+        self.history: list[tuple[str, bytes]] = []  # every message it ever sent
         self.publisher = self._publisher()
         self.session = Session.start("scoreboard", list(PLAYERS), store=self.store,
                                      listeners=[self._signal])
@@ -97,7 +98,9 @@ class Device:
             self.session.apply({"type": "end"})
 
     def _take_sent(self) -> None:
-        self.in_flight += [(topic, data) for _, topic, data in self.link.sent]
+        sent = [(topic, data) for _, topic, data in self.link.sent]
+        self.history += sent
+        self.in_flight += sent
         self.link.sent.clear()
 
     def outbox(self) -> list[tuple[str, bytes]]:

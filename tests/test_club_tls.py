@@ -187,3 +187,36 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path):
             link.stop()
         broker.terminate()
         broker.wait(30)
+
+
+def test_a_table_with_another_tables_credentials_is_never_counted_delivered(secure, tmp_path):
+    """Table "t2" configured with t1's login: the ACL denies every publish, and MQTT
+    3.1.1 acknowledges a denied publish all the same. No receipt comes, so its matches
+    stay in the outbox and the table says so (the OLED's mark: "not confirmed")."""
+    broker, ca = secure
+    dash = Dashboard(mqtts(broker), tmp_path / "club", username="dashboard",
+                     password=USERS["dashboard"], ca_file=str(ca), sync_every=0.5,
+                     retry=(0.05, 0.5)).start()
+    store = Store.in_dir(tmp_path / "t2")
+    lags: list[int] = []
+    club = Club(broker=mqtts(broker), table="t2", username="t1", password=USERS["t1"],
+                ca_file=str(ca))
+    publisher = Publisher(club, store.path, retry=(0.05, 0.5), resend_every=0.2,
+                          on_lag=lags.append).start()
+    try:
+        session = Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                                listeners=[publisher.listener])
+        for points in (3, 4):
+            player = ("Ann", "Bob")[len(session.match.events) % 2]
+            session.apply({"type": "points", "player": player, "points": points})
+        session.apply({"type": "end"})
+        wait_for(lambda: publisher.up, what="the table to connect")
+        wait_for(lambda: lags and lags[-1] == 1, what="the table to say 1 match not confirmed")
+        assert store.unpublished() == [session.match_id]
+        assert store.published(session.match_id) == 0
+        with Store(dash.db_path, readonly=True) as club_store:
+            assert club_store.find_uid(store.match(session.match_id).uid) is None
+    finally:
+        publisher.stop()
+        dash.stop()
+        store.close()

@@ -146,11 +146,19 @@ class Receiver:
     def _status(self, table: str, payload: dict[str, Any]) -> None:
         wire.need(payload, "online", bool)
         unconfirmed = payload.get("unconfirmed", 0)
+        if not isinstance(unconfirmed, int) or isinstance(unconfirmed, bool) or \
+                not 0 <= unconfirmed <= 10**6:
+            unconfirmed = 0
+        before = self.tables.get(table, {}).get("unconfirmed", 0)
+        if unconfirmed and unconfirmed != before:
+            # The table sends them again until a receipt comes; if this stays, its
+            # receipts do not reach it (its login, the ACL) or its messages do not
+            # reach the dashboard.
+            log.warning("club: %s: %d matches not confirmed", table, unconfirmed)
         self.tables[table] = {"table": table, "online": payload["online"],
                               "device": payload.get("device"),
                               "current": payload.get("current"),
-                              "unconfirmed": unconfirmed if isinstance(unconfirmed, int)
-                              and not isinstance(unconfirmed, bool) else 0}
+                              "unconfirmed": unconfirmed}
         self.changed("")
 
     def _info(self, table: str, uid: str, payload: dict[str, Any]) -> None:

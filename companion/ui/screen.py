@@ -72,6 +72,9 @@ class Context:
         self.parked: Any = None
         #: True while the club broker is connected (club mode): the header's club mark.
         self.club_up = False
+        #: This table's matches the club's dashboard has not confirmed (after a resend):
+        #: the club mark is dashed instead of dotted while there are any.
+        self.club_unconfirmed = 0
         self.listeners: list[Callable[..., None]] = []
 
 
@@ -112,16 +115,18 @@ class Screen:
         """Draw the body (title, content); the hint line is added by :meth:`render`."""
         canvas.title(self.title)
 
-    def render(self, *, unsaved: bool = False, club: bool = False) -> Image.Image:
+    def render(self, *, unsaved: bool = False, club: bool = False,
+               club_lag: bool = False) -> Image.Image:
         """The finished 128x64 picture of this screen; ``unsaved`` marks the header "not
-        saved", else ``club`` marks it "the link to the club is up"."""
+        saved", else ``club`` marks it "the link to the club is up" (``club_lag``: "but
+        the dashboard has not confirmed some matches")."""
         canvas = Canvas()
         self.draw(canvas)
         canvas.hint(self.hint)
         if unsaved:
             mark_unsaved(canvas.image)
         elif club:
-            mark_club(canvas.image)
+            mark_club(canvas.image, lagging=club_lag)
         return canvas.image
 
 
@@ -141,14 +146,18 @@ def mark_unsaved(image: Image.Image) -> None:
     image.paste(band.point(lambda lit: 0 if lit else 255, "1"), HEADER)
 
 
-def mark_club(image: Image.Image) -> None:
+def mark_club(image: Image.Image, *, lagging: bool = False) -> None:
     """The club mark: the right end of the header's rule dotted (a screen without a
-    rule there has nothing to dot, so its picture is left as it is)."""
+    rule there has nothing to dot, so its picture is left as it is); dashed (two lit,
+    two dark) while the club's dashboard has not confirmed some of this table's
+    matches."""
     rule = image.crop(CLUB_RULE)
     if rule.getbbox() != (0, 0, rule.width, 1):  # not a whole rule: not a header
         return
-    for x in range(CLUB_RULE[0] + 1, WIDTH, 2):
-        image.putpixel((x, LINE_H - 1), 0)
+    for x in range(CLUB_RULE[0] + 1, WIDTH):
+        gap = (x - CLUB_RULE[0]) % 4 >= 2 if lagging else (x - CLUB_RULE[0]) % 2 == 1
+        if gap:
+            image.putpixel((x, LINE_H - 1), 0)
 
 
 def is_(press: Press, button: str, long: bool = False) -> bool:
