@@ -138,6 +138,21 @@ def wait_mirrored(dashboard: Dashboard, *tables: Table) -> None:
         raise AssertionError(f"{err}: {'; '.join(differences(dashboard, *tables))}") from None
 
 
+def log_stream(device: str, uid: str, header: dict, gen: int, keep: int,
+               log: list) -> list[bytes]:
+    """A generation of a match's log as a device publishes it: the cut, then the events
+    after ``keep`` of ``log`` ((event, time) pairs)."""
+    hashes = wire.chain(log)
+    msgs = [wire.encode({"op": "cut", "device": device, "uid": uid, "gen": gen,
+                         "keep": keep, "hash": hashes[keep], "match": header})]
+    for seq in range(keep + 1, len(log) + 1):
+        event, at = log[seq - 1]
+        msgs.append(wire.encode({"op": "event", "device": device, "uid": uid, "gen": gen,
+                                 "seq": seq, "prev": hashes[seq - 1],
+                                 "hash": hashes[seq], "event": event, "at": at}))
+    return msgs
+
+
 def all_published(*tables: Table) -> bool:
     return all(not table.store.unpublished() for table in tables)
 
@@ -288,15 +303,7 @@ def test_duplicate_and_reordered_delivery_ends_equal(club, broker):
               "low_wins": False}, "started": source.store.match(source.session.match_id).started}
 
     def stream(gen: int, keep: int, log: list) -> list[bytes]:
-        hashes = wire.chain(log)
-        msgs = [wire.encode({"op": "cut", "device": device, "uid": uid, "gen": gen,
-                             "keep": keep, "hash": hashes[keep], "match": header})]
-        for seq in range(keep + 1, len(log) + 1):
-            event, at = log[seq - 1]
-            msgs.append(wire.encode({"op": "event", "device": device, "uid": uid, "gen": gen,
-                                     "seq": seq, "prev": hashes[seq - 1],
-                                     "hash": hashes[seq], "event": event, "at": at}))
-        return msgs
+        return log_stream(device, uid, header, gen, keep, log)
 
     # gen 1 had a 9th event that was undone (gen 2 cuts back to 8 and goes on).
     first, second = stream(1, 0, old), stream(2, 8, rows)
@@ -433,3 +440,50 @@ def test_a_claimed_result_that_disagrees_with_the_events_is_not_counted(club, br
         assert record.finished is None and record.result is None
         league = figures(store)
     assert league["plays"] == 0  # Ann's 9999 is nowhere in the league
+
+
+def test_a_gap_is_asked_for_while_other_tables_keep_the_dashboard_busy(club, broker):
+    """Issue 23 point 2: the dashboard asks for what it lacks every few seconds whatever
+    else is arriving (it used to wait for 3 s of silence, which a busy club never has)."""
+    import threading
+    import time
+
+    from companion.club.mqtt import BrokerLink
+
+    table, dashboard = club
+    dash = dashboard()  # sync_every=0.5
+    source = table("gappy").new()
+    source.play(5)
+    record = source.store.match(source.session.match_id)
+    rows = list(zip(source.store.events(record.id), source.store.event_times(record.id),
+                    strict=True))
+    header = {"game_id": "scoreboard", "players": list(PLAYERS),
+              "options": {"target": 0, "low_wins": False}, "started": record.started}
+    messages = log_stream(source.store.device_id(), record.uid, header, 1, 0, rows)
+    del messages[4]  # event 4 never arrives
+    posted: list = []
+    raw = BrokerLink(wire.Broker.parse(broker.url), "gappy-raw", lambda *item: posted.append(item),
+                     subscribe=[wire.sync_topic("gappy")]).start()
+    busy = BrokerLink(wire.Broker.parse(broker.url), "busy-raw", lambda *item: None).start()
+    stop = threading.Event()
+
+    def chatter() -> None:  # another table's status, every 20 ms: never 0.5 s of quiet
+        while not stop.is_set():
+            busy.publish(wire.status_topic("busy"), wire.encode(
+                {"device": "b" * 32, "online": True, "current": None}))
+            time.sleep(0.02)
+    noise = threading.Thread(target=chatter, daemon=True)
+    try:
+        wait_for(lambda: ("up",) in posted, what="the raw publisher to connect")
+        noise.start()
+        for message in messages:
+            raw.publish(wire.log_topic("gappy", record.uid), message)
+        wait_for(lambda: any(item[0] == "message" for item in posted),
+                 what="the dashboard to ask for the gap while the club is busy")
+        asked = wire.decode(next(item[2] for item in posted if item[0] == "message"))
+        assert asked["uid"] == record.uid and asked["have"] == 3
+    finally:
+        stop.set()
+        noise.join(5)
+        busy.stop()
+        raw.stop()
