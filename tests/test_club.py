@@ -451,7 +451,7 @@ def test_a_gap_is_asked_for_while_other_tables_keep_the_dashboard_busy(club, bro
     from companion.club.mqtt import BrokerLink
 
     table, dashboard = club
-    dash = dashboard()  # sync_every=0.5
+    dashboard()  # sync_every=0.5
     source = table("gappy").new()
     source.play(5)
     record = source.store.match(source.session.match_id)

@@ -153,7 +153,7 @@ def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
         link.stop()
 
 
-def test_the_example_broker_config_runs_as_shipped(secure, tmp_path):
+def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch):
     """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
     takes a table over TLS with its password."""
     from companion.club.localbroker import free_port, mosquitto_binary
@@ -182,6 +182,23 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path):
                           lambda *item: posted.append(item), username="t1",
                           password=USERS["t1"], ca_file=str(ca), retry=(0.05, 0.5)).start()
         wait_for(lambda: ("up",) in posted, what="a table to log in to the example broker")
+        # Its message_size_limit: a big payload never reaches the dashboard (whose own
+        # cap is lifted here, to see the broker's).
+        monkeypatch.setattr("companion.club.mqtt.MAX_PAYLOAD", 10**9)
+        seen: list = []
+        watcher = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-dash",
+                             lambda *item: seen.append(item), username="dashboard",
+                             password=USERS["dashboard"], ca_file=str(ca),
+                             subscribe=["companion/#"], retry=(0.05, 0.5)).start()
+        try:
+            wait_for(lambda: ("up",) in seen, what="the dashboard to log in")
+            link.publish("companion/t1/log/big", b"x" * (wire.MAX_PAYLOAD + 1))
+            link.publish("companion/t1/log/small", b'{"v":1}')
+            wait_for(lambda: any(item[:2] == ("message", "companion/t1/log/small")
+                                 for item in seen), what="the small message")
+            assert not any(item[:2] == ("message", "companion/t1/log/big") for item in seen)
+        finally:
+            watcher.stop()
     finally:
         if link is not None:
             link.stop()

@@ -20,7 +20,7 @@ import ssl
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.club.wire import Broker
+from companion.club.wire import MAX_PAYLOAD, Broker
 from companion.errors import CompanionError
 
 log = logging.getLogger("companion.club")
@@ -116,4 +116,8 @@ class BrokerLink:
         self.post("acked", mid)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        if len(message.payload) > MAX_PAYLOAD:  # never queued: it would only be dropped
+            log.warning("club: dropped a message of %d bytes on %s", len(message.payload),
+                        str(message.topic)[:200])
+            return
         self.post("message", message.topic, bytes(message.payload))
