@@ -34,3 +34,14 @@ class ManualClock:
         if seconds < 0:
             raise ValueError("a clock does not go back")
         self.now += seconds
+
+
+def day_text(when: float | None, fmt: str = "%Y-%m-%d") -> str:
+    """``when`` (seconds since the epoch) as a local date in ``fmt``; "-" for None and
+    "?" for a time no calendar can show (a table whose clock said year 3 billion)."""
+    if when is None:
+        return "-"
+    try:
+        return time.strftime(fmt, time.localtime(when))
+    except (OverflowError, OSError, ValueError):
+        return "?"

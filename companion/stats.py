@@ -55,6 +55,7 @@ from typing import Any, NamedTuple, TextIO
 from openskill.models import PlackettLuce
 
 from companion import games
+from companion.clock import day_text
 from companion.errors import CompanionError, StoreError
 from companion.games import GAMES, engine
 from companion.store import MatchSummary, Store
@@ -587,6 +588,13 @@ def warm(path: str | Path) -> Tally:
     return tally
 
 
+def forget(store: Store) -> None:
+    """Drop what :func:`cached_figures` kept for ``store``: the owner knows the finished
+    matches changed in a way the finished mark cannot show (a finished match reopened
+    and finished again with the same id: the club dashboard counts those)."""
+    _KEPT.pop(store, None)
+
+
 def keep(store: Store, tally: Tally, since: float | None = None) -> None:
     """Let :func:`cached_figures` start from ``tally`` (built by :func:`warm`), on the
     thread that owns ``store``. Nothing is trusted blindly: the next call checks the
@@ -712,4 +720,4 @@ def _duration(seconds: float) -> str:
 
 
 def _day(when: float | None) -> str:
-    return "-" if when is None else time.strftime("%Y-%m-%d", time.localtime(when))
+    return day_text(when, "%Y-%m-%d")

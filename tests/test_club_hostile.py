@@ -71,7 +71,7 @@ def test_the_dashboard_serves_an_honest_table_between_a_hostile_tables_messages(
     handled: list[str] = []
 
     class Recording:
-        def handle(self, topic: str, data: bytes) -> None:
+        def handle(self, topic: str, data: bytes, retained: bool = False) -> None:
             handled.append(topic.split("/")[1])
             if len(handled) == 3:
                 dashboard.queue.put(("stop",))

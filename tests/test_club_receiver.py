@@ -10,6 +10,7 @@ the link is back and the outbox is empty, the receiver's store equals the device
 from __future__ import annotations
 
 import random
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,7 +53,7 @@ class Device:
         self.rng = rng
         self.copies = copies
         self.store = Store(":memory:", clock=self._clock)
-        self.now = 1000.0
+        self.now = time.time() - 86400.0  # yesterday: a clock the dashboard believes
         self.timer = 0.0  # the publisher's resend clock
         self.link = FakeLink()
         self.in_flight: list[tuple[str, bytes]] = []

@@ -237,3 +237,44 @@ def test_a_table_with_another_tables_credentials_is_never_counted_delivered(secu
         publisher.stop()
         dash.stop()
         store.close()
+
+
+def test_a_tls_failure_is_one_line_and_the_page_says_why(secure, tmp_path):
+    """The dashboard without the CA: the broker's certificate cannot be checked. The
+    command says so in one line (it used to print only "subscribed to ..."), and the
+    club page says it is not connected instead of "No table has reported yet"."""
+    import asyncio
+    import io
+    import threading
+
+    from companion.club.main import club_main
+    from companion.club.web import ClubPage
+
+    broker, _ = secure
+    out = io.StringIO()
+    stop = threading.Event()
+    done: list[int] = []
+    runner = threading.Thread(target=lambda: done.append(club_main(
+        mqtts(broker), tmp_path / "club", stop=stop, out=out)), daemon=True)
+    runner.start()
+    try:
+        wait_for(lambda: "cannot reach the broker" in out.getvalue(), what="the TLS line")
+    finally:
+        stop.set()
+        runner.join(30)
+    lines = [line for line in out.getvalue().splitlines() if "cannot reach" in line]
+    assert len(lines) == 1 and "CERTIFICATE_VERIFY_FAILED" in lines[0]
+    assert "subscribed to" not in out.getvalue()
+    assert done == [0]
+
+    dash = Dashboard(mqtts(broker), tmp_path / "club2", retry=(0.05, 0.5))
+    dash.on_notice = lambda text: None
+    dash.start()
+    try:
+        wait_for(lambda: dash.problem and "CERTIFICATE" in dash.problem, what="the reason")
+        page = ClubPage(dash, Store(dash.db_path, readonly=True))
+        data = asyncio.run(page.data())
+        assert data["broker"]["connected"] is False
+        assert "CERTIFICATE_VERIFY_FAILED" in data["broker"]["problem"]
+    finally:
+        dash.stop()

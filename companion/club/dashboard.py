@@ -41,7 +41,7 @@ class Lanes:
 
     def __init__(self, cap: int = LANE_BYTES):
         self.cap = cap
-        self._lanes: dict[str, deque[tuple[str, bytes]]] = {}
+        self._lanes: dict[str, deque[tuple[str, bytes, bool]]] = {}
         self._bytes: dict[str, int] = {}
         self._turns: deque[str] = deque()  # tables with something waiting, in turn
         self.dropped = 0
@@ -49,7 +49,7 @@ class Lanes:
     def __len__(self) -> int:
         return len(self._turns)
 
-    def put(self, topic: str, data: bytes) -> bool:
+    def put(self, topic: str, data: bytes, retained: bool = False) -> bool:
         """Queue a message in its table's lane; False (dropped) when the lane is full."""
         table = topic.split("/", 2)[1] if topic.count("/") >= 2 else ""
         size = len(data) + len(topic)
@@ -60,21 +60,21 @@ class Lanes:
         if lane is None:
             lane = self._lanes[table] = deque()
             self._turns.append(table)
-        lane.append((topic, data))
+        lane.append((topic, data, retained))
         self._bytes[table] = self._bytes.get(table, 0) + size
         return True
 
-    def get(self) -> tuple[str, bytes]:
+    def get(self) -> tuple[str, bytes, bool]:
         """The next table's oldest message (IndexError when nothing waits)."""
         table = self._turns.popleft()
         lane = self._lanes[table]
-        topic, data = lane.popleft()
+        topic, data, retained = lane.popleft()
         self._bytes[table] -= len(data) + len(topic)
         if lane:
             self._turns.append(table)
         else:
             del self._lanes[table], self._bytes[table]
-        return topic, data
+        return topic, data, retained
 
 
 class Dashboard:
@@ -105,9 +105,14 @@ class Dashboard:
         self.error: str | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._snapshot: dict[str, Any] = {"tables": {}}
+        self._snapshot: dict[str, Any] = {"tables": {}, "results": 0}
         #: Called from the dashboard's thread after anything changed (the web page).
         self.on_change: Callable[[dict[str, Any]], None] = lambda snapshot: None
+        #: Why the broker is not connected (None while it is): the club page says so.
+        self.problem: str | None = "connecting"
+        #: One line for the organiser (connected, lost, cannot connect and why): logged
+        #: by default; ``companion club`` prints it.
+        self.on_notice: Callable[[str], None] = lambda text: log.warning("club: %s", text)
 
     @property
     def db_path(self) -> Path:
@@ -186,7 +191,7 @@ class Dashboard:
                 if item[0] == "stop":
                     return
                 if item[0] == "message":
-                    self.lanes.put(item[1], item[2])
+                    self.lanes.put(*item[1:4])
                 else:
                     self._guarded(item[0], self._control, item, receiver)
                 continue  # take in everything that arrived before handling more
@@ -205,10 +210,16 @@ class Dashboard:
             item[1](receiver)
         elif kind == "up":
             self.up.set()
-            log.info("club: connected to %s", self.broker)
+            self.problem = None
+            self.on_notice(f"subscribed to {self.broker}")
         elif kind == "down":
             self.up.clear()
-            log.warning("club: lost the broker %s; retrying", self.broker)
+            self.problem = "lost the broker; retrying"
+            self.on_notice(f"lost the broker {self.broker}; retrying")
+        elif kind == "failed":
+            if item[1] != self.problem:  # once per reason, not at every retry
+                self.on_notice(f"cannot reach the broker {self.broker}: {item[1]}; retrying")
+            self.problem = item[1]
 
     @staticmethod
     def _guarded(what: str, fn: Callable[..., Any], *args: Any) -> None:
@@ -221,6 +232,7 @@ class Dashboard:
 
     def _changed(self, receiver: Receiver) -> None:
         snapshot = receiver.snapshot()
+        snapshot["results"] = receiver.results
         with self._lock:
             self._snapshot = snapshot
         self.on_change(snapshot)

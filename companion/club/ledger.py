@@ -9,6 +9,7 @@ state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
   match a table publishes must carry the id of one of its devices, so a table cannot
   publish another table's match as its own; a table's Pi may be replaced, a Pi may not
   speak for two tables);
+- ``seen``: when each table was last heard (written at most once a minute per table);
 - ``counted``: the content fingerprint of every finished match the league counts, so
   the same match sent again under a new uid is one match, not two;
 - ``audit``: one row per refusal or rewrite (what, when, which table, the details), for
@@ -29,10 +30,13 @@ from companion.errors import StoreError
 
 #: The ledger's file in the dashboard's state directory.
 LEDGER_NAME = "club-ledger.db"
+#: A table's "last seen" is written to the file at most this often (seconds).
+SEEN_WRITE_EVERY = 60.0
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, table_name TEXT NOT NULL,"
     " first_seen REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS seen (table_name TEXT PRIMARY KEY, at REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS counted (fingerprint TEXT PRIMARY KEY,"
     " uid TEXT NOT NULL UNIQUE)",
     "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
@@ -66,6 +70,9 @@ class Ledger:
             raise StoreError(f"cannot open the club ledger {path}: {err}") from None
         self._tables: dict[str, str] = dict(self._conn.execute(
             "SELECT device, table_name FROM devices"))
+        self._seen: dict[str, float] = dict(self._conn.execute(
+            "SELECT table_name, at FROM seen"))
+        self._seen_saved = dict(self._seen)
 
     def close(self) -> None:
         self._conn.close()
@@ -86,6 +93,20 @@ class Ledger:
                            " VALUES (?, ?, ?)", (device, table, self.clock()))
         self._tables[device] = table
         return True
+
+    def seen(self, table: str, at: float) -> bool:
+        """The table was heard at ``at``; True when its "last seen" moved by a second or
+        more (the page shows it), written to the file at most once a minute."""
+        before = self._seen.get(table)
+        self._seen[table] = at
+        if at - self._seen_saved.get(table, float("-inf")) >= SEEN_WRITE_EVERY:
+            self._conn.execute("INSERT OR REPLACE INTO seen (table_name, at) VALUES (?, ?)",
+                               (table, at))
+            self._seen_saved[table] = at
+        return before is None or at - before >= 1.0
+
+    def last_seen(self, table: str) -> float | None:
+        return self._seen.get(table)
 
     # -- counted matches -----------------------------------------------------------------
 

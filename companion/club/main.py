@@ -28,17 +28,20 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
     stop = stop or threading.Event()
     auth = {} if club is None else {"username": club.username, "password": club.password,
                                     "ca_file": club.ca_file}
-    dashboard = Dashboard(broker, state_dir, **auth).start()
+    dashboard = Dashboard(broker, state_dir, **auth)
+    # Connected, lost, or cannot connect and why (a TLS failure): one line each, when it
+    # happens, never "subscribed" before it is.
+    dashboard.on_notice = lambda text: print(f"companion club: {text}", file=out, flush=True)
+    dashboard.start()
     server = None
     try:
         if web:
             from companion.club.web import serve
 
             server = serve(dashboard, web, hosts)
-        print(f"companion club: keeping every table's matches in {dashboard.db_path}",
-              file=out)
-        print(f"companion club: subscribed to {dashboard.broker}"
-              + (f"; the club page is on {server.url}" if server else ""), file=out, flush=True)
+        print(f"companion club: keeping every table's matches in {dashboard.db_path}"
+              + (f"; the club page is on {server.url}" if server else ""), file=out,
+              flush=True)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:

@@ -7,8 +7,11 @@ the owner's thread (the publisher or the dashboard) does the work::
 
     ("up",)                     connected (again): subscribe, resend
     ("down",)                   the connection is gone; paho retries by itself
+    ("failed", reason)          a connection attempt failed (TLS, refused, no route):
+                                one line of words; paho tries again by itself
     ("acked", mid)              the broker has the QoS 1 message ``mid``
-    ("message", topic, bytes)   a message on a subscribed topic
+    ("message", topic, bytes, retained)   a message on a subscribed topic (``retained``:
+                                the broker's kept copy, not news)
 
 paho is imported here only, so the device loads it only when club mode is on.
 """
@@ -21,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.club.wire import MAX_PAYLOAD, Broker
-from companion.errors import CompanionError
+from companion.errors import CompanionError, one_line
 
 log = logging.getLogger("companion.club")
 
@@ -46,6 +49,7 @@ class BrokerLink:
         subscribe: Sequence[str] = (),
         persistent: bool = False,
         retry: tuple[float, float] = (0.5, 10.0),
+        keepalive: int = 30,
     ):
         try:
             import paho.mqtt.client as mqtt
@@ -53,6 +57,7 @@ class BrokerLink:
             raise CompanionError("club mode needs paho-mqtt: pip install paho-mqtt") from None
         self.broker = broker
         self.post = post
+        self.keepalive = keepalive
         self.subscribe = tuple(subscribe)
         self.client = mqtt.Client(
             callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
@@ -76,11 +81,16 @@ class BrokerLink:
         self.client.on_disconnect = self._disconnected
         self.client.on_publish = self._published
         self.client.on_message = self._message
+        self.client.on_connect_fail = self._failed
+        self._attempt = self.client.reconnect
+        self.client.reconnect = self._reconnect  # paho's own retry loop calls this
+        self._why = ""
         self._mqtt = mqtt
 
     def start(self) -> BrokerLink:
         """Connect in the background (a broker that is down is retried, never waited for)."""
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
+        self.client.connect_async(self.broker.host, self.broker.port,
+                                  keepalive=self.keepalive)
         self.client.loop_start()
         return self
 
@@ -98,10 +108,22 @@ class BrokerLink:
 
     # -- paho's thread: post only -------------------------------------------------
 
+    def _reconnect(self) -> Any:
+        """paho's connect attempt, remembering why it failed (paho's own callback for a
+        failed attempt is told nothing)."""
+        try:
+            return self._attempt()
+        except OSError as err:
+            self._why = one_line(str(err) or type(err).__name__)
+            raise
+
+    def _failed(self, client: Any, userdata: Any) -> None:
+        self.post("failed", self._why or "cannot connect")
+
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any,
                    properties: Any = None) -> None:
         if reason.is_failure:
-            log.warning("club broker %s refused the connection: %s", self.broker, reason)
+            self.post("failed", f"the broker refused the login: {reason}")
             return
         for topic in self.subscribe:
             client.subscribe(topic, qos=1)
@@ -120,4 +142,4 @@ class BrokerLink:
             log.warning("club: dropped a message of %d bytes on %s", len(message.payload),
                         str(message.topic)[:200])
             return
-        self.post("message", message.topic, bytes(message.payload))
+        self.post("message", message.topic, bytes(message.payload), bool(message.retain))

@@ -46,6 +46,9 @@ GEN_KEY = "club-gen"
 #: one waits twice as long as the last, up to :data:`RESEND_MAX`.
 RESEND_EVERY = 5.0
 RESEND_MAX = 120.0
+#: The table's MQTT keepalive (seconds): a table whose link stalls (Wi-Fi gone, power
+#: cut) is shown offline by its will within 1.5 times this.
+KEEPALIVE = 10
 
 
 @dataclass
@@ -122,6 +125,7 @@ class Publisher:
         self._status_sent: tuple[bool, str | None, int] | None = None
         self.lagging = 0
         self.device = ""
+        self._why = ""  # the last reason the broker could not be reached
 
     # -- what other threads call (never blocks) ------------------------------------
 
@@ -211,7 +215,7 @@ class Publisher:
             self.post, username=club.username, password=club.password,
             ca_file=club.ca_file, will=(wire.status_topic(self.table), will),
             subscribe=[wire.sync_topic(self.table), wire.receipt_topic(self.table)],
-            retry=self.retry,
+            retry=self.retry, keepalive=KEEPALIVE,
         ).start()
 
     def _guarded(self, item: tuple[Any, ...]) -> None:
@@ -232,15 +236,21 @@ class Publisher:
         elif kind == "tick":
             self._resend_due()
         elif kind == "up":
-            self.up = True
+            self.up, self._why = True, ""
             self._status_sent = None
             for out in self._matches.values():
                 self._rewind(out)
             self._pass_all()
+            self._send_status()  # online at once, not at the next event
             self.on_link(True)
         elif kind == "down":
             self.up = False
             self.on_link(False)
+        elif kind == "failed":
+            if item[1] != self._why:  # once per reason, not at every retry
+                log.warning("club: cannot reach the broker %s: %s; retrying",
+                            self.club.broker, item[1])
+            self._why = item[1]
         elif kind == "message":
             where = _topic(item[1])
             if where == "receipt":

@@ -47,6 +47,11 @@ log = logging.getLogger("companion.club")
 #: Meta key prefix under which the dashboard keeps each mirrored match's device and
 #: generation.
 MIRROR_KEY = "club:"
+#: A table's time is believed when it lies between this (2020-01-01) and a few minutes
+#: past the dashboard's own clock; else the dashboard's receive time stands in for it
+#: (a table whose clock is wrong must not put "9600 h played" in the league).
+EARLIEST = 1_577_836_800.0
+SKEW = 600.0
 #: Most messages one match may hold waiting for what they follow; past that the newest
 #: is dropped and the table asked to send the match again (a hostile or broken table
 #: cannot fill the dashboard's memory).
@@ -106,12 +111,17 @@ class Receiver:
         clock: Callable[[], float] = time.monotonic,
         sync_every: float = 3.0,
         ledger: Ledger | None = None,
+        wall: Callable[[], float] = time.time,
     ):
         self.store = store
         self.request = request
         self.clock = clock
         self.sync_every = sync_every
         self.ledger = ledger or Ledger()
+        self.wall = wall
+        #: Grows whenever a stored result changes (a match finished, reopened, abandoned):
+        #: the key of the league the club page shows.
+        self.results = 0
         self.mirrors: dict[str, Mirror] = {}
         self.tables: dict[str, dict[str, Any]] = {}
         self._asked: dict[str, float] = {}
@@ -127,10 +137,13 @@ class Receiver:
 
     # -- messages ------------------------------------------------------------------
 
-    def handle(self, topic: str, data: bytes) -> None:
-        """One message from the broker; a bad one is logged and dropped."""
+    def handle(self, topic: str, data: bytes, retained: bool = False) -> None:
+        """One message from the broker (``retained``: the broker's kept copy, which says
+        nothing of when the table was last heard); a bad one is logged and dropped."""
         try:
             where = wire.parse_topic(topic)
+            if not retained:
+                self._heard(where.table)
             if not data:
                 return  # a retained message being cleared
             payload = wire.decode(data)
@@ -158,8 +171,17 @@ class Receiver:
         self.tables[table] = {"table": table, "online": payload["online"],
                               "device": payload.get("device"),
                               "current": payload.get("current"),
-                              "unconfirmed": unconfirmed}
+                              "unconfirmed": unconfirmed,
+                              "last_seen": self.ledger.last_seen(table)}
         self.changed("")
+
+    def _heard(self, table: str) -> None:
+        """The table spoke just now: its "last seen" (kept in the ledger, so a restarted
+        dashboard still knows it)."""
+        now = self.wall()
+        if self.ledger.seen(table, now) and table in self.tables:
+            self.tables[table]["last_seen"] = now
+            self.changed("")
 
     def _info(self, table: str, uid: str, payload: dict[str, Any]) -> None:
         for key in ("gen", "count"):
@@ -367,7 +389,8 @@ class Receiver:
         game_id = wire.need(header, "game_id", str)
         players = wire.need(header, "players", list)
         options = wire.need(header, "options", dict)
-        started = float(wire.need(header, "started", (int, float)))
+        started = self._believed(mirror, "started",
+                                 float(wire.need(header, "started", (int, float))))
         mirror.game = new_match(game_id, players, options)  # the engine checks the setup
         mirror.match_id = self.store.import_match(
             game_id, list(mirror.game.players), mirror.game.options, [], started=started,
@@ -388,6 +411,7 @@ class Receiver:
                 "generation": [mirror.gen, gen], "events": [mirror.count, keep],
                 "dropped": dropped[:50], "result": record.result, "was": mirror.state})
             self.ledger.uncount(mirror.uid)
+            self.results += 1
             log.warning("club: %s rewrote finished match %s: generation %d keeps %d of "
                         "its %d events", mirror.table, mirror.uid, gen, keep, mirror.count)
             mirror.state = "playing"
@@ -422,6 +446,7 @@ class Receiver:
             elif info["state"] == "abandoned" and not record.abandoned:
                 self.store.abandon(mirror.match_id)
                 mirror.state = "abandoned"
+                self.results += 1
             self._save(mirror)
         except (StoreError, wire.WireError) as err:
             log.error("club: %s/%s: %s", mirror.table, mirror.uid, err)
@@ -443,10 +468,24 @@ class Receiver:
             self._refuse(mirror, "duplicate", {"same_as": twin},
                          f"it is match {twin} again (same players, options, events, times)")
             return
-        at = float(wire.need(info, "finished", (int, float)))
+        at = self._believed(mirror, "finished",
+                            float(wire.need(info, "finished", (int, float))))
         self.store.finish(mirror.match_id, computed, at=at)
         self.ledger.count(mark, mirror.uid)
         mirror.state = "finished"
+        self.results += 1
+
+    def _believed(self, mirror: Mirror, what: str, told: float) -> float:
+        """The table's time ``told`` for ``what``, or the dashboard's own receive time
+        when the table's clock cannot be right (kept beside it in the audit trail)."""
+        now = self.wall()
+        if told == told and EARLIEST <= told <= now + SKEW:  # (NaN is not believed)
+            return told
+        self.ledger.note(mirror.table, mirror.uid, "clock",
+                         {"what": what, "table_time": repr(told), "received": now})
+        log.warning("club: %s's clock is off (%s %r); match %s keeps the dashboard's "
+                    "time", mirror.table, what, told, mirror.uid)
+        return now
 
     def _refuse(self, mirror: Mirror, what: str, detail: dict[str, Any], why: str) -> None:
         self.ledger.note(mirror.table, mirror.uid, what, detail)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: What the open club page shows of a table: nothing that identifies its device or its
 #: session on the broker (a device id, a match's uid), only what the room can see.
-PUBLIC_TABLE = ("table", "online", "match")
+PUBLIC_TABLE = ("table", "online", "match", "unconfirmed", "last_seen")
 PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind")
 
 
@@ -58,6 +59,14 @@ def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def seen_text(when: float) -> str:
+    """A "last seen" time: the hour today, else the day and hour."""
+    from companion.clock import day_text
+
+    today = day_text(time.time()) == day_text(when)
+    return day_text(when, "%H:%M" if today else "%Y-%m-%d %H:%M")
+
+
 class ClubPage:
     """The club's routes over a dashboard and a read-only store on its file."""
 
@@ -68,6 +77,8 @@ class ClubPage:
         self.dashboard = dashboard
         self.source = StoreSource(store)
         self.tick = 0
+        self._league: tuple[int, list[dict[str, Any]]] | None = None
+        self._html: tuple[Any, str] | None = None
         dashboard.on_change = self._changed
 
     def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
@@ -84,21 +95,39 @@ class ClubPage:
         routes = [Route("/", self.page), Route("/api/club", self.api),
                   Route("/api/club/stream", self.stream)]
         # The table page's door too: Host, Origin, body type, headers.
-        return build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
-                         title="Tabletop Companion club", hosts=self.hosts)
+        app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
+                        title="Tabletop Companion club", hosts=self.hosts)
+        app.state.site.templates.filters["club_time"] = seen_text
+        return app
 
     async def data(self) -> dict[str, Any]:
+        """The club now: every table, the league (recomputed only when a stored result
+        changed: the dashboard's counter is its key, so an undone and re-finished match
+        shows its new winner), and whether the broker is connected."""
         from starlette.concurrency import run_in_threadpool
 
-        from companion.stats import cached_figures
+        from companion.stats import cached_figures, forget
 
-        figures = await run_in_threadpool(self.source.read, cached_figures)
-        return {"tables": public_tables(self.dashboard.snapshot()["tables"]),
-                "league": league(figures)}
+        snapshot = self.dashboard.snapshot()
+        key = snapshot.get("results", 0)
+        if self._league is None or self._league[0] != key:
+            def fresh(store: Any) -> dict[str, Any]:
+                forget(store)  # the finished mark cannot show a re-finished match
+                return cached_figures(store)
+            self._league = (key, league(await run_in_threadpool(self.source.read, fresh)))
+        return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
+                "broker": {"connected": self.dashboard.problem is None,
+                           "problem": self.dashboard.problem}}
 
     async def live_html(self, request: Any) -> str:
-        site = request.app.state.site
-        return site.templates.get_template("_club_live.html").render(**await self.data())
+        """The live part of the page, rendered once per change and shared by every
+        open page (twenty viewers cost one render, not twenty)."""
+        key = (self.tick, self.dashboard.problem)
+        if self._html is None or self._html[0] != key:
+            site = request.app.state.site
+            html = site.templates.get_template("_club_live.html").render(**await self.data())
+            self._html = (key, html)
+        return self._html[1]
 
     async def page(self, request: Any) -> Any:
         site = request.app.state.site

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion import games, stats
+from companion.clock import day_text
 from companion.export import score_rows
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
 from companion.ui.roster import roster_menu
@@ -230,7 +231,7 @@ def _duration(seconds: float) -> str:
 
 
 def _day(when: float | None) -> str:
-    return "-" if when is None else time.strftime("%m-%d", time.localtime(when))
+    return day_text(when, "%m-%d")
 
 
 # -- finished games and their score tables ---------------------------------------------------

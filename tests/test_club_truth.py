@@ -1,0 +1,102 @@
+"""Issue 23 point 5: what the organiser sees is true (the league after a re-finished
+match, online at once, last seen, believable times, no traceback on a wild time)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from companion.club import wire
+from companion.club.publisher import Publisher
+from companion.club.receiver import Receiver
+from companion.club.web import ClubPage
+from companion.config import Club
+from companion.store import Store
+from tests.companion_cli import companion
+from tests.test_club_receiver import Device, FakeLink
+
+PLAYERS = ("Ann", "Bob")
+
+
+def play(device: Device, *hands: tuple[str, int]) -> None:
+    for player, points in hands:
+        device.session.apply({"type": "points", "player": player, "points": points})
+
+
+class FakeDashboard:
+    """What the club page reads of a dashboard: its snapshot and the broker's state."""
+
+    def __init__(self, receiver: Receiver):
+        self.receiver = receiver
+        self.problem: str | None = None
+        self.on_change = None
+
+    def snapshot(self) -> dict:
+        return {**self.receiver.snapshot(), "results": self.receiver.results}
+
+
+def league_winners(page: ClubPage) -> dict[str, int]:
+    data = asyncio.run(page.data())
+    return {row["name"]: row["wins"] for row in data["league"][0]["rows"]}
+
+
+def test_the_league_shows_the_new_winner_after_an_undo_and_a_new_finish():
+    device = Device(random.Random(1))
+    play(device, ("Ann", 9), ("Bob", 1))
+    device.session.apply({"type": "end"})
+    device.settle()
+    page = ClubPage(FakeDashboard(device.receiver), device.dashboard)
+    assert league_winners(page) == {"Ann": 1, "Bob": 0}
+    device.session.undo()  # the end taken back; Bob plays on and wins: same match id
+    play(device, ("Ann", 0), ("Bob", 20))
+    device.session.apply({"type": "end"})
+    device.settle()
+    assert league_winners(page) == {"Ann": 0, "Bob": 1}
+
+
+def test_a_table_is_online_as_soon_as_it_connects_not_at_its_first_event():
+    link = FakeLink()
+    publisher = Publisher(Club(broker="mqtt://unused", table="t9"), ":memory:")
+    publisher.attach(Store(":memory:"), link)
+    publisher.handle(("up",))
+    statuses = [json.loads(data) for _, topic, data in link.sent if topic.endswith("/status")]
+    assert statuses and statuses[-1]["online"] is True
+
+
+def test_last_seen_is_the_last_message_heard_not_a_retained_copy():
+    now = [1_800_000_000.0]
+    receiver = Receiver(Store(":memory:"), lambda *r: None, wall=lambda: now[0])
+    status = wire.encode({"device": "d" * 32, "online": True, "current": None})
+    receiver.handle(wire.status_topic("t1"), status, retained=True)  # a dashboard start
+    assert receiver.snapshot()["tables"]["t1"]["last_seen"] is None
+    now[0] += 30
+    receiver.handle(wire.status_topic("t1"), status)
+    assert receiver.snapshot()["tables"]["t1"]["last_seen"] == now[0]
+
+
+def test_a_table_clock_that_cannot_be_right_gives_way_to_the_dashboards(caplog):
+    device = Device(random.Random(2))
+    device.now = 1000.0  # the table thinks it is 1970 from now on
+    play(device, ("Ann", 5), ("Bob", 1))
+    device.session.apply({"type": "end"})
+    device.receiver.wall = lambda: 1_800_000_000.0
+    device.settle()
+    record = device.dashboard.match(device.dashboard.find_uid(
+        device.store.match(device.session.match_id).uid))
+    assert record.finished == 1_800_000_000.0
+    notes = [row for row in device.receiver.ledger.audit() if row["what"] == "clock"]
+    assert notes and notes[0]["detail"]["received"] == 1_800_000_000.0
+
+
+def test_stats_on_a_match_finished_at_1e17_is_no_traceback(tmp_path):
+    with Store.in_dir(tmp_path) as store:
+        match = store.new_match("scoreboard", list(PLAYERS))
+        store.append(match, {"type": "points", "player": "Ann", "points": 3}, at=1e17)
+        store.append(match, {"type": "points", "player": "Bob", "points": 1}, at=1e17)
+        store.append(match, {"type": "end"}, at=1e17)
+        store.finish(match, {"over": True, "totals": {"Ann": 3, "Bob": 1},
+                             "winners": ["Ann"]}, at=1e17)
+    done = companion("stats", "--state-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Ann" in done.stdout
