@@ -124,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.add_argument("--all", action="store_true", dest="every",
                         help="every finished match, as jsonl (for companion import)")
+    export.add_argument("--table", metavar="NAME",
+                        help="with --all: only the matches of this club table")
 
     stats = command("stats", help="figures and ratings from the stored games")
     stats.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
@@ -133,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one player's figures (twice: and their head-to-head)")
     stats.add_argument("--since", metavar="YYYY-MM-DD", help="matches finished on or after")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument("--table", metavar="NAME",
+                       help="only the matches of this club table (a club dashboard's store)")
 
     import_ = command("import", help="store matches from a companion export file")
     import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
@@ -345,7 +349,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if args.every and args.match != "last":
         raise UsageError("export: --all and --match go separately")
-    return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every)
+    if args.table is not None and not args.every:
+        raise UsageError("export: --table goes with --all")
+    return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every,
+                       table=args.table)
 
 
 def _stored_dir(args: argparse.Namespace, config: Config | None = None) -> Path:
@@ -359,7 +366,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from companion.stats import stats_main
 
     return stats_main(_stored_dir(args), game=args.game, players=args.player,
-                      since=args.since, as_json=args.json)
+                      since=args.since, as_json=args.json, table=args.table)
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -66,9 +66,10 @@ def export_main(
     err: TextIO | None = None,
     *,
     every: bool = False,
+    table: str | None = None,
 ) -> int:
-    """Export one match (``every``: every finished match, as jsonl); return the exit
-    status (0 ok, 1 failure, 2 bad format).
+    """Export one match (``every``: every finished match, as jsonl; ``table``: of that
+    club table only); return the exit status (0 ok, 1 failure, 2 bad format).
 
     ``match`` is a match id, ``current`` or ``last``. ``out``/``err`` default to the
     process's stdout/stderr at call time (so test capture and redirection both work).
@@ -93,7 +94,8 @@ def export_main(
         with Store(path, readonly=True) as store:
             if every:
                 text = "".join(_match_text(store, record)
-                               for record in _every_finished(store))
+                               for record in _every_finished(store)
+                               if table is None or record.origin == table)
             else:
                 record = store.match(store.resolve(match))
                 found = match_text(store, record, fmt)

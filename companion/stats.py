@@ -522,16 +522,21 @@ def figures(
     game: str | None = None,
     player: str | Sequence[str] | None = None,
     since: float | None = None,
+    table: str | None = None,
 ) -> dict[str, Any]:
     """The figures of ``store`` (see :meth:`Tally.figures` for the shape), read afresh.
 
     ``game`` keeps one game; ``player`` one player (two: and their head-to-head);
-    ``since`` the matches finished at or after that time.
+    ``since`` the matches finished at or after that time; ``table`` those played at that
+    club table (a club dashboard's store).
     """
+    kept = None if table is None else store.ids_from(table)
     tally = Tally()
     for match in store.summaries(game=game, since=since):
-        tally.add(match)
-    unfinished = store.summaries(finished=False, game=game)
+        if kept is None or match.id in kept:
+            tally.add(match)
+    unfinished = [match for match in store.summaries(finished=False, game=game)
+                  if kept is None or match.id in kept]
     return tally.figures(game, player, unfinished, since)
 
 
@@ -614,6 +619,7 @@ def stats_main(
     as_json: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    table: str | None = None,
 ) -> int:
     """``companion stats``: print the figures (a table, or JSON); 0, or 1 with one line
     on ``err`` when the log cannot be read, 2 for a bad --game/--player/--since."""
@@ -635,7 +641,7 @@ def stats_main(
         return 1
     try:
         with Store(path, readonly=True) as store:
-            shown = figures(store, game=game, player=players, since=start)
+            shown = figures(store, game=game, player=players, since=start, table=table)
             unknown = _without_games(shown, players or [], store.roster(), since)
     except StoreError as problem:
         print(f"{_PROG}: {problem}", file=err)

@@ -77,6 +77,8 @@ def test_the_club_command_serves_every_table_and_the_league(broker, tmp_path: Pa
         assert status == 200 and "north" in page and "south" in page and "League" in page
         status, history = get(f"http://127.0.0.1:{port}/api/history")
         assert status == 200 and {m["origin"] for m in json.loads(history)} == {"north", "south"}
+        status, page = get(f"http://127.0.0.1:{port}/history")
+        assert status == 200 and ">Table</th>" in page and ">south</td>" in page
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/club/stream",
                                     timeout=10) as stream:
             lines = [stream.readline().decode() for _ in range(4)]
@@ -90,6 +92,17 @@ def test_the_club_command_serves_every_table_and_the_league(broker, tmp_path: Pa
         out, err = command.communicate(timeout=30)
     assert command.returncode == 0, err
     assert "companion club: subscribed to" in err
+    # stats and export pick one table of the club (issue 23 point 5)
+    club = str(tmp_path / "club")
+    north = subprocess.run([sys.executable, "-m", "companion", "stats", "--state-dir", club,
+                            "--table", "north", "--json"], capture_output=True, text=True,
+                           timeout=60)
+    players = json.loads(north.stdout)["games"]["scoreboard"]["players"]
+    assert set(players) == {"Ann", "Bob"} and players["Ann"]["wins"] == 1
+    south = subprocess.run([sys.executable, "-m", "companion", "export", "--state-dir", club,
+                            "--all", "--table", "south"], capture_output=True, text=True,
+                           timeout=60)
+    assert south.returncode == 0 and "Cy" in south.stdout and "Bob" not in south.stdout
 
 
 def test_the_club_command_without_a_broker_says_so_in_one_line(tmp_path: Path):
