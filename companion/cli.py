@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --club: how long to measure (20)")
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help="with --club: an existing broker")
+    bench.add_argument("--finished", type=arguments.number(int, 0, 1_000_000), default=0,
+                       metavar="N", help="with --club: time a dashboard's restart over N "
+                                         "finished matches instead")
 
     club = command("club", help="the club dashboard: every table's matches "
                                             "from an MQTT broker, and the club page")
@@ -510,7 +513,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from companion.club.bench import bench_club_main
 
         return bench_club_main(tables=args.tables, seconds=args.seconds, broker=args.broker,
-                               as_json=args.json)
+                               as_json=args.json, finished=args.finished)
     from companion.bench import bench_main
 
     return bench_main(as_json=args.json, quick=args.quick)

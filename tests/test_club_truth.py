@@ -100,3 +100,68 @@ def test_stats_on_a_match_finished_at_1e17_is_no_traceback(tmp_path):
     done = companion("stats", "--state-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Ann" in done.stdout
+
+
+def test_a_restarted_dashboard_keeps_results_not_engines_and_still_follows_a_rewrite():
+    """Issue 23 point 6: a restart reads the settled matches' notes in one go (no
+    replay, no engine kept); a finished match rewritten afterwards is read back then."""
+    device = Device(random.Random(4))
+    play(device, ("Ann", 9), ("Bob", 1))
+    device.session.apply({"type": "end"})
+    device.settle()
+    restarted = Receiver(device.dashboard, lambda *r: device.replies.append(r),
+                         clock=lambda: device.timer, sync_every=0.0,
+                         ledger=device.receiver.ledger)
+    assert restarted.preload() == 1
+    for topic, data in device.history:  # the retained state, again
+        if "/match/" in topic:
+            restarted.handle(topic, data, True)
+    assert all(mirror.game is None for mirror in restarted.mirrors.values())
+    device.receiver = restarted
+    device.session.undo()
+    play(device, ("Ann", 0), ("Bob", 30))
+    device.session.apply({"type": "end"})
+    device.settle()
+    record = device.dashboard.match(device.dashboard.find_uid(
+        device.store.match(device.session.match_id).uid))
+    assert record.result["winners"] == ["Bob"]
+    assert device.dashboard.events(record.id) == device.session.match.events
+
+
+def test_the_restart_bench_counts_engines_and_requests():
+    import io
+
+    from companion.club.bench import bench_club_main
+
+    out = io.StringIO()
+    assert bench_club_main(finished=200, as_json=True, out=out) == 0
+    result = json.loads(out.getvalue())
+    assert result["finished_matches"] == 200 and result["engines_kept"] == 0
+    assert result["syncs_asked"] == 0 and result["restart_s"] >= 0
+
+
+def test_the_club_page_is_rendered_once_per_change_for_every_viewer():
+    device = Device(random.Random(6))
+    play(device, ("Ann", 3), ("Bob", 4))
+    device.settle()
+    page = ClubPage(FakeDashboard(device.receiver), device.dashboard)
+    app = page.asgi()
+    renders = []
+    data = page.data
+
+    async def counted():
+        renders.append(1)
+        return await data()
+    page.data = counted
+
+    class Request:
+        pass
+    Request.app = app
+
+    async def viewers(count: int) -> list[str]:
+        return [await page.live_html(Request()) for _ in range(count)]
+    first = asyncio.run(viewers(20))
+    assert len(set(first)) == 1 and len(renders) == 1
+    page._changed({})  # something changed: one more render, shared again
+    asyncio.run(viewers(20))
+    assert len(renders) == 2

@@ -173,6 +173,13 @@ def run(url: str, tables: int, seconds: float, directory: Path) -> dict[str, Any
     }
 
 
+def _fast_dir() -> str | None:
+    """Where to build a big throwaway store quickly (RAM when there is /dev/shm: the
+    restart is measured, not the fsyncs of making its history)."""
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) \
+        else None
+
+
 def _answer(pipe: Any, timeout: float = 60.0) -> Any:
     """The next message from a bench process; an error (never a hang) if it died."""
     if not pipe.poll(timeout):
@@ -192,13 +199,105 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
+# -- a dashboard's restart over years of finished matches ---------------------------------
+
+
+def seed_finished(directory: Path, matches: int, tables: int = 20) -> list[tuple[str, bytes]]:
+    """A dashboard's state in ``directory`` holding ``matches`` finished matches, as the
+    receiver leaves them (store, mirror notes, ledger), and the retained match states a
+    broker delivers to it when it subscribes again (topic, payload)."""
+    from companion.club.ledger import LEDGER_NAME, Ledger, fingerprint
+    from companion.club.receiver import MIRROR_KEY
+    from companion.club.wire import encode, match_topic
+    from companion.games import replay
+    from companion.store import Store
+
+    rng = random.Random(matches)
+    retained = []
+    now = time.time() - 86400.0
+    with Store.in_dir(directory) as store:
+        ledger = Ledger(directory / LEDGER_NAME)
+        for n in range(matches):
+            table, device = f"table-{n % tables:02d}", f"{n % tables:016x}" * 2
+            uid = device[:16] + f"{n:016x}"
+            players = list(PLAYERS[: 2 + n % 3])
+            rows = [({"type": "points", "player": players[i % len(players)],
+                      "points": rng.randint(0, 20)}, now + n + i / 10)
+                    for i in range(len(players) * 3)] + [({"type": "end"}, now + n + 1)]
+            game = replay("scoreboard", players, {}, [event for event, _ in rows])
+            result = game.result()
+            hashes = wire_chain(rows)
+            store.import_match("scoreboard", players, game.options, rows, started=now + n,
+                               finished=now + n + 1, result=result, uid=uid, origin=table)
+            match_id = store.find_uid(uid)
+            store.set_meta(MIRROR_KEY + uid, json.dumps(
+                {"device": device, "gen": 1, "state": "finished", "count": len(rows),
+                 "hash": hashes[-1], "id": match_id, "table": table}))
+            ledger.claim(table, device)
+            ledger.count(fingerprint("scoreboard", players, game.options, hashes[-1]), uid)
+            retained.append((match_topic(table, uid), encode({
+                "device": device, "uid": uid, "table": table, "game_id": "scoreboard",
+                "players": players, "options": game.options, "started": now + n, "gen": 1,
+                "count": len(rows), "hash": hashes[-1], "state": "finished",
+                "finished": now + n + 1, "result": result})))
+        ledger.close()
+    return retained
+
+
+def wire_chain(rows: list[tuple[dict[str, Any], float]]) -> list[str]:
+    from companion.club.wire import chain
+
+    return chain(rows)
+
+
+def restart(matches: int, directory: Path) -> dict[str, Any]:
+    """Time a dashboard's restart over ``matches`` finished matches: open its store and
+    ledger, take the broker's retained state of every match, until all are handled."""
+    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.receiver import Receiver
+    from companion.store import Store
+
+    retained = seed_finished(directory, matches)
+    requests: list[Any] = []
+    start, cpu = time.perf_counter(), time.process_time()
+    store = Store.in_dir(directory)
+    receiver = Receiver(store, lambda *r: requests.append(r),
+                        ledger=Ledger(directory / LEDGER_NAME))
+    receiver.preload()
+    for topic, data in retained:
+        receiver.handle(topic, data, True)
+    receiver.receipts()
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    engines = sum(1 for mirror in receiver.mirrors.values() if mirror.game is not None)
+    store.close()
+    return {"finished_matches": matches, "restart_s": round(seconds, 2),
+            "restart_cpu_s": round(cpu, 2), "engines_kept": engines,
+            "syncs_asked": sum(1 for topic, _ in requests if topic.endswith("/sync")),
+            "target_restart_s": 2.0}
+
+
 def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | None = None,
-                    as_json: bool = False, out: Any = None) -> int:
-    """Run the club bench and print the figures (one JSON object with ``as_json``)."""
+                    as_json: bool = False, out: Any = None, finished: int = 0) -> int:
+    """Run the club bench and print the figures (one JSON object with ``as_json``);
+    ``finished`` > 0 times a dashboard's restart over that many finished matches."""
     from companion.club.localbroker import LocalBroker
     from companion.errors import CompanionError
 
     out = out or sys.stdout
+    if finished:
+        if not 1 <= finished <= 1_000_000:
+            raise CompanionError("--finished is 1 to 1000000")
+        with tempfile.TemporaryDirectory(prefix="companion-club-restart-",
+                                         dir=_fast_dir()) as tmp:
+            result = restart(finished, Path(tmp))
+        if as_json:
+            print(json.dumps(result), file=out)
+        else:
+            print(f"club: dashboard restart over {finished} finished matches: "
+                  f"{result['restart_s']} s ({result['restart_cpu_s']} s CPU; target <= "
+                  f"{result['target_restart_s']} s); engines kept {result['engines_kept']}, "
+                  f"tables asked again {result['syncs_asked']}", file=out)
+        return 0
     if not 1 <= tables <= 1000 or not 1 <= seconds <= 3600:
         raise CompanionError("--tables is 1 to 1000 and --seconds 1 to 3600")
     with tempfile.TemporaryDirectory(prefix="companion-club-bench-") as tmp:

@@ -166,6 +166,7 @@ class Dashboard:
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
+        receiver.preload()
         self.ready.set()
         link.start()
         try:

@@ -67,8 +67,12 @@ class Mirror:
     device: str = ""
     match_id: int | None = None
     gen: int = 0
-    hashes: list[str] = field(default_factory=lambda: [""])
+    hashes: list[str] | None = field(default_factory=lambda: [""])
     game: Match | None = None
+    #: A settled match keeps only its length, chain hash and result, not its engine nor
+    #: its hashes (a club with years of history): (count, hash); ``hashes`` is None then.
+    summary: tuple[int, str] | None = None
+    result: dict[str, Any] | None = None
     cuts: dict[int, dict[str, Any]] = field(default_factory=dict)  # waiting, by gen
     events: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     info: dict[str, Any] | None = None
@@ -77,7 +81,11 @@ class Mirror:
 
     @property
     def count(self) -> int:
-        return len(self.hashes) - 1
+        return self.summary[0] if self.hashes is None else len(self.hashes) - 1
+
+    @property
+    def last_hash(self) -> str:
+        return self.summary[1] if self.hashes is None else self.hashes[-1]
 
     @property
     def waiting(self) -> int:
@@ -91,7 +99,7 @@ class Mirror:
         if info is None:
             return False
         if (info["gen"], info["count"]) == (self.gen, self.count):
-            return info["hash"] != self.hashes[-1]
+            return info["hash"] != self.last_hash
         return (info["gen"], info["count"]) > (self.gen, self.count)
 
 
@@ -217,6 +225,8 @@ class Receiver:
         mirror = self._mirror(table, uid, payload)
         if mirror is None:
             return
+        if mirror.hashes is None:
+            self._hydrate(mirror)  # a settled match hears of its log again
         verdict = self._verdict(mirror, payload)
         if verdict == "wait":
             self._hold(mirror, payload)
@@ -250,7 +260,9 @@ class Receiver:
         return mirror
 
     def _load(self, table: str, uid: str) -> Mirror:
-        """The mirror of a match, from the store when it is there already."""
+        """The mirror of a match, from the store when it is there already (a settled
+        one as its summary only: no replay, so a restart with years of finished
+        matches costs a row read each)."""
         mirror = Mirror(uid, table)
         match_id = self.store.find_uid(uid)
         if match_id is not None:
@@ -261,12 +273,49 @@ class Receiver:
             mirror.gen = int(saved.get("gen", 0))
             mirror.state = saved.get("state") or record.state
             mirror.match_id = match_id
-            rows = [(event, at) for _, event, at in self.store.events_since(match_id, 0)]
-            mirror.hashes = wire.chain(rows)
-            mirror.game = replay(record.game_id, record.players, record.options,
-                                 [event for event, _ in rows])
+            if mirror.state != "playing" and saved.get("count") == record.event_count \
+                    and isinstance(saved.get("hash"), str):
+                mirror.summary, mirror.hashes = (record.event_count, saved["hash"]), None
+                mirror.result = record.result
+            else:
+                self._hydrate(mirror)
         self.mirrors[uid] = mirror
         return mirror
+
+    def preload(self) -> int:
+        """Know every settled match from the store's notes in one read (a restart with
+        years of finished matches then reads no match, replays no log); how many."""
+        loaded = 0
+        for key, text in self.store.meta_under(MIRROR_KEY).items():
+            try:
+                note = json.loads(text)
+                uid, state = key[len(MIRROR_KEY):], note["state"]
+                if state == "playing" or uid in self.mirrors:
+                    continue
+                mirror = Mirror(uid, str(note["table"]), device=str(note["device"]),
+                                match_id=int(note["id"]), gen=int(note["gen"]), hashes=None,
+                                summary=(int(note["count"]), str(note["hash"])), state=state)
+            except (ValueError, KeyError, TypeError):
+                continue  # an older note: that match is read when it is heard of
+            self.mirrors[uid] = mirror
+            loaded += 1
+        return loaded
+
+    def _hydrate(self, mirror: Mirror) -> None:
+        """Read a stored match's log back: its chain hashes and its engine."""
+        assert mirror.match_id is not None
+        record = self.store.match(mirror.match_id)
+        rows = [(event, at) for _, event, at in self.store.events_since(mirror.match_id, 0)]
+        mirror.hashes = wire.chain(rows)
+        mirror.game = replay(record.game_id, record.players, record.options,
+                             [event for event, _ in rows])
+        mirror.summary = None
+
+    def _lighten(self, mirror: Mirror) -> None:
+        """A settled match: keep its summary and result, let its engine go."""
+        mirror.summary = (mirror.count, mirror.last_hash)
+        mirror.result = _safe_state(mirror.game) if mirror.result is None else mirror.result
+        mirror.hashes, mirror.game = None, None
 
     # -- applying a match's log ------------------------------------------------------
 
@@ -422,7 +471,9 @@ class Receiver:
 
     def _save(self, mirror: Mirror) -> None:
         self.store.set_meta(MIRROR_KEY + mirror.uid, json.dumps(
-            {"device": mirror.device, "gen": mirror.gen, "state": mirror.state}))
+            {"device": mirror.device, "gen": mirror.gen, "state": mirror.state,
+             "count": mirror.count, "hash": mirror.last_hash, "id": mirror.match_id,
+             "table": mirror.table}))
 
     def _settle(self, mirror: Mirror) -> None:
         """Finish or abandon the stored match once its log equals the retained state."""
@@ -430,15 +481,14 @@ class Receiver:
         info = mirror.info
         if info is None or mirror.match_id is None or mirror.waiting:
             return
-        if (info["count"], info["hash"]) != (mirror.count, mirror.hashes[-1]):
+        if (info["count"], info["hash"]) != (mirror.count, mirror.last_hash):
             return
+        if info["state"] in ("playing", mirror.state) or mirror.state == "refused":
+            return  # nothing (new) to settle: no need to read the stored match
         if info["state"] == "finished" and not (mirror.game and mirror.game.over):
             # The engine has the last word: a log it does not see ended is not finished,
             # whatever a (faulty) table says; the match stays open for what follows.
             return
-        if info["state"] == "playing" or mirror.state == info["state"] or \
-                mirror.state == "refused":
-            return  # nothing (new) to settle: no need to read the stored match
         record = self.store.match(mirror.match_id)
         try:
             if info["state"] == "finished" and record.finished is None:
@@ -448,6 +498,8 @@ class Receiver:
                 mirror.state = "abandoned"
                 self.results += 1
             self._save(mirror)
+            if mirror.state != "playing":
+                self._lighten(mirror)
         except (StoreError, wire.WireError) as err:
             log.error("club: %s/%s: %s", mirror.table, mirror.uid, err)
 
@@ -462,7 +514,7 @@ class Receiver:
             self._refuse(mirror, "claim", {"claimed": claimed, "computed": computed},
                          "its claimed result disagrees with its events")
             return
-        mark = fingerprint(game.game_id, game.players, game.options, mirror.hashes[-1])
+        mark = fingerprint(game.game_id, game.players, game.options, mirror.last_hash)
         twin = self.ledger.counted_as(mark)
         if twin is not None and twin != mirror.uid:
             self._refuse(mirror, "duplicate", {"same_as": twin},
@@ -471,6 +523,7 @@ class Receiver:
         at = self._believed(mirror, "finished",
                             float(wire.need(info, "finished", (int, float))))
         self.store.finish(mirror.match_id, computed, at=at)
+        mirror.result = computed
         self.ledger.count(mark, mirror.uid)
         mirror.state = "finished"
         self.results += 1
@@ -505,7 +558,7 @@ class Receiver:
                 continue
             self.request(wire.receipt_topic(mirror.table), wire.encode({
                 "uid": uid, "gen": mirror.gen, "seq": mirror.count,
-                "hash": mirror.hashes[-1], "state": mirror.state}))
+                "hash": mirror.last_hash, "state": mirror.state}))
             sent += 1
         self._receipts_due.clear()
         return sent
@@ -534,13 +587,15 @@ class Receiver:
             return False
         self._asked[mirror.uid] = when
         self.request(wire.sync_topic(mirror.table), wire.encode(
-            {"uid": mirror.uid, "have": mirror.count, "hash": mirror.hashes[-1]}))
+            {"uid": mirror.uid, "have": mirror.count, "hash": mirror.last_hash}))
         return True
 
     # -- the live view ---------------------------------------------------------------------
 
     def _touch(self, mirror: Mirror) -> None:
-        self._views[mirror.uid] = self._match_view(mirror)
+        """The match changed: its view is made again when a snapshot needs it (only a
+        table's current match is ever shown, so a restart's thousands cost nothing)."""
+        self._views.pop(mirror.uid, None)
         self.changed(mirror.uid)
 
     def snapshot(self) -> dict[str, Any]:
@@ -549,9 +604,22 @@ class Receiver:
         tables = {}
         for name, status in sorted(self.tables.items()):
             entry = dict(status)
-            entry["match"] = self._views.get(status.get("current") or "")
+            entry["match"] = self._view(status.get("current") or "")
             tables[name] = entry
         return {"tables": tables}
+
+    def _view(self, uid: str) -> dict[str, Any] | None:
+        view = self._views.get(uid)
+        mirror = self.mirrors.get(uid)
+        if view is None and mirror is not None:
+            view = self._views[uid] = self._match_view(mirror)
+        return view
+
+    def _result(self, mirror: Mirror) -> dict[str, Any] | None:
+        """A settled match's stored result (read once, when it is first shown)."""
+        if mirror.result is None and mirror.match_id is not None:
+            mirror.result = self.store.match(mirror.match_id).result
+        return mirror.result
 
     def _match_view(self, mirror: Mirror) -> dict[str, Any]:
         info = mirror.info or {}
@@ -562,7 +630,7 @@ class Receiver:
             "players": list(game.players) if game else info.get("players", []),
             "events": mirror.count,
             "state": mirror.state if mirror.state == "refused" else info.get("state", "playing"),
-            "standings": _safe_state(game),
+            "standings": _safe_state(game) if game else self._result(mirror),
             "behind": mirror.behind(),
         }
 
