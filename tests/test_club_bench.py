@@ -16,6 +16,7 @@ def test_the_club_bench_counts_every_event_and_reports_lag_and_cpu():
     result = json.loads(out.getvalue())
     assert result["tables"] == 3 and result["events_sent"] >= 3
     assert result["events_stored"] == result["events_sent"]
+    assert result["stored_total"] == result["played_total"] >= result["events_sent"]
     lag = result["lag_ms"]
     assert 0 <= lag["p50"] <= lag["p95"] <= lag["max"]
     assert result["dashboard_cpu_percent"] >= 0

@@ -111,8 +111,8 @@ class Dashboard:
         #: Why the broker is not connected (None while it is): the club page says so.
         self.problem: str | None = "connecting"
         #: One line for the organiser (connected, lost, cannot connect and why): logged
-        #: by default; ``companion club`` prints it.
-        self.on_notice: Callable[[str], None] = lambda text: log.warning("club: %s", text)
+        #: by default (a problem as a warning); ``companion club`` prints it.
+        self.on_notice: Callable[[str], None] = self._log_notice
 
     @property
     def db_path(self) -> Path:
@@ -221,6 +221,9 @@ class Dashboard:
             if item[1] != self.problem:  # once per reason, not at every retry
                 self.on_notice(f"cannot reach the broker {self.broker}: {item[1]}; retrying")
             self.problem = item[1]
+
+    def _log_notice(self, text: str) -> None:
+        log.log(logging.WARNING if self.problem else logging.INFO, "club: %s", text)
 
     @staticmethod
     def _guarded(what: str, fn: Callable[..., Any], *args: Any) -> None:
