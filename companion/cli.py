@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
     club.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                       help="serve the club page here")
+    club.add_argument("--season", action="append", metavar="'NAME: FROM..TO'",
+                      help="a season of the league (dates YYYY-MM-DD; more than one: "
+                           "repeat it), besides [club] seasons")
     club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                       help="the dashboard's own game log (default: the state dir's club/)")
     _backup_commands(command)
@@ -530,8 +533,12 @@ def cmd_club(args: argparse.Namespace) -> int:
                          "(or [club] broker in the config)")
     web = _web(args, config) if args.web is not None else ""
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    from companion.club.seasons import parse_seasons
+
+    seasons = parse_seasons("; ".join([config.club.seasons, *(args.season or [])]))
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
-        return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts)
+        return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
+                         seasons=seasons)
 
 
 COMMANDS = {

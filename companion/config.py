@@ -54,6 +54,7 @@ config.toml``). No file at all means the defaults. Every key is optional::
     username = ""
     password = ""
     ca_file = ""         # a CA certificate file for mqtts:// ("" = the system's)
+    seasons = ""         # the dashboard's seasons: "NAME: YYYY-MM-DD..YYYY-MM-DD; ..."
 
     [backup]
     dir = ""             # a backup after each finished game goes here (a USB stick, a
@@ -154,6 +155,7 @@ class Club(NamedTuple):
     username: str = ""
     password: str = ""
     ca_file: str = ""
+    seasons: str = ""
 
 
 class Backup(NamedTuple):
@@ -408,6 +410,13 @@ def check_broker(url: str) -> str:
 
 
 def _check_club(club: Club, fail: Any) -> None:
+    if club.seasons:
+        from companion.club.seasons import SeasonError, parse_seasons
+
+        try:
+            parse_seasons(club.seasons)
+        except SeasonError as err:
+            fail("club.seasons", f"cannot be read: {err}")
     if not club.broker:
         return
     try:

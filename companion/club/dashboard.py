@@ -108,6 +108,8 @@ class Dashboard:
         self._snapshot: dict[str, Any] = {"tables": {}, "results": 0}
         #: Called from the dashboard's thread after anything changed (the web page).
         self.on_change: Callable[[dict[str, Any]], None] = lambda snapshot: None
+        #: The league's seasons (:class:`~companion.club.seasons.Season`), for the page.
+        self.seasons: list[Any] = []
         #: Why the broker is not connected (None while it is): the club page says so.
         self.problem: str | None = "connecting"
         #: One line for the organiser (connected, lost, cannot connect and why): logged

@@ -8,6 +8,7 @@ the dashboard; the command joins the two), so neither imports the other back.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ __all__ = ["club_main"]
 
 def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
               stop: threading.Event | None = None, out: Any = None,
-              hosts: tuple[str, ...] = ()) -> int:
+              hosts: tuple[str, ...] = (), seasons: Sequence[Any] = ()) -> int:
     """``companion club``: run the dashboard (and the club page) until SIGTERM/Ctrl-C
     (or ``stop`` is set). The broker may be down at first: it is retried."""
     import signal
@@ -29,6 +30,7 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
     auth = {} if club is None else {"username": club.username, "password": club.password,
                                     "ca_file": club.ca_file}
     dashboard = Dashboard(broker, state_dir, **auth)
+    dashboard.seasons = list(seasons)
     # Connected, lost, or cannot connect and why (a TLS failure): one line each, when it
     # happens, never "subscribed" before it is.
     dashboard.on_notice = lambda text: print(f"companion club: {text}", file=out, flush=True)

@@ -11,7 +11,8 @@ the rendered tables, at most a few a second however busy the club is (changes th
 arrive meanwhile are folded into the next one).
 
 Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
-``{"tables": {NAME: {...}}, "league": [...]}``, ``GET /api/club/stream`` (SSE).
+``{"tables": {NAME: {...}}, "league": [...], "seasons": [...], "tie_break": [...],
+"broker": {...}}``, ``GET /api/club/stream`` (SSE).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class ClubPage:
         self.dashboard = dashboard
         self.source = StoreSource(store)
         self.tick = 0
-        self._league: tuple[int, list[dict[str, Any]]] | None = None
+        self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
         dashboard.on_change = self._changed
 
@@ -106,16 +107,21 @@ class ClubPage:
         shows its new winner), and whether the broker is connected."""
         from starlette.concurrency import run_in_threadpool
 
+        from companion.club.seasons import TIE_BREAK, season_table
         from companion.stats import cached_figures, forget
 
         snapshot = self.dashboard.snapshot()
         key = snapshot.get("results", 0)
         if self._league is None or self._league[0] != key:
-            def fresh(store: Any) -> dict[str, Any]:
+            seasons = list(getattr(self.dashboard, "seasons", []))
+
+            def fresh(store: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
                 forget(store)  # the finished mark cannot show a re-finished match
-                return cached_figures(store)
-            self._league = (key, league(await run_in_threadpool(self.source.read, fresh)))
+                return cached_figures(store), season_table(store, seasons)
+            figures, standings = await run_in_threadpool(self.source.read, fresh)
+            self._league = (key, league(figures), standings)
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
+                "seasons": self._league[2], "tie_break": list(TIE_BREAK),
                 "broker": {"connected": self.dashboard.problem is None,
                            "problem": self.dashboard.problem}}
 

@@ -1,0 +1,176 @@
+"""Seasons: the club's league over a date range, with a written tie-break order.
+
+A season is a name and a range of days, given in the config (``[club] seasons``) or on
+the command line (``companion club --season``), one or several separated by ``;``::
+
+    seasons = "Spring 2026: 2026-03-01..2026-05-31; Summer: 2026-06-01..2026-08-31"
+
+A match belongs to the season in which it finished (local dates, both ends included).
+
+Standings, per game: each player's matches played, wins and average place (1 = best;
+tied totals share a place). The order, written down once here and on the club page:
+
+1. more wins;
+2. a better (lower) average place;
+3. more matches played;
+4. still level: the same rank, shared (listed by name).
+
+Players are matched across tables by the name rule (:mod:`companion.names`): "ann" at
+one table and "Ann" at another are one player (the roster's rule: case does not make
+another name). Names that merely look alike on the screen ("Ann" and Cyrillic "Аnn") are
+put in one row too, with one question for the organiser ("Ann / Аnn: one player?"),
+rather than shown as two rows that split one person's record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.names import looks_like
+
+#: The tie-break order, as the club page prints it.
+TIE_BREAK = ("more wins", "better average place", "more matches played",
+             "still level: the rank is shared")
+SEASONS_MAX = 50
+
+
+class SeasonError(CompanionError):
+    """A season that cannot be read (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class Season:
+    """A named range of days; ``start`` and ``end`` as epoch seconds (end exclusive)."""
+
+    name: str
+    first: dt.date
+    last: dt.date
+
+    @property
+    def start(self) -> float:
+        return time.mktime(self.first.timetuple())
+
+    @property
+    def end(self) -> float:
+        return time.mktime((self.last + dt.timedelta(days=1)).timetuple())
+
+    def holds(self, when: float | None) -> bool:
+        return when is not None and self.start <= when < self.end
+
+
+def parse_seasons(text: str) -> list[Season]:
+    """``"NAME: YYYY-MM-DD..YYYY-MM-DD; ..."`` as seasons; SeasonError says what is wrong."""
+    seasons: list[Season] = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        name, colon, dates = part.rpartition(":")
+        name = name.strip()
+        first_text, dots, last_text = dates.strip().partition("..")
+        if not colon or not name or not dots:
+            raise SeasonError(f"a season is 'NAME: YYYY-MM-DD..YYYY-MM-DD', not {part[:80]!r}")
+        if len(name) > 40 or not name.isprintable():
+            raise SeasonError(f"a season's name is 1 to 40 printable characters: {name[:80]!r}")
+        try:
+            first = dt.date.fromisoformat(first_text.strip())
+            last = dt.date.fromisoformat(last_text.strip())
+        except ValueError:
+            raise SeasonError(f"season {name!r}: dates are YYYY-MM-DD") from None
+        if last < first:
+            raise SeasonError(f"season {name!r} ends before it starts")
+        if any(s.name == name for s in seasons):
+            raise SeasonError(f"two seasons are named {name!r}")
+        seasons.append(Season(name, first, last))
+    if len(seasons) > SEASONS_MAX:
+        raise SeasonError(f"at most {SEASONS_MAX} seasons")
+    return seasons
+
+
+@dataclass
+class _Row:
+    names: list[str] = field(default_factory=list)
+    plays: int = 0
+    wins: int = 0
+    places: int = 0
+
+
+class PlayerKeys:
+    """One key per player across the club's tables (see the module doc)."""
+
+    def __init__(self) -> None:
+        self._keys: list[str] = []   # a representative name per player
+        self.questions: dict[str, set[str]] = {}
+
+    def key(self, name: str) -> str:
+        for known in self._keys:
+            if known.casefold() == name.casefold():
+                return known
+            if looks_like(known, name):
+                self.questions.setdefault(known, {known}).add(name)
+                return known
+        self._keys.append(name)
+        return name
+
+
+def places(totals: dict[str, Any], players: Sequence[str], low_wins: bool) -> dict[str, int]:
+    """Each player's place by total (1 = best; equal totals share a place)."""
+    def score(name: str) -> float:
+        value = totals.get(name)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) \
+            else float("-inf") if not low_wins else float("inf")
+    ordered = sorted(players, key=score, reverse=not low_wins)
+    placed: dict[str, int] = {}
+    for index, name in enumerate(ordered):
+        same = index and score(name) == score(ordered[index - 1])
+        placed[name] = placed[ordered[index - 1]] if same else index + 1
+    return placed
+
+
+def standings(matches: Iterable[Any], season: Season | None = None) -> list[dict[str, Any]]:
+    """Per game, the players in the written order, for ``matches``
+    (:class:`~companion.store.MatchSummary`, finished ones) finished in ``season`` (None:
+    all time); each game lists the organiser's questions about lookalike names."""
+    games: dict[str, dict[str, _Row]] = {}
+    keys = PlayerKeys()
+    for match in matches:
+        if match.finished is None or (season is not None and not season.holds(match.finished)):
+            continue
+        rows = games.setdefault(match.game_id, {})
+        placed = places(match.totals or {}, match.players, bool(match.low_wins))
+        for name in match.players:
+            row = rows.setdefault(keys.key(name), _Row())
+            if name not in row.names:
+                row.names.append(name)
+            row.plays += 1
+            row.wins += name in match.winners
+            row.places += placed[name]
+    result = []
+    for game_id, rows in sorted(games.items()):
+        ranked = sorted(rows.items(), key=lambda kv: _order(kv[1]) + (kv[0].casefold(),))
+        table, rank, last = [], 0, None
+        for index, (key, row) in enumerate(ranked):
+            if _order(row) != last:
+                rank, last = index + 1, _order(row)
+            question = keys.questions.get(key)
+            table.append({"rank": rank, "name": key, "plays": row.plays, "wins": row.wins,
+                          "avg_place": round(row.places / row.plays, 2),
+                          "question": (" / ".join(sorted(question)) + ": one player?")
+                          if question else None})
+        result.append({"game_id": game_id, "rows": table})
+    return result
+
+
+def _order(row: _Row) -> tuple[float, float, float]:
+    return (-row.wins, row.places / row.plays, -row.plays)
+
+
+def season_table(store: Any, seasons: Sequence[Season]) -> list[dict[str, Any]]:
+    """Every season's standings from ``store`` (one read of the finished matches)."""
+    matches = list(store.summaries())
+    return [{"name": s.name, "first": s.first.isoformat(), "last": s.last.isoformat(),
+             "games": standings(matches, s)} for s in seasons]
