@@ -165,3 +165,38 @@ def test_the_club_page_is_rendered_once_per_change_for_every_viewer():
     page._changed({})  # something changed: one more render, shared again
     asyncio.run(viewers(20))
     assert len(renders) == 2
+
+
+def test_the_oled_club_mark_is_dashed_while_matches_are_not_confirmed(tmp_path):
+    """Dotted: connected, everything confirmed; dashed: some matches not confirmed
+    (what the publisher's on_lag tells the app, through club_link)."""
+    from companion.clock import ManualClock
+    from companion.config import Config
+    from companion.launch import make_app
+    from companion.sim import sim_board_factory, sim_panel
+    from companion.ui.screen import CLUB_RULE
+
+    app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock(), seed=1, state_dir=tmp_path / "device")
+    try:
+        app.start()
+
+        def rule() -> list[int]:
+            return [app.image.getpixel((x, CLUB_RULE[1])) for x in range(CLUB_RULE[0],
+                                                                        CLUB_RULE[2])]
+        whole = rule()
+        assert set(whole) == {1}
+
+        def mark(up: bool, unconfirmed: int):
+            def change(app):
+                app.ctx.club_up, app.ctx.club_unconfirmed = up, unconfirmed
+            app.post("call", change)
+            app.pump()
+            return rule()
+        dotted = mark(True, 0)
+        dashed = mark(True, 3)
+        assert dotted[1:5] == [0, 1, 0, 1]
+        assert dashed[:8] == [1, 1, 0, 0, 1, 1, 0, 0]
+        assert mark(True, 0) == dotted  # confirmed again
+    finally:
+        app.board.close()

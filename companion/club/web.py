@@ -122,13 +122,17 @@ class ClubPage:
             self._league = (key, league(figures), standings)
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
                 "seasons": self._league[2], "tie_break": list(TIE_BREAK),
-                "broker": {"connected": self.dashboard.problem is None,
-                           "problem": self.dashboard.problem}}
+                "broker": {"connected": self._problem() is None,
+                           "problem": self._problem()}}
+
+    def _problem(self) -> str | None:
+        """Why the dashboard is not connected to the broker (None: it is)."""
+        return getattr(self.dashboard, "problem", None)
 
     async def live_html(self, request: Any) -> str:
         """The live part of the page, rendered once per change and shared by every
         open page (twenty viewers cost one render, not twenty)."""
-        key = (self.tick, self.dashboard.problem)
+        key = (self.tick, self._problem())
         if self._html is None or self._html[0] != key:
             site = request.app.state.site
             html = site.templates.get_template("_club_live.html").render(**await self.data())
