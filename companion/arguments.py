@@ -81,3 +81,23 @@ def match_ref(text: str) -> str:
     if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
         raise argparse.ArgumentTypeError(f"is current, last or a match number, not {text!r}")
     return ref
+
+
+def table(text: str) -> str:
+    """An argparse type: a club table's name, by the rule ``[club] table`` follows."""
+    from companion.config import TABLE_NAME, valid_table_name
+
+    if not valid_table_name(text):
+        raise argparse.ArgumentTypeError(f"is a club table's name ({TABLE_NAME}), not {text!r}")
+    return text
+
+
+def season(text: str) -> str:
+    """An argparse type: one or more seasons, ``NAME: YYYY-MM-DD..YYYY-MM-DD``."""
+    from companion.club.seasons import SeasonError, parse_seasons
+
+    try:
+        parse_seasons(text)
+    except SeasonError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+    return text

@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.add_argument("--all", action="store_true", dest="every",
                         help="every finished match, as jsonl (for companion import)")
-    export.add_argument("--table", metavar="NAME",
+    export.add_argument("--table", metavar="NAME", type=arguments.table,
                         help="with --all: only the matches of this club table")
 
     stats = command("stats", help="figures and ratings from the stored games")
@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one player's figures (twice: and their head-to-head)")
     stats.add_argument("--since", metavar="YYYY-MM-DD", help="matches finished on or after")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
-    stats.add_argument("--table", metavar="NAME",
+    stats.add_argument("--table", metavar="NAME", type=arguments.table,
                        help="only the matches of this club table (a club dashboard's store)")
 
     import_ = command("import", help="store matches from a companion export file")
@@ -174,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                       help="serve the club page here")
     club.add_argument("--season", action="append", metavar="'NAME: FROM..TO'",
+                      type=arguments.season,
                       help="a season of the league (dates YYYY-MM-DD; more than one: "
                            "repeat it), besides [club] seasons")
     club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
@@ -535,7 +536,10 @@ def cmd_club(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
     from companion.club.seasons import parse_seasons
 
-    seasons = parse_seasons("; ".join([config.club.seasons, *(args.season or [])]))
+    try:
+        seasons = parse_seasons("; ".join([config.club.seasons, *(args.season or [])]))
+    except CompanionError as problem:  # e.g. the same name in the config and here
+        raise UsageError(f"club: --season: {problem}") from None
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
         return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
                          seasons=seasons)
