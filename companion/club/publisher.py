@@ -374,12 +374,8 @@ class Publisher:
 
     def _receipt(self, data: bytes) -> None:
         try:
-            receipt = wire.decode(data)
-            uid = wire.need(receipt, "uid", str)
-            gen = wire.need(receipt, "gen", int)
-            seq = wire.need(receipt, "seq", int)
-            digest = wire.need(receipt, "hash", str)
-            state = receipt.get("state")
+            uid, gen, seq, digest, state = wire.fields(
+                data, ("uid", str), ("gen", int), ("seq", int), ("hash", str), ("state", str))
             if state not in wire.RECEIPT_STATES:
                 raise wire.WireError(f"a receipt's state is not {wire.RECEIPT_STATES}")
         except wire.WireError as err:
@@ -455,10 +451,7 @@ class Publisher:
 
     def _sync_request(self, data: bytes) -> None:
         try:
-            request = wire.decode(data)
-            uid = wire.need(request, "uid", str)
-            have = wire.need(request, "have", int)
-            digest = wire.need(request, "hash", str)
+            uid, have, digest = wire.fields(data, ("uid", str), ("have", int), ("hash", str))
         except wire.WireError as err:
             log.warning("club: bad sync request: %s", err)
             return

@@ -133,6 +133,13 @@ def need(payload: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) ->
     return value
 
 
+def fields(data: bytes, *wanted: tuple[str, type]) -> tuple[Any, ...]:
+    """The payload's values of ``wanted`` (key, kind) pairs, in order, each checked by
+    :func:`need`; WireError for a bad payload or value."""
+    payload = decode(data)
+    return tuple(need(payload, key, kind) for key, kind in wanted)
+
+
 def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
