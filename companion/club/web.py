@@ -151,7 +151,7 @@ class ClubPage:
         return JSONResponse(await self.data())
 
     async def stream(self, request: Any) -> Any:
-        from companion.remote.web.asgi import event_stream, hub_changes, keepalive_text, sse
+        from companion.remote.web.stream import event_stream, hub_changes, keepalive_text, sse
 
         request.app.state.site.check_read(request)
         hub = self.source.hub

@@ -34,8 +34,8 @@ Reusing the app (the club dashboard)::
 ``template_dirs`` are searched before the built-in templates, so a ``base.html`` there
 restyles every page. ``site.render(request, name, **context)`` renders a page with the
 common context (``paired``, ``writable``, ``site_title``, ``game_title``). The store
-functions behind the pages (:func:`~.asgi.past_matches`, :func:`~.asgi.match_details`,
-:func:`~.asgi.export_text`, :func:`~.asgi.player_figures`) take any store and are
+functions behind the pages (:func:`~.pages.past_matches`, :func:`~.pages.match_details`,
+:func:`~.pages.export_text`, :func:`~.pages.player_figures`) take any store and are
 there to reuse. A source is any object with ``hub``, ``writable``, ``snapshot()``,
 ``read(fn)``, ``command(fn, *args)``, ``attach()`` and ``detach()``.
 

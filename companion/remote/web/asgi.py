@@ -10,7 +10,6 @@ local network unless ``open_reads`` is off; writes need a token from pairing
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
@@ -29,7 +28,6 @@ from starlette.responses import (
     JSONResponse,
     RedirectResponse,
     Response,
-    StreamingResponse,
 )
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -39,24 +37,36 @@ from companion.remote import commands
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.gate import BUG_WORDS, Gate
+from companion.remote.web.pages import (
+    INT_MAX,
+    export_text,
+    match_details,
+    past_matches,
+    playable_games,
+    player_figures,
+    player_page_data,
+    table_context,
+)
 from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
-from companion.remote.web.people import NAME_MAX, player_details
 from companion.remote.web.source import Change, SharedSnapshot
+from companion.remote.web.stream import (
+    KEEPALIVE,
+    ev_message,
+    event_stream,
+    hub_changes,
+    keepalive_text,
+    sse,
+)
 
 log = logging.getLogger("companion")
 
 HERE = Path(__file__).parent
 #: The most a request body may hold.
 MAX_BODY = 64 * 1024
-#: Seconds between keepalive messages on an idle stream (proxies and phones drop
-#: connections that say nothing for a minute; the page reconnects when one is missed).
-KEEPALIVE = 20.0
 #: The cookie a paired phone keeps.
 COOKIE = "companion_pair"
 #: A year: the token itself ends when the device restarts.
 COOKIE_AGE = 365 * 24 * 3600
-#: The largest whole number a body may hold (SQLite's and most languages' 64 bits).
-INT_MAX = 2**63 - 1
 
 #: HTTP status per :data:`commands.ERRORS` code (and READONLY for a store source).
 STATUS = {"BADARG": 400, "NOTFOUND": 404, "NOGAME": 409, "ILLEGAL": 409, "OPEN": 409, "STORE": 409,
@@ -518,181 +528,6 @@ def _whole(text: str | None) -> int | None:
         return None
     value = int(text.strip())
     return value if value < 2**62 else None
-
-
-def sse(data: str, *, event: str | None = None, id: int | None = None) -> str:
-    """One Server-Sent Events message (``data`` is one line of JSON)."""
-    head = (f"event: {event}\n" if event else "") + (f"id: {id}\n" if id is not None else "")
-    return f"{head}data: {data}\n\n"
-
-
-def keepalive_text(every: float = KEEPALIVE) -> str:
-    """The message an idle stream sends every ``every`` seconds; it says how often, so
-    the page knows when one is missed (the link went quiet) and reconnects."""
-    return sse(json.dumps({"every": every}), event="keepalive")
-
-
-
-async def hub_changes(queue: asyncio.Queue, keepalive: float = KEEPALIVE) -> Any:
-    """Each change the hub puts on ``queue``, and ``None`` after every ``keepalive``
-    seconds of quiet (send :func:`keepalive_text` then, so a proxy or a phone that
-    went to sleep notices a dead link); ends when the hub puts ``None`` (closing)."""
-    while True:
-        try:
-            change = await asyncio.wait_for(queue.get(), keepalive)
-        except TimeoutError:
-            yield None
-            continue
-        if change is None:
-            return
-        yield change
-
-
-def event_stream(messages: Any, finished: Callable[[], None]) -> StreamingResponse:
-    """An SSE response of ``messages`` (an async iterator of message texts) that tells
-    the browser to reconnect after 1 s, and calls ``finished`` however it ends."""
-
-    async def body() -> Any:
-        try:
-            yield "retry: 1000\n\n"
-            async for text in messages:
-                yield text
-        finally:
-            finished()
-
-    return StreamingResponse(body(), media_type="text/event-stream", headers={
-        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-def ev_message(payload: Mapping[str, Any]) -> str:
-    """The stream's message for one event: ``id`` = seq, ``data`` = the ``EV`` JSON."""
-    return sse(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), id=payload["seq"])
-
-
-# -- the data behind the pages (plain functions of a store) -----------------------------------
-
-
-def _record_json(record: Any) -> dict[str, Any]:
-    result = record.result or {}
-    return {"id": record.id, "game": record.game_id, "title": views.game_title(record.game_id),
-            "players": list(record.players), "started": record.started,
-            "finished": record.finished, "abandoned": record.abandoned,
-            "winners": list(result.get("winners", [])), "totals": result.get("totals", {}),
-            "events": record.event_count, "origin": getattr(record, "origin", ""),
-            "seconds": None if record.finished is None else record.finished - record.started}
-
-
-def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
-                 ) -> list[dict[str, Any]]:
-    """Finished and abandoned matches, newest first, of ``game`` and with ``player``
-    (any case) when given."""
-    wanted = player.strip().casefold()
-    return [_record_json(record) for record in store.past(limit)
-            if (not game or record.game_id == game)
-            and (not wanted or any(name.casefold() == wanted for name in record.players))]
-
-
-def stored_match(store: Any, match_id: int) -> Any:
-    """The match's record, or ``NOTFOUND`` (a 404) when the log has no such match (an
-    id past any the log can hold included)."""
-    from companion.errors import StoreError
-
-    if not 0 < match_id <= INT_MAX:
-        raise RemoteError("NOTFOUND", f"no match {one_line(str(match_id), 24)}")
-    try:
-        return store.match(match_id)
-    except StoreError as problem:
-        raise RemoteError("NOTFOUND", str(problem)) from None
-
-
-def match_details(store: Any, match_id: int) -> dict[str, Any]:
-    """One match for its page: the record, the score table, the chart, the log."""
-    record, events = stored_match(store, match_id), store.events(match_id)
-    table = views.score_table(record, events)
-    players, points = views.series(table)
-    data = _record_json(record)
-    data.update(options=record.options, table=table,
-                chart=views.chart_svg(players, points, views.unit(record.game_id)),
-                log=[{"seq": seq, "words": words, "event": events[seq - 1]}
-                     for seq, words in views.log_lines(
-                         events, None, (record.game_id, record.players, record.options))],
-                standings=views.standings(record.players, data["totals"], data["winners"],
-                                          views.high_wins(record.game_id)))
-    return data
-
-
-def export_text(store: Any, match_id: int, fmt: str) -> str:
-    """The match exactly as ``companion export --format fmt`` writes it: that command's
-    own code (:func:`companion.export.match_text`), on the store the page reads."""
-    from companion.export import match_text
-
-    record = stored_match(store, match_id)
-    text = match_text(store, record, fmt)
-    if text is None:
-        raise RemoteError("STORE", f"match {record.id} has no scores to export")
-    return text
-
-
-def player_figures(store: Any) -> dict[str, Any]:
-    """The roster and the figures ``companion stats --json`` gives
-    (:func:`companion.stats.figures`: ``players`` -> NAME -> plays, wins, win_rate...;
-    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...)."""
-    from companion.stats import figures
-
-    return {"roster": store.roster(), "figures": figures(store)}
-
-
-def player_page_data(store: Any, name: str) -> dict[str, Any]:
-    """A player's page (:func:`~.people.player_details`) with their matches."""
-    if not name.strip() or len(name) > NAME_MAX:
-        raise RemoteError("NOTFOUND", "no such player")
-    return player_details(store, name, past_matches(store, player=name))
-
-
-def playable_games() -> list[dict[str, Any]]:
-    """The games a new match may be: id, title, player counts, options with defaults."""
-    from companion.games import GAMES, available, engine
-    from companion.ui.games import has_screens
-
-    games = []
-    for info in GAMES:
-        if not (info.in_menu and available(info.game_id) and has_screens(info.game_id)):
-            continue
-        cls = engine(info.game_id)
-        games.append({"id": info.game_id, "title": info.title, "min": cls.min_players,
-                      "max": cls.max_players, "options": dict(cls.option_defaults)})
-    return games
-
-
-def table_context(snap: Mapping[str, Any]) -> dict[str, Any]:
-    """The live part of the table page from a snapshot."""
-    from companion.store import MatchRecord
-
-    state = snap["state"]
-    if state.get("match") is None and "game" not in state:
-        waiting = snap.get("waiting")
-        rows = [] if not waiting else views.standings(
-            waiting["players"], waiting["totals"], [], views.high_wins(waiting["game"]))
-        return {"state": state, "rows": rows, "log": [], "chart": "", "context": {},
-                "waiting": waiting}
-    result = snap.get("result") or {}
-    record = MatchRecord(id=state.get("match_id") or 0, game_id=state["game"],
-                         players=tuple(state["players"]), options=dict(snap.get("options", {})),
-                         started=0.0, finished=None, result=result, abandoned=False,
-                         event_count=state.get("seq", 0))
-    events = snap["events"]
-    # The snapshot's result is these events' standings: no second replay for the sheet.
-    players, points = views.series(views.score_table(record, events, snap.get("result")))
-    return {
-        "state": state,
-        "rows": views.standings(state["players"], state.get("totals", {}),
-                                state.get("winners", []), views.high_wins(state["game"])),
-        "log": views.log_lines(events, game=(record.game_id, record.players,
-                                              record.options)),
-        "chart": views.chart_svg(players, points, views.unit(state["game"])),
-        "context": state.get("context") or {},
-        "waiting": None,
-    }
 
 
 def build_app(
