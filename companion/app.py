@@ -290,6 +290,9 @@ class App:
             return
         self.game_log.lost(problem, self.clock())
         self.ctx.store = session.log = self.game_log.store
+        keep = getattr(self.game_log.store, "keep_unsaved", None)
+        if keep is not None:
+            keep(session)  # written when saving is back, even if it ends and is left first
 
     def _retry_saving(self, now: float) -> None:
         """Try the game log again (on its deadline); say so when saving works again."""

@@ -57,6 +57,9 @@ class ReadOnlyLog:
         self.later: list[int] = []
         #: Games ended while unsaved (sessions): written, then marked abandoned, then.
         self.ended: list[Any] = []
+        #: Every game played (partly) unsaved (sessions), written then: also one that
+        #: ended meanwhile and is no longer on the screen.
+        self.kept: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -71,10 +74,17 @@ class ReadOnlyLog:
         if session not in self.ended:
             self.ended.append(session)
 
+    def keep_unsaved(self, session: Any) -> None:
+        """``session`` plays unsaved: written with what only memory holds once the log
+        can be written, wherever it is then (a game over left for the home menu too)."""
+        if session not in self.kept:
+            self.kept.append(session)
+
     def unfinished(self) -> Any:
         """The newest unfinished match not ended meanwhile (None if none)."""
         record = self._store.unfinished()
         ended = set(self.later) | {session.match_id for session in self.ended}
+        ended |= {session.match_id for session in self.kept if session.match.over}
         return None if record is None or record.id in ended else record
 
 
@@ -149,6 +159,9 @@ class GameLog:
             for ended in getattr(self.store, "ended", ()):
                 ended.save_to(store)
                 _abandon(store, ended.match_id)
+            for kept in getattr(self.store, "kept", ()):
+                if not kept.saved:
+                    kept.save_to(store)
             if session is not None and not session.saved:
                 session.save_to(store)
         except StoreError as err:

@@ -69,6 +69,8 @@ class Session:
         self.times: list[float | None] = [None] * len(match.events)
         #: When the match began, for one the log has not seen yet.
         self.started_at = self.wall_clock() if match_id is None else None
+        if self.store is None:
+            _keep_unsaved(store, self)
 
     @classmethod
     def start(
@@ -197,3 +199,12 @@ class Session:
 def _writable(store: Any) -> Any:
     """``store`` when events can be written to it; None for a log opened read-only."""
     return None if store is None or getattr(store, "readonly", False) else store
+
+
+def _keep_unsaved(log: Any, session: Session) -> None:
+    """Tell a read-only game log (:class:`companion.gamelog.ReadOnlyLog`) that ``session``
+    plays unsaved, so it is written once saving works again, even when it has ended and
+    left the screen by then."""
+    keep = getattr(log, "keep_unsaved", None)
+    if keep is not None:
+        keep(session)

@@ -243,3 +243,59 @@ def _next_roller(session: Session) -> str:
     players = list(session.match.players)
     last = session.match.events[-1]["player"]
     return players[(players.index(last) + 1) % len(players)]
+
+
+def _finish_a_scoreboard_game(app, refuse_from: int | None, refuse) -> Session:
+    """A Scoreboard game (target 30) from the serial console: its first ``refuse_from``
+    events saved (None: the log refuses from the start), then the log refuses, and the
+    game ends unsaved; OK leaves the Game over screen for the home menu."""
+    from companion.remote import commands
+
+    commands.new_game(app, "scoreboard", ["Ann", "Bob"], {"target": 30})
+    session = app.current_session()
+    events = [("Ann", 10), ("Bob", 5), ("Ann", 25), ("Bob", 1)]
+    for number, (player, points) in enumerate(events):
+        if number == refuse_from:
+            refuse()
+        commands.run(app, "event", {"type": "points", "player": player, "points": points})
+    assert session.match.over and not session.saved
+    tap(app, "ok")  # Game over -> home: the game is no longer on the screen
+    assert app.current_session() is None and marked(app.panel.last_image)
+    return session
+
+
+@pytest.mark.parametrize("refuse_from", [1, 0, None])
+def test_a_game_finished_unsaved_and_left_is_written_when_saving_is_back(
+        tmp_path: Path, wall: ManualClock, refuse_from: int) -> None:
+    """A game that ends while the log refuses (the last events and the finish only in
+    memory) and is left for the home menu is still written, finished, once there is
+    room: not lost, and not offered for resume meanwhile as the log's stale copy."""
+    from companion.errors import StoreError
+
+    state = tmp_path / "state"
+    storage = Storage("cannot write the game log: disk full")
+    Store.in_dir(state).close()
+    storage.refusing = refuse_from is None  # None: read-only since the device started
+
+    def refuse_now() -> None:
+        def refuse(*args, **kw):
+            raise StoreError("cannot write the game log: disk full")
+
+        storage.refusing = True
+        for name in ("new_match", "append", "finish"):
+            setattr(app.ctx.store, name, refuse)
+
+    with device(state, storage) as app:
+        if refuse_from is None:
+            tap(app, "ok")  # the "Games are not saved" notice
+        session = _finish_a_scoreboard_game(app, refuse_from, refuse_now)
+        assert app.ctx.store.unfinished() is None, "a game over is not offered for resume"
+        storage.refusing = False
+        app.clock.advance(30)
+        app.pump()
+        assert app.screen.title == "Saved again"
+        assert session.match_id is not None
+        assert stored_events(state, session.match_id) == session.match.events
+        with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
+            record = reader.match(session.match_id)
+            assert record.finished is not None and reader.unfinished() is None
