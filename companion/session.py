@@ -69,8 +69,6 @@ class Session:
         self.times: list[float | None] = [None] * len(match.events)
         #: When the match began, for one the log has not seen yet.
         self.started_at = self.wall_clock() if match_id is None else None
-        if self.store is None:
-            _keep_unsaved(store, self)
 
     @classmethod
     def start(
@@ -90,6 +88,8 @@ class Session:
                 session.match_id = store.new_match(game_id, list(match.players), match.options)
             except StoreError as err:
                 session.went_unsaved(err)
+        else:
+            _keep_unsaved(store, session)
         return session
 
     @classmethod
@@ -154,6 +154,8 @@ class Session:
         self.times.append(played_at)
         if self.store is not None:
             self.synced = len(self.match.events)
+        else:
+            _keep_unsaved(self.log, self)
         if self.match.over and self.store is not None:
             try:
                 self.store.finish(self.match_id, self.match.result())
@@ -182,6 +184,8 @@ class Session:
         self.match = previous
         del self.times[len(previous.events):]
         self.synced = min(self.synced, len(previous.events))
+        if self.store is None:
+            _keep_unsaved(self.log, self)
         self._tell(undone, undone=True)
         return undone
 
@@ -203,8 +207,9 @@ def _writable(store: Any) -> Any:
 
 def _keep_unsaved(log: Any, session: Session) -> None:
     """Tell a read-only game log (:class:`companion.gamelog.ReadOnlyLog`) that ``session``
-    plays unsaved, so it is written once saving works again, even when it has ended and
-    left the screen by then."""
+    was started or played unsaved, so it is written once saving works again, even when
+    it has ended and left the screen by then. (Not a copy only looked at: a stale copy
+    written after the one played would take its events back.)"""
     keep = getattr(log, "keep_unsaved", None)
     if keep is not None:
         keep(session)

@@ -290,6 +290,7 @@ def test_a_game_finished_unsaved_and_left_is_written_when_saving_is_back(
             tap(app, "ok")  # the "Games are not saved" notice
         session = _finish_a_scoreboard_game(app, refuse_from, refuse_now)
         assert app.ctx.store.unfinished() is None, "a game over is not offered for resume"
+        assert app.ctx.store.kept == [session]
         storage.refusing = False
         app.clock.advance(30)
         app.pump()
@@ -299,3 +300,21 @@ def test_a_game_finished_unsaved_and_left_is_written_when_saving_is_back(
         with Store(state / Store.DEFAULT_NAME, readonly=True) as reader:
             record = reader.match(session.match_id)
             assert record.finished is not None and reader.unfinished() is None
+
+
+def test_a_waiting_game_only_looked_at_is_not_kept_to_be_written(tmp_path: Path) -> None:
+    """Asking which game waits (the start offer, the web page's state) builds a copy of
+    the log's unfinished game each time: a copy nobody played is not kept to be written
+    (it would take back, when written after it, what the played copy wrote)."""
+    from companion.remote import commands
+    from companion.ui.resume import waiting_session
+
+    state = tmp_path / "state"
+    with Store.in_dir(state) as store:
+        match_id = store.new_match("scoreboard", ["Ann", "Bob"], {"target": 30})
+        store.append(match_id, {"type": "points", "player": "Ann", "points": 3})
+    with device(state, Storage()) as app:
+        for _ in range(3):
+            assert waiting_session(app.ctx).match_id == match_id
+            commands.run(app, "state")
+        assert app.ctx.store.kept == []
