@@ -190,6 +190,7 @@ class App:
             item[1](self)
             self._after_change()
         elif kind == "quit":
+            self._save_before_quit()
             self.running = False
 
     def _presses(self, presses: list[Press]) -> None:
@@ -293,6 +294,18 @@ class App:
         keep = getattr(self.game_log.store, "keep_unsaved", None)
         if keep is not None:
             keep(session)  # written when saving is back, even if it ends and is left first
+
+    def _save_before_quit(self) -> None:
+        """Quitting while games are not saved: one last try, as the storage may be back
+        (the owner freed space, then restarted the service); else the journal says what
+        is lost."""
+        if self.game_log is None or not self.game_log.problem or \
+                self.game_log.state_dir is None:
+            return
+        session = self.current_session() or self.ctx.parked
+        if not self.game_log.retry(self.clock(), session):
+            log.error("quitting while games are not saved (%s): what was played since "
+                      "the storage went is lost", self.game_log.problem)
 
     def _retry_saving(self, now: float) -> None:
         """Try the game log again (on its deadline); say so when saving works again."""

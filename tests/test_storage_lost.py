@@ -318,3 +318,40 @@ def test_a_waiting_game_only_looked_at_is_not_kept_to_be_written(tmp_path: Path)
             assert waiting_session(app.ctx).match_id == match_id
             commands.run(app, "state")
         assert app.ctx.store.kept == []
+
+
+@pytest.mark.parametrize("room_again", [True, False])
+def test_quitting_while_unsaved_tries_once_more(tmp_path: Path, wall: ManualClock,
+                                                caplog: pytest.LogCaptureFixture,
+                                                room_again: bool) -> None:
+    """The owner frees space and restarts the service before the next retry: the quit
+    writes what was played meanwhile (a restart must not throw it away); when it still
+    cannot, the journal says what is lost."""
+    from companion.errors import StoreError
+
+    state = tmp_path / "state"
+    storage = Storage("cannot write the game log: disk full")
+    storage.refusing = False
+
+    def refuse(*args, **kw):
+        raise StoreError("cannot write the game log: disk full")
+
+    with device(state, storage) as app:
+        tap(app, "ok")  # Final Count
+        tap(app, "roll")  # start
+        tap(app, "roll")
+        session = app.current_session()
+        storage.refusing = True
+        app.ctx.store.append = refuse
+        tap(app, "roll")
+        tap(app, "roll")
+        assert not session.saved and len(session.match.events) == 3
+        storage.refusing = not room_again
+        app.quit()
+        app.pump()
+        assert not app.running
+        if room_again:
+            assert stored_events(state, session.match_id) == session.match.events
+        else:
+            assert len(stored_events(state, session.match_id)) == 1
+            assert "not saved" in caplog.text and "lost" in caplog.text
