@@ -3,8 +3,13 @@ timed: messages tried, bytes held, the order tables are served in."""
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.club import wire
 from companion.club.dashboard import Dashboard, Lanes
@@ -87,3 +92,91 @@ def test_the_dashboard_serves_an_honest_table_between_a_hostile_tables_messages(
     dashboard.post("message", "companion/good/log/v", b"{}")
     dashboard._loop(Recording())
     assert handled == ["bad", "good", "bad"]
+
+
+def test_a_status_of_the_wrong_shape_does_not_break_the_club_page():
+    """A table's retained status with "current" a list or an object made every later
+    snapshot raise TypeError: the club page froze for every table (and again after each
+    dashboard restart, the status being retained)."""
+    receiver = Receiver(Store(":memory:"), lambda *r: None)
+    snapshots: list = []
+    receiver.changed = lambda uid: snapshots.append(receiver.snapshot())
+    for current, device in ((["x"], {"a": 1}), ({"a": 1}, ["d"]), (7, 7.5)):
+        receiver.handle("companion/bad/status", wire.encode(
+            {"online": True, "current": current, "device": device}))
+        table = receiver.snapshot()["tables"]["bad"]
+        assert (table["current"], table["device"], table["match"]) == (None, None, None)
+    assert len(snapshots) == 3
+
+
+def _cut(device: str, uid: str, started: object) -> bytes:
+    return wire.encode({"op": "cut", "device": device, "uid": uid, "gen": 1, "keep": 0,
+                        "hash": "", "match": {"game_id": "scoreboard", "players": ["Ann", "Bob"],
+                                              "options": {}, "started": started}})
+
+
+def test_times_that_are_no_float_are_dropped_in_one_line(caplog):
+    """A time too big for a float raised OverflowError out of handle() (a traceback in the
+    dashboard's log); 1e999 and NaN (JSON Python reads) were stored as inf and nan."""
+    device = Store(":memory:").device_id()
+    uid = device[:16] + "0" * 16
+    receiver = Receiver(Store(":memory:"), lambda *r: None)
+    with caplog.at_level(logging.WARNING, "companion.club"):
+        receiver.handle(f"companion/t1/log/{uid}1", _cut(device, uid + "1", 10**400))
+        receiver.handle(f"companion/t1/log/{uid}", _cut(device, uid, 1.7e9))
+        event = {"type": "points", "player": "Ann", "points": 3}
+        for text in (str(10**400), "1e999", "NaN"):
+            digest = wire.link("", event, 1.0)
+            data = wire.encode({"op": "event", "device": device, "uid": uid, "gen": 1,
+                                "seq": 1, "prev": "", "hash": digest, "event": event,
+                                "at": 1.0}).replace(b'"at":1.0', b'"at":' + text.encode())
+            receiver.handle(f"companion/t1/log/{uid}", data)
+    assert "'started' is not a finite time" in caplog.text
+    assert caplog.text.count("'at' is not a finite time") == 3
+    match_id = receiver.store.find_uid(uid)
+    assert receiver.store.events(match_id) == []
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.just(10**400) | st.floats()
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                  max_size=3),
+    max_leaves=8)
+_KEYS = ("op", "gen", "keep", "seq", "hash", "prev", "at", "event", "match", "count",
+         "state", "finished", "result", "online", "current", "started", "game_id",
+         "players", "options")
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(["status", "match/U", "log/U"]),
+       values=st.dictionaries(st.sampled_from(_KEYS), _JSON, max_size=10),
+       header=st.dictionaries(st.sampled_from(_KEYS), _JSON, max_size=6),
+       started=st.booleans(), op=st.sampled_from(["cut", "event"]))
+def test_no_payload_raises_out_of_the_receiver(kind, values, header, started, op):
+    """Whatever a table publishes, handle() logs and drops or applies it: no exception
+    reaches the dashboard's loop (where it would be a traceback in the log), and the
+    club page's snapshot still works after it."""
+    device = "ab" * 16
+    uid = device[:16] + "cd" * 8
+    receiver = Receiver(Store(":memory:"), lambda *r: None, clock=lambda: 0.0)
+    topic = f"companion/t1/{kind.replace('U', uid)}"
+    # A valid-looking base that the drawn values override, so a draw gets past the
+    # first check more often than not.
+    payload = {"device": device, "uid": uid, "online": True, "op": op, "gen": 2, "keep": 0,
+               "seq": 1, "hash": "", "prev": "", "event": {}, "at": 1.7e9, "count": 1,
+               "state": "finished", **values}
+    if "match" not in values:
+        payload["match"] = {"game_id": "scoreboard", "players": ["Ann", "Bob"],
+                            "options": {}, "started": 1.7e9, **header}
+    data = json.dumps({"v": 1, **payload}).encode()
+    if started:  # the match is there already
+        receiver.handle(f"companion/t1/log/{uid}", _cut(device, uid, 1.7e9))
+    receiver.handle(topic, data)
+    receiver.behind()
+    receiver.receipts()
+    receiver.snapshot()
+    match_id = receiver.store.find_uid(uid)
+    times = [] if match_id is None else [
+        at for _, _, at in receiver.store.events_since(match_id, 0)]
+    assert all(math.isfinite(at) for at in times)

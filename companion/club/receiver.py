@@ -176,9 +176,11 @@ class Receiver:
             # receipts do not reach it (its login, the ACL) or its messages do not
             # reach the dashboard.
             log.warning("club: %s: %d matches not confirmed", table, unconfirmed)
+        # What a table says of itself is only believed in its shape: a "current" that
+        # is a list or an object would break every later snapshot (the club page).
         self.tables[table] = {"table": table, "online": payload["online"],
-                              "device": payload.get("device"),
-                              "current": payload.get("current"),
+                              "device": _text(payload.get("device")),
+                              "current": _text(payload.get("current")),
                               "unconfirmed": unconfirmed,
                               "last_seen": self.ledger.last_seen(table)}
         self.changed("")
@@ -219,7 +221,7 @@ class Receiver:
             for key in ("prev", "hash"):
                 wire.need(payload, key, str)
             wire.need(payload, "event", dict)
-            wire.need(payload, "at", (int, float))
+            wire.moment(payload, "at")
         else:
             raise wire.WireError(f"unknown log op {op!r}")
         mirror = self._mirror(table, uid, payload)
@@ -438,8 +440,7 @@ class Receiver:
         game_id = wire.need(header, "game_id", str)
         players = wire.need(header, "players", list)
         options = wire.need(header, "options", dict)
-        started = self._believed(mirror, "started",
-                                 float(wire.need(header, "started", (int, float))))
+        started = self._believed(mirror, "started", wire.moment(header, "started"))
         mirror.game = new_match(game_id, players, options)  # the engine checks the setup
         mirror.match_id = self.store.import_match(
             game_id, list(mirror.game.players), mirror.game.options, [], started=started,
@@ -520,8 +521,7 @@ class Receiver:
             self._refuse(mirror, "duplicate", {"same_as": twin},
                          f"it is match {twin} again (same players, options, events, times)")
             return
-        at = self._believed(mirror, "finished",
-                            float(wire.need(info, "finished", (int, float))))
+        at = self._believed(mirror, "finished", wire.moment(info, "finished"))
         self.store.finish(mirror.match_id, computed, at=at)
         mirror.result = computed
         self.ledger.count(mark, mirror.uid)
@@ -633,6 +633,11 @@ class Receiver:
             "standings": _safe_state(game) if game else self._result(mirror),
             "behind": mirror.behind(),
         }
+
+
+def _text(value: Any) -> str | None:
+    """A short string a table said of itself, or None (anything else)."""
+    return value if isinstance(value, str) and len(value) <= 200 else None
 
 
 def _canonical(value: Any) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -131,6 +132,20 @@ def need(payload: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) ->
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise WireError(f"{key!r} is negative")
     return value
+
+
+def moment(payload: Mapping[str, Any], key: str) -> float:
+    """``payload[key]`` as a time: a finite number (JSON's ``1e999``, ``NaN`` and an
+    integer too big for a float are WireError, never an OverflowError or a time of
+    ``inf`` in the store)."""
+    value = need(payload, key, (int, float))
+    try:
+        when = float(value)
+    except OverflowError:
+        when = math.inf
+    if not math.isfinite(when):
+        raise WireError(f"{key!r} is not a finite time")
+    return when
 
 
 def fields(data: bytes, *wanted: tuple[str, type]) -> tuple[Any, ...]:
