@@ -180,3 +180,25 @@ def test_no_payload_raises_out_of_the_receiver(kind, values, header, started, op
     times = [] if match_id is None else [
         at for _, _, at in receiver.store.events_since(match_id, 0)]
     assert all(math.isfinite(at) for at in times)
+
+
+def test_a_match_its_table_never_sends_is_asked_for_less_and_less_often():
+    """A retained state the table cannot answer (a match it no longer has, or one made
+    up) was asked for every ``sync_every`` seconds for ever: 200 syncs in 10 minutes for
+    each. Now the asks back off, and progress brings the normal pace back."""
+    device = Store(":memory:").device_id()
+    asked: list = []
+    now = [0.0]
+    receiver = Receiver(Store(":memory:"), lambda *r: asked.append(r), clock=lambda: now[0],
+                        sync_every=3.0)
+    for n in range(3):
+        uid = device[:16] + f"{n:016x}"
+        receiver.handle(f"companion/t1/match/{uid}", wire.encode(
+            {"device": device, "uid": uid, "gen": 1, "count": 4, "hash": "x" * 32,
+             "state": "playing"}))
+    assert len(asked) == 3  # asked at once, as before
+    while now[0] < 600:
+        now[0] += 1.0
+        receiver.behind()
+    per_match = (len(asked) - 3) / 3
+    assert 5 <= per_match <= 10  # 3, 6, 12, ... 192, then every 300 s; was 199

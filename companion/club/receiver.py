@@ -56,6 +56,11 @@ SKEW = 600.0
 #: is dropped and the table asked to send the match again (a hostile or broken table
 #: cannot fill the dashboard's memory).
 MAX_WAITING = 2000
+#: A match that stays behind while its table does not answer is asked for again less and
+#: less often (``sync_every``, twice that, ... up to this many seconds): a retained state
+#: of a match its table no longer has (a replaced SD card) or a flood of made-up ones
+#: must not cost a sync message every few seconds each, for ever.
+ASK_MAX = 300.0
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Mirror:
     info: dict[str, Any] | None = None
     state: str = "playing"   # as stored: playing, finished, abandoned; or refused
     checked: tuple[int, int] | None = None  # (gen, count) at the last behind() check
+    unanswered: int = 0  # behind() asks since the match last made progress
 
     @property
     def count(self) -> int:
@@ -569,11 +575,17 @@ class Receiver:
         """Ask again for every match that made no progress since the last call while
         behind; the uids asked for. Call it every ``sync_every`` seconds or so."""
         asked = []
+        now = self.clock()
         for mirror in self.mirrors.values():
             mark = (mirror.gen, mirror.count)
-            if mirror.behind() and mirror.checked == mark:
-                if self._ask(mirror):
+            if not mirror.behind() or mirror.checked != mark:
+                mirror.unanswered = 0  # progress: ask at the normal pace again
+            else:
+                wait = min(self.sync_every * 2 ** min(mirror.unanswered, 16), ASK_MAX)
+                last = self._asked.get(mirror.uid)
+                if (last is None or now - last >= wait) and self._ask(mirror):
                     asked.append(mirror.uid)
+                    mirror.unanswered += 1
             mirror.checked = mark
         return asked
 
