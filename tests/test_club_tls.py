@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,40 @@ def test_the_acl_keeps_a_table_to_its_own_topic(secure):
     finally:
         table.stop()
         watcher.stop()
+
+
+def test_the_acl_keeps_receipts_and_sync_requests_the_dashboards(secure):
+    """A table can neither write another table's receipts (they would mark that table's
+    matches delivered when the dashboard has nothing) or resend requests, nor read them:
+    only the dashboard's reach the table they are for."""
+    broker, ca = secure
+    dashboard_seen: list = []
+    dashboard = _link(broker, ca, "dashboard", USERS["dashboard"], dashboard_seen)
+    victim_seen: list = []
+    victim = _link(broker, ca, "t2", USERS["t2"], victim_seen,
+                   subscribe=[wire.receipt_topic("t2"), wire.sync_topic("t2")])
+    hostile_seen: list = []
+    hostile = _link(broker, ca, "t1", USERS["t1"], hostile_seen,
+                    subscribe=["companion/+/receipt", "companion/+/sync", "companion/#"])
+    try:
+        wait_for(lambda: all(("up",) in seen for seen in
+                             (dashboard_seen, victim_seen, hostile_seen)), what="connect")
+        forged = b'{"v":1,"uid":"x","gen":1,"seq":9,"hash":"h","state":"finished"}'
+        hostile.publish(wire.receipt_topic("t2"), forged)
+        hostile.publish(wire.sync_topic("t2"), b'{"v":1,"uid":"x","have":0,"hash":""}')
+        hostile.publish(wire.receipt_topic("t1"), forged)  # not even its own
+        time.sleep(0.3)  # the forged ones go first (another client: no order to rely on)
+        dashboard.publish(wire.receipt_topic("t2"), b'{"v":1,"marker":true}')
+        wait_for(lambda: any(item[0] == "message" for item in victim_seen),
+                 what="the dashboard's receipt")
+        time.sleep(0.3)
+        got = [item[1:3] for item in victim_seen if item[0] == "message"]
+        assert got == [(wire.receipt_topic("t2"), b'{"v":1,"marker":true}')]
+        assert [item for item in hostile_seen if item[0] == "message"] == []
+    finally:
+        hostile.stop()
+        victim.stop()
+        dashboard.stop()
 
 
 def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
