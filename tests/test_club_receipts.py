@@ -163,6 +163,27 @@ def test_a_match_not_made_on_the_sending_device_is_dropped(caplog):
     assert "was not made on its device" in caplog.text and "is t1's, not t2's" in caplog.text
 
 
+def test_a_made_up_device_id_with_another_tables_digits_is_that_tables_device(caplog):
+    """A uid read off a table's page (an export) gives away its device's first 16 digits.
+    A hostile table made up a device id beginning with them: the ledger took it for a new
+    device of its own, so it could take a match of the victim's the dashboard had not
+    seen yet, and the victim's own messages for it were then dropped for ever."""
+    receiver = Receiver(Store(":memory:"), lambda *r: None)
+    victim = "a" * 32
+    cut = {"op": "cut", "device": victim, "uid": "a" * 16 + "c" * 16, "gen": 1, "keep": 0,
+           "hash": "", "match": {"game_id": "scoreboard", "players": list(PLAYERS),
+                                 "options": {}, "started": 1.0}}
+    receiver.handle(wire.log_topic("t1", cut["uid"]), wire.encode(cut))  # an earlier match
+    taken = dict(cut, uid="a" * 16 + "d" * 16)  # the victim's next match, read off its page
+    with caplog.at_level(logging.WARNING, "companion.club"):
+        receiver.handle(wire.log_topic("t2", taken["uid"]),
+                        wire.encode(dict(taken, device="a" * 16 + "f" * 16)))
+        assert receiver.store.find_uid(taken["uid"]) is None
+        receiver.handle(wire.log_topic("t1", taken["uid"]), wire.encode(taken))
+    assert receiver.store.match(receiver.store.find_uid(taken["uid"])).origin == "t1"
+    assert "is t1's, not t2's" in caplog.text
+
+
 def test_a_finished_match_rewritten_later_is_on_record():
     device = finished_device(points=(2, 10))
     device.settle()

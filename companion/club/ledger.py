@@ -8,7 +8,9 @@ state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
 - ``devices``: the table each device speaks for (the first table it was heard on; a
   match a table publishes must carry the id of one of its devices, so a table cannot
   publish another table's match as its own; a table's Pi may be replaced, a Pi may not
-  speak for two tables);
+  speak for two tables). A device is known by the digits of its id a match's uid
+  carries (:data:`~companion.store.UID_DEVICE_DIGITS`): a uid read off a table's page
+  gives those away, and a made-up id that only begins with them is the same device;
 - ``seen``: when each table was last heard (written at most once a minute per table);
 - ``counted``: the content fingerprint of every finished match the league counts, so
   the same match sent again under a new uid is one match, not two;
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
+from companion.store.records import UID_DEVICE_DIGITS
 
 #: The ledger's file in the dashboard's state directory.
 LEDGER_NAME = "club-ledger.db"
@@ -53,6 +56,11 @@ def fingerprint(game_id: str, players: Sequence[str], options: Any, chain_hash: 
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def _key(device: str) -> str:
+    """What the ledger knows a device by: the part of its id every uid it makes carries."""
+    return device[:UID_DEVICE_DIGITS]
+
+
 class Ledger:
     """The dashboard's book (see the module doc); ``path`` None keeps it in memory."""
 
@@ -68,8 +76,10 @@ class Ledger:
                 self._conn.execute(statement)
         except sqlite3.Error as err:
             raise StoreError(f"cannot open the club ledger {path}: {err}") from None
-        self._tables: dict[str, str] = dict(self._conn.execute(
-            "SELECT device, table_name FROM devices"))
+        self._tables: dict[str, str] = {}
+        for device, table in self._conn.execute(
+                "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):
+            self._tables[_key(device)] = table  # an older ledger kept whole ids
         self._seen: dict[str, float] = dict(self._conn.execute(
             "SELECT table_name, at FROM seen"))
         self._seen_saved = dict(self._seen)
@@ -81,17 +91,18 @@ class Ledger:
 
     def table_of(self, device: str) -> str | None:
         """The table this device speaks for (None: never heard of)."""
-        return self._tables.get(device)
+        return self._tables.get(_key(device))
 
     def claim(self, table: str, device: str) -> bool:
         """True when ``device`` may speak for ``table``: it is one of the table's devices,
         or a new device, now bound to the table."""
-        known = self._tables.get(device)
+        key = _key(device)
+        known = self._tables.get(key)
         if known is not None:
             return known == table
-        self._conn.execute("INSERT INTO devices (device, table_name, first_seen)"
-                           " VALUES (?, ?, ?)", (device, table, self.clock()))
-        self._tables[device] = table
+        self._conn.execute("INSERT OR REPLACE INTO devices (device, table_name, first_seen)"
+                           " VALUES (?, ?, ?)", (key, table, self.clock()))
+        self._tables[key] = table
         return True
 
     def seen(self, table: str, at: float) -> bool:
