@@ -202,3 +202,13 @@ def test_a_match_its_table_never_sends_is_asked_for_less_and_less_often():
         receiver.behind()
     per_match = (len(asked) - 3) / 3
     assert 5 <= per_match <= 10  # 3, 6, 12, ... 192, then every 300 s; was 199
+
+
+def test_the_lagging_line_says_1_match(caplog):
+    receiver = Receiver(Store(":memory:"), lambda *r: None)
+    with caplog.at_level(logging.WARNING, "companion.club"):
+        for count in (1, 3):
+            receiver.handle("companion/t8/status", wire.encode(
+                {"online": True, "unconfirmed": count}))
+    assert "t8: 1 match not confirmed" in caplog.text
+    assert "t8: 3 matches not confirmed" in caplog.text

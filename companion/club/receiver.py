@@ -181,7 +181,8 @@ class Receiver:
             # The table sends them again until a receipt comes; if this stays, its
             # receipts do not reach it (its login, the ACL) or its messages do not
             # reach the dashboard.
-            log.warning("club: %s: %d matches not confirmed", table, unconfirmed)
+            log.warning("club: %s: %d %s not confirmed", table, unconfirmed,
+                        "match" if unconfirmed == 1 else "matches")
         # What a table says of itself is only believed in its shape: a "current" that
         # is a list or an object would break every later snapshot (the club page).
         self.tables[table] = {"table": table, "online": payload["online"],
