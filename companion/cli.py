@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --club: how long to measure (20)")
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help="with --club: an existing broker")
-    bench.add_argument("--finished", type=arguments.number(int, 0, 1_000_000), default=0,
+    bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000), default=0,
                        metavar="N", help="with --club: time a dashboard's restart over N "
                                          "finished matches instead")
 
