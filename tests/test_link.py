@@ -144,6 +144,10 @@ def test_clean_text_lines_come_back_exactly(lines: list[tuple[str, str]]) -> Non
      Command("NEW", ("final-count", ["Mary Ann", "Bob"], {}, False))),
     ("NEW final-count Ann,Bob --force",
      Command("NEW", ("final-count", ["Ann", "Bob"], {}, True))),
+    ("NEW final-count Ann,Bob --force hit_goal=true",  # not a player "Bob --force"
+     Command("NEW", ("final-count", ["Ann", "Bob"], {"hit_goal": True}, True))),
+    ("NEW final-count Ann,Bob hit_goal=true --Force",
+     Command("NEW", ("final-count", ["Ann", "Bob"], {"hit_goal": True}, True))),
     ("LEAVE", Command("LEAVE")),
     ("REMOVE PLAYER Mary Ann", Command("REMOVE PLAYER", ("Mary Ann",))),
     ("RENAME PLAYER Mary Ann, Marianne", Command("RENAME PLAYER", ("Mary Ann", "Marianne"))),
