@@ -719,6 +719,16 @@ def test_the_roster_has_a_cap_and_add_says_so(owned) -> None:
     assert ok(app, "ADD PLAYER Late") == {"added": "Late", "count": ROSTER_MAX}
 
 
+def test_new_never_puts_a_lookalike_of_a_roster_name_on_the_roster(owned) -> None:
+    app = owned()
+    ok(app, "ADD PLAYER Ann")
+    code, message = run(app, "NEW final-count \u0410nn,Bob")  # Cyrillic A: drawn as Ann
+    assert code == "BADARG" and "look like Ann" in message
+    assert ok(app, "PLAYERS") == ["Ann"] and ok(app, "STATUS").get("game") is None
+    ok(app, "NEW final-count ann,Bob")  # the roster's own name, in another case: fine
+    assert sorted(ok(app, "PLAYERS")) == ["Ann", "Bob"]
+
+
 def test_new_with_new_names_respects_the_roster_cap(owned) -> None:
     from companion.store import ROSTER_MAX
 
