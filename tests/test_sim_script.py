@@ -113,6 +113,8 @@ def test_new_refuses_bad_players_and_unknown_games(tmp_path):
     script.write_text("ROLL\n")
     done = companion("sim", "--new", "final-count", "--players", "Ann", "--script", str(script))
     assert done.returncode == 2 and "2 to 4 players" in done.stderr  # bad arguments: 2
+    done = companion("sim", "--new", "count-up-21", "--players", "A,B,C", "--script", str(script))
+    assert done.returncode == 2 and "takes 2 players, not 3" in done.stderr  # not "2 to 2"
     done = companion("sim", "--new", "poker", "--players", "A,B", "--script", str(script))
     assert done.returncode == 2 and "no game 'poker'" in done.stderr
     done = companion("sim", "--new", "final-count", "--players", "A,B", "--option", "jokers=1",
