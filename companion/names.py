@@ -6,7 +6,7 @@ A name is 1 to :data:`NAME_MAX` characters after trimming, with no control or fo
 characters (bidi marks, zero-width joiners) and no comma (player lists are written
 comma-separated); the screen must have a glyph for every character (Latin, Greek and
 Cyrillic letters: see :mod:`companion.font`); and it must not look like another player's
-name. "Looks like" is exact: the same pixels on the screen, ignoring case, wherever the
+name. "Looks like" is the same pixels on the screen, ignoring case, wherever the
 screen draws the name (in the title bar, up to a lone pixel). Cyrillic А is drawn with
 Latin A's pixels, so "Аnn" is refused beside "Ann"; the title bar (at the panel's top
 edge) does not show the accent rows above the capitals, so "Ànn" is too, and "Éric"
