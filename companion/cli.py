@@ -332,6 +332,7 @@ def _new_game(args: argparse.Namespace):
         from companion.ui.games import table_screen
         from companion.ui.home import home_menu
 
+        _no_lookalike_on_the_roster(ctx.store, players)  # before anything changes
         waiting = None if ctx.store is None else ctx.store.unfinished()
         if waiting is not None:
             # --new asks for a new game: the unfinished one is kept as abandoned, never
@@ -342,6 +343,25 @@ def _new_game(args: argparse.Namespace):
         return table_screen(session, home_menu(ctx)).route(ctx)
 
     return root
+
+
+def _no_lookalike_on_the_roster(store, players: list[str]) -> None:
+    """A new game's players join the roster: UsageError (exit 2) for a name that would
+    look like a roster name on the screen ("Аnn" beside "Ann"), as the roster refuses it
+    when it is added by hand."""
+    from companion.names import BadName, check_name
+
+    try:
+        roster = [] if store is None else store.roster()
+    except CompanionError:
+        return  # no roster to read: the game is played unsaved, nothing joins it
+    known = {name.casefold() for name in roster}
+    for name in players:
+        if name.casefold() not in known:
+            try:
+                check_name(name, roster)
+            except BadName as problem:
+                raise UsageError(f"--players: {problem} (a name on the roster)") from None
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:

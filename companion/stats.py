@@ -651,6 +651,11 @@ def stats_main(
         return 1
     text = (json.dumps(shown, ensure_ascii=False, indent=1) + "\n" if as_json
             else format_table(shown))
+    if not as_json and not shown["games"] and (game or table):
+        # "No finished games yet." would read as if the log had none at all
+        which = f"{games.title(game)} " if game else ""
+        where = f" of table {table}" if table else ""
+        text = f"No finished {which}games{where}" + (" in this period.\n" if since else " yet.\n")
     out.write(text)
     out.flush()
     return 0

@@ -59,7 +59,7 @@ def test_exactly_two_players_with_eight_cards_each():
     game = new_match("count-up-21", ["Ann", "Bob"])
     assert game.state()["cards_left"] == {"Ann": 8, "Bob": 8}
     for players in (["Ann"], ["Ann", "Bob", "Cy"]):
-        with pytest.raises(BadSetup, match="2 to 2 players"):
+        with pytest.raises(BadSetup, match="takes 2 players, not"):
             new_match("count-up-21", players)
 
 

@@ -101,6 +101,17 @@ def final_roll(ctx, table):
     return table.press(ctx, press("ok"))
 
 
+def test_a_second_press_while_the_last_roll_spins_does_not_skip_it():
+    ctx, table = game(players=("Ann", "Bob"))
+    table.press(ctx, press("ok"))                   # Ann calls
+    shown = table.press(ctx, press("roll"))         # Bob's last roll: the die turns...
+    assert shown is table and table.match.phase == "board" and table.tick_after() is not None
+    for button in ("roll", "ok"):                   # ...and a quick second press
+        assert table.press(ctx, press(button)) is table
+    settle(table, ctx)                              # the die stops on its face
+    assert isinstance(table.press(ctx, press("ok")), ValuePicker)
+
+
 def test_after_a_call_the_screen_says_who_called():
     ctx, table = game()
     table.press(ctx, press("ok"))                   # Ann calls before rolling

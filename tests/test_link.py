@@ -144,6 +144,10 @@ def test_clean_text_lines_come_back_exactly(lines: list[tuple[str, str]]) -> Non
      Command("NEW", ("final-count", ["Mary Ann", "Bob"], {}, False))),
     ("NEW final-count Ann,Bob --force",
      Command("NEW", ("final-count", ["Ann", "Bob"], {}, True))),
+    ("NEW final-count Ann,Bob --force hit_goal=true",  # not a player "Bob --force"
+     Command("NEW", ("final-count", ["Ann", "Bob"], {"hit_goal": True}, True))),
+    ("NEW final-count Ann,Bob hit_goal=true --Force",
+     Command("NEW", ("final-count", ["Ann", "Bob"], {"hit_goal": True}, True))),
     ("LEAVE", Command("LEAVE")),
     ("REMOVE PLAYER Mary Ann", Command("REMOVE PLAYER", ("Mary Ann",))),
     ("RENAME PLAYER Mary Ann, Marianne", Command("RENAME PLAYER", ("Mary Ann", "Marianne"))),
@@ -713,6 +717,16 @@ def test_the_roster_has_a_cap_and_add_says_so(owned) -> None:
     assert len(ok(app, "PLAYERS")) == ROSTER_MAX
     ok(app, "REMOVE PLAYER P7")
     assert ok(app, "ADD PLAYER Late") == {"added": "Late", "count": ROSTER_MAX}
+
+
+def test_new_never_puts_a_lookalike_of_a_roster_name_on_the_roster(owned) -> None:
+    app = owned()
+    ok(app, "ADD PLAYER Ann")
+    code, message = run(app, "NEW final-count \u0410nn,Bob")  # Cyrillic A: drawn as Ann
+    assert code == "BADARG" and "look like Ann" in message
+    assert ok(app, "PLAYERS") == ["Ann"] and ok(app, "STATUS").get("game") is None
+    ok(app, "NEW final-count ann,Bob")  # the roster's own name, in another case: fine
+    assert sorted(ok(app, "PLAYERS")) == ["Ann", "Bob"]
 
 
 def test_new_with_new_names_respects_the_roster_cap(owned) -> None:

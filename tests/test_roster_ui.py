@@ -193,3 +193,9 @@ def test_without_a_roster_a_setup_still_plays_as_p1_to_p3():
     setup = setup_screen(ctx, "final-count", None)
     assert setup.names is None and "P1, P2, P3" in setup.rows[0][0]
     assert isinstance(setup.press(ctx, press("roll")), FinalCountTable)
+
+
+def test_the_seat_count_says_a_fixed_number_once(ctx):
+    seated = lambda c, names: None  # noqa: E731 - never called here
+    assert PlayerPicker(ctx, 2, 2, seated, None).title == "Players 0 of 2"  # not "of 2-2"
+    assert PlayerPicker(ctx, 2, 4, seated, None).title == "Players 0 of 2-4"

@@ -492,12 +492,14 @@ def test_card_down_game_two_deal_hint_is_whole(inspector):
 
 
 def test_the_settings_screen_at_its_longest_fits(inspector):
-    from companion.config import Config, Display
+    from companion.config import Config, Display, Serial
     from companion.ui.home import settings_screen
 
     config = Config(display=Display(rotate=2, contrast=255),
+                    serial=Serial(url="rfc2217://192.168.100.100:2217"),
                     source="/home/someone/.config/companion/config.toml")
     ctx = Context(config=config)
+    ctx.web_address = "companion-table.local:8080"
     screen = settings_screen(ctx, Menu("Settings", []))
     problems = []
     shown = []
@@ -507,6 +509,8 @@ def test_the_settings_screen_at_its_longest_fits(inspector):
         screen.press(ctx, press("down"))
     assert not problems, problems
     assert "Contrast 255" in shown and "Rotate 180" in shown
+    assert "Serial rfc2217://192.168.100.100:2217" in "".join(screen.lines)
+    assert "Web companion-table.local:8080" in "".join(screen.lines)
     assert "".join(screen.lines[screen.lines.index("Config file:") + 1:]) == config.source
 
 

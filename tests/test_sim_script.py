@@ -113,8 +113,32 @@ def test_new_refuses_bad_players_and_unknown_games(tmp_path):
     script.write_text("ROLL\n")
     done = companion("sim", "--new", "final-count", "--players", "Ann", "--script", str(script))
     assert done.returncode == 2 and "2 to 4 players" in done.stderr  # bad arguments: 2
+    done = companion("sim", "--new", "count-up-21", "--players", "A,B,C", "--script", str(script))
+    assert done.returncode == 2 and "takes 2 players, not 3" in done.stderr  # not "2 to 2"
     done = companion("sim", "--new", "poker", "--players", "A,B", "--script", str(script))
     assert done.returncode == 2 and "no game 'poker'" in done.stderr
     done = companion("sim", "--new", "final-count", "--players", "A,B", "--option", "jokers=1",
                      "--script", str(script))
     assert done.returncode == 2 and "unknown option" in done.stderr
+
+
+def test_new_refuses_a_lookalike_of_a_roster_name(tmp_path):
+    """The game's players join the roster: "Аnn" (Cyrillic A) beside the roster's "Ann"
+    is refused as adding it by hand is, with exit 2 and nothing started or stored."""
+    from companion.store import Store
+
+    script = tmp_path / "s.txt"
+    script.write_text("ROLL\n")
+    state = tmp_path / "state"
+    first = ("sim", "--script", str(script), "--state-dir", str(state), "--new", "final-count")
+    assert companion(*first, "--players", "Ann,Bob").returncode == 0
+    done = companion(*first, "--players", "\u0410nn,Cy")
+    assert done.returncode == 2 and "would look like Ann" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    store = Store(state / "companion.db")
+    try:
+        assert sorted(store.roster()) == ["Ann", "Bob"]
+        assert store.unfinished() is not None  # the game left open was not pushed aside
+    finally:
+        store.close()
+    assert companion(*first, "--players", "ann,Cy").returncode == 0  # the same name: fine

@@ -388,6 +388,10 @@ def test_stats_command_table_and_refusals(worked: Store, capsys, tmp_path: Path)
     Store.in_dir(empty).close()
     assert cli.main(["stats", "--state-dir", str(empty)]) == 0
     assert capsys.readouterr().out == "No finished games yet.\n"
+    assert cli.main(["stats", "--state-dir", str(empty), "--game", "count-up-21"]) == 0
+    assert capsys.readouterr().out == "No finished Count Up 21 games yet.\n"
+    assert cli.main(["stats", "--state-dir", str(empty), "--table", "t1"]) == 0
+    assert capsys.readouterr().out == "No finished games of table t1 yet.\n"
 
 
 def test_stats_takes_config_like_every_command(worked: Store, tmp_path: Path,

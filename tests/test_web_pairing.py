@@ -36,7 +36,7 @@ from companion.sim import sim_board_factory, sim_panel
 from companion.ui.canvas import Canvas
 from companion.ui.home import settings_menu
 from companion.ui.pair import PairScreen, page_address, pair_screen, phone_paired, qr_image
-from companion.ui.screen import Confirm, Context, Message
+from companion.ui.screen import Confirm, Context, Menu, Message
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -362,7 +362,7 @@ def test_settings_lists_paired_phones_and_forgets_one_or_all(pairing, clock) -> 
     assert [(item.label, item.note) for item in phones.items] == [
         ("Safari on iPhone", "0m"), ("Chrome on Android", "10m"), ("Forget all", "")]
     confirm = phones.press(ctx, Press("ok"))  # forget the newest
-    assert isinstance(confirm, Confirm) and "Safari on iPhone" in confirm.lines[0]
+    assert isinstance(confirm, Confirm) and "Safari on iPhone" in " ".join(confirm.lines)
     after = confirm.press(ctx, Press("ok"))
     assert not pairing.paired(second) and pairing.paired(first)
     assert [item.label for item in after.items] == ["Chrome on Android", "Forget all"]
@@ -370,3 +370,19 @@ def test_settings_lists_paired_phones_and_forgets_one_or_all(pairing, clock) -> 
     none_left = after.press(ctx, Press("ok")).press(ctx, Press("ok"))
     assert not pairing.paired(first) and isinstance(none_left, Message)
     assert "No phone is paired" in none_left.lines[0]
+
+
+@pytest.mark.parametrize("name", ["Samsung on Android", "Firefox on ChromeOS", "Safari on iPhone",
+                                  "W" * 20, None])
+def test_forget_asks_in_whole_lines(clock, name) -> None:
+    """ "Forget Samsung on Android?" is longer than a line: folded, never cut."""
+    from types import SimpleNamespace
+
+    from companion.ui.canvas import COLUMNS
+    from companion.ui.pair import _forget
+
+    phone = None if name is None else SimpleNamespace(name=name, since=0.0)
+    confirm = _forget(Context(clock=clock), Menu("Paired phones", []), phone)
+    assert len(confirm.lines) <= 4 and all(len(line) <= COLUMNS for line in confirm.lines)
+    assert " ".join(confirm.lines).startswith(f"Forget {name or 'all phones'}?")
+    assert "must pair again" in " ".join(confirm.lines)

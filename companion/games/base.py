@@ -216,7 +216,8 @@ def check_players(players: Sequence[str], low: int, high: int) -> tuple[str, ...
     if len(set(names)) != len(names):
         raise BadSetup("two players have the same name")
     if not low <= len(names) <= high:
-        raise BadSetup(f"this game takes {low} to {high} players, not {len(names)}")
+        takes = f"{low}" if low == high else f"{low} to {high}"  # not "2 to 2"
+        raise BadSetup(f"this game takes {takes} players, not {len(names)}")
     return names
 
 

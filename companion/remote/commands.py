@@ -330,11 +330,15 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
 
 def _room_on_the_roster(store: Any, names: list[str]) -> None:
     """A game's players join the roster (as the letter picker adds them on the device):
-    refused with FULL when the names it lacks would take it past :data:`ROSTER_MAX`."""
+    refused with FULL when the names it lacks would take it past :data:`ROSTER_MAX`, and
+    (BadName) when one of them would look like a roster name on the screen."""
     if store is None:
         return
-    known = {name.casefold() for name in store.roster()}
+    roster = store.roster()
+    known = {name.casefold() for name in roster}
     lacking = [name for name in names if name.casefold() not in known]
+    for name in lacking:  # "Аnn" beside the roster's "Ann": refused as ADD PLAYER refuses it
+        check_name(name, roster)
     if lacking and len(known) + len(lacking) > ROSTER_MAX:
         raise RemoteError("FULL", f"the roster is full ({len(known)} of {ROSTER_MAX} names), "
                                   f"so {', '.join(lacking)} cannot join it; REMOVE PLAYER "

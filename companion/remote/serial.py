@@ -343,9 +343,10 @@ def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
     usage = "usage: NEW game Name,Name[,...] [option=value ...] [--force]"
     game, _, rest = rest.partition(" ")
     words = rest.split()
-    force = bool(words) and words[-1].lower() == "--force"
-    if force:
-        words.pop()
+    # --force wherever it stands among the words: before an option it would otherwise
+    # be read as part of the last name ("Bob --force"), and seated and put on the roster.
+    force = any(word.lower() == "--force" for word in words)
+    words = [word for word in words if word.lower() != "--force"]
     # Options are the trailing NAME=VALUE words; names may hold spaces ("Mary Ann").
     split = len(words)
     while split > 0 and _OPTION.match(words[split - 1]):

@@ -141,6 +141,8 @@ class FinalCountTable(GameScreen):
         if is_(press, "ok") and "call" in match.expecting().types:
             return self._call(ctx)
         if match.phase == rules.BOARD and (is_(press, "ok") or is_(press, "roll")):
+            if self.spinner.spinning:  # a second press while the die still turns: the
+                return self            # last roll would go unseen (issue 21, item 6)
             self.board_opened = match.hand_number  # the last roll was seen: the cards
             return self.route(ctx)
         return super().press(ctx, press)

@@ -100,8 +100,9 @@ def settings_screen(ctx: Context, parent: Screen) -> Screen:
         f"Long press {b.hold_time:g} s",
         f"Dim after {idle.dim_after:g} s",
         f"Blank after {idle.blank_after:g} s",
-        f"Serial {config.serial.url or 'off'}",
-        f"Web {getattr(ctx, 'web_address', '') or 'off'}",
+        # a port's URL or the page's address may be longer than a line: whole, as the path
+        *_pieces(f"Serial {config.serial.url or 'off'}", COLUMNS),
+        *_pieces(f"Web {getattr(ctx, 'web_address', '') or 'off'}", COLUMNS),
         f"Version {__version__}",
         "Config file:",
         # a path is cut nowhere: it goes on over as many lines as it takes

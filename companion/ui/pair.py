@@ -21,7 +21,7 @@ from PIL import Image
 
 from companion.network import outward_address
 from companion.ui.canvas import WIDTH, Canvas
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, wrap
 
 #: The largest QR code drawn: version 3 is 29 modules, 58 px at 2 px a module.
 QR_VERSION_MAX = 3
@@ -180,10 +180,11 @@ def paired_phones(ctx: Context, parent: Screen) -> Screen:
 
 
 def _forget(ctx: Context, menu: Screen, phone: Any) -> Screen:
-    what = "all phones" if phone is None else phone.name
-    lines = [f"Forget {what}?", "Its page must pair", "again to change", "anything."]
-    if phone is None:
-        lines[1] = "Their pages must pair"
+    what, whose = ("all phones", "Their pages") if phone is None else (phone.name, "Its page")
+    # Folded, not cut: "Forget Samsung on Android?" is longer than a line.
+    lines = wrap(f"Forget {what}? {whose} must pair again to change anything.")
+    if len(lines) > 4:  # a browser name at its longest: the shorter question
+        lines = wrap(f"Forget {what}? {whose} must pair again.")
 
     def forget(ctx: Context) -> Screen:
         ctx.pairing.forget(phone)

@@ -118,7 +118,8 @@ class PlayerPicker(Screen):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        return f"Players {len(self.chosen)} of {self.low}-{self.high}"
+        span = f"{self.low}" if self.low == self.high else f"{self.low}-{self.high}"
+        return f"Players {len(self.chosen)} of {span}"  # "2 of 2", not "2 of 2-2"
 
     @property
     def rows(self) -> list[str]:
