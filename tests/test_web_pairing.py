@@ -258,6 +258,27 @@ def test_a_code_dies_when_its_screen_goes(clock) -> None:
         app.board.close()
 
 
+def test_a_guesser_who_lets_each_code_expire_is_locked_too(pairing, clock) -> None:
+    """Two wrong guesses a code, then wait for the next code: every wrong guess counts
+    toward the lock (else 2 guesses every 2 minutes for ever, about 41 % a year)."""
+    statuses = []
+    for _ in range(LOCK_AFTER * TRIES):
+        code, expires = pairing.show()
+        if code is None:
+            break
+        try:
+            pairing.redeem(f"{(int(code) + 1) % 1_000_000:06d}")
+        except PairingLocked:
+            statuses.append("locked")
+            break
+        except PairingRefused:
+            statuses.append("refused")
+        if len(statuses) % (TRIES - 1) == 0:
+            clock.advance(expires - clock())  # the code expires; the screen shows the next
+    assert statuses[-1] == "locked" and len(statuses) == LOCK_AFTER * TRIES, statuses
+    assert pairing.show()[0] is None and pairing.locked_for() == LOCK_FIRST
+
+
 def test_the_pair_screen_says_when_pairing_is_locked(pairing, clock) -> None:
     ctx = Context(clock=clock)
     ctx.pairing, ctx.web_address = pairing, "127.0.0.1:8080"

@@ -4,11 +4,12 @@ A code exists only while Settings > Pair a phone is on the device's screen: the 
 asks :meth:`Pairing.show` when it opens and :meth:`Pairing.retire` when it goes, so a
 code read over someone's shoulder is dead once the screen is closed. A code also ends
 after :data:`CODE_SECONDS` (the screen then shows the next) and after :data:`TRIES`
-wrong guesses. After :data:`LOCK_AFTER` codes ended by wrong guesses, pairing locks:
-no code is shown and every try is refused (:class:`PairingLocked`, with the seconds
-left) for :data:`LOCK_FIRST` seconds, twice as long each time it locks again (at most
-:data:`LOCK_MAX`), until a phone pairs. docs/web.md works out what that leaves a
-guesser in a year.
+wrong guesses. After :data:`LOCK_AFTER` codes' worth of wrong guesses (``LOCK_AFTER *
+TRIES``, whichever codes they were made on: a guesser who lets each code expire after
+fewer tries counts too), pairing locks: no code is shown and every try is refused
+(:class:`PairingLocked`, with the seconds left) for :data:`LOCK_FIRST` seconds, twice
+as long each time it locks again (at most :data:`LOCK_MAX`), until a phone pairs.
+docs/web.md works out what that leaves a guesser in a year.
 
 A right guess returns a random token that the page keeps as a cookie; every write
 needs one. Only the token's SHA-256 is kept (with the browser's name, for Settings >
@@ -46,7 +47,8 @@ from companion.errors import CompanionError
 CODE_SECONDS = 120.0
 #: Wrong guesses a code survives; the last of them ends it.
 TRIES = 3
-#: Codes ended by wrong guesses before pairing locks.
+#: Codes' worth of wrong guesses (``LOCK_AFTER * TRIES``, on any codes) before pairing
+#: locks.
 LOCK_AFTER = 2
 #: The first lock (seconds); each lock after it is twice as long as the one before.
 LOCK_FIRST = 60.0
@@ -99,7 +101,7 @@ class Pairing:
         self._showing = False  # the Pair screen is up (between show and retire)
         self._expires = 0.0
         self._tries = 0
-        self._spent = 0  # codes ended by wrong guesses since the last lock or pairing
+        self._wrong_guesses = 0  # since the last lock or pairing, on any code
         self._locks = 0  # locks since the last pairing
         self._locked_until = 0.0
         self._phones: list[Phone] = []
@@ -152,7 +154,7 @@ class Pairing:
                     code.strip().encode(), self._code.encode()):
                 return self._wrong(now)
             self._code = None
-            self._spent = self._locks = 0
+            self._wrong_guesses = self._locks = 0
             token = secrets.token_urlsafe(24)
             phone = Phone(digest(token), browser_name(user_agent), now)
             self._phones = [*self._phones[-(TOKENS_MAX - 1):], phone]
@@ -162,16 +164,20 @@ class Pairing:
 
     def _wrong(self, now: float) -> str:
         self._tries += 1
+        # Every wrong guess counts toward the lock, not only those that end a code: a
+        # code that expires (or whose screen closes) after fewer than TRIES guesses
+        # would otherwise give a patient guesser 2 guesses a code for ever, never locked.
+        self._wrong_guesses += 1
+        if self._wrong_guesses >= LOCK_AFTER * TRIES:
+            self._code = None
+            self._wrong_guesses = 0
+            self._locked_until = now + min(LOCK_MAX, LOCK_FIRST * 2 ** self._locks)
+            self._locks += 1
+            raise PairingLocked(self._locked_until - now)
         if self._tries < TRIES:
             raise PairingRefused(f"wrong code ({TRIES - self._tries} "
                                  f"{'try' if TRIES - self._tries == 1 else 'tries'} left)")
         self._code = None
-        self._spent += 1
-        if self._spent >= LOCK_AFTER:
-            self._spent = 0
-            self._locked_until = now + min(LOCK_MAX, LOCK_FIRST * 2 ** self._locks)
-            self._locks += 1
-            raise PairingLocked(self._locked_until - now)
         if self._showing:
             self._new_code(now)  # the screen shows it at its next tick
         raise PairingRefused(f"wrong code {TRIES} times: the device shows a new one")
