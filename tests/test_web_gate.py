@@ -243,6 +243,12 @@ def test_odd_json_is_refused_at_the_door(device, body, words) -> None:
     assert reply.json()["code"] == "BADARG"
 
 
+def test_an_unknown_field_is_named_cut_not_echoed_whole(device) -> None:
+    reply = device.client.post("/api/pair", json={"x" * 60_000: 1})
+    assert reply.status_code == 400 and "unknown field" in reply.json()["error"]
+    assert len(reply.content) < 300, len(reply.content)
+
+
 @pytest.mark.parametrize("name", ["Bartholomew-Jr", "A,B", "bad\u202ename", " "])
 def test_a_name_the_rule_refuses_is_badarg(device, name) -> None:
     client = paired_client(device)

@@ -126,7 +126,7 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
     unknown = sorted(set(data) - set(fields))
     if unknown:
         known = ", ".join(fields) or "none"
-        raise Refusal(400, f"unknown field {unknown[0]!r} (fields: {known})")
+        raise Refusal(400, f"unknown field {one_line(unknown[0], 40)!r} (fields: {known})")
     for name in required:
         if name not in data:
             raise Refusal(400, f"the field {name!r} is missing")
