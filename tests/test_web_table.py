@@ -374,3 +374,25 @@ def test_game_over_on_the_table_explains_the_tie(device) -> None:
     page = device.client.get("/", headers={"accept": "text/html"}).text
     assert '<p class="outcome">Ann and Bob tie on 12 and share the win</p>' in page
     assert "<title>Scoreboard: Ann and Bob win · Tabletop Companion</title>" in page
+
+
+def test_history_filters_and_player_pages_reach_past_the_newest_200(tmp_path) -> None:
+    """A filter (game, player) looks through every match, not only the newest 200: Zed
+    played once, long ago, and is on nobody's roster; his page and the history of his
+    game still find that match."""
+    from companion.remote.web.pages import past_matches, player_page_data
+    from companion.store import Store
+
+    store = Store(tmp_path / "log.db")
+    try:
+        old = store.new_match("scoreboard", ["Zed", "Ann"], {}, started=1000.0)
+        store.finish(old, {"totals": {"Zed": 5, "Ann": 1}, "winners": ["Zed"]}, at=1100.0)
+        for at in range(2000, 2000 + 201):
+            newer = store.new_match("final-count", ["Ann", "Bob"], {}, started=float(at))
+            store.abandon(newer)
+        assert [row["id"] for row in past_matches(store, game="scoreboard")] == [old]
+        assert [row["id"] for row in past_matches(store, player="zed")] == [old]
+        assert len(past_matches(store)) == 200  # the unfiltered list stays the newest 200
+        assert player_page_data(store, "Zed")["name"] == "Zed"
+    finally:
+        store.close()

@@ -15,6 +15,8 @@ from companion.remote.web.people import NAME_MAX, player_details
 #: The largest whole number a body or an id may hold (SQLite's and most languages' 64
 #: bits).
 INT_MAX = 2**63 - 1
+#: "Every match" for :meth:`Store.past` (its LIMIT).
+PAST_ALL = INT_MAX
 
 
 def _record_json(record: Any) -> dict[str, Any]:
@@ -29,12 +31,15 @@ def _record_json(record: Any) -> dict[str, Any]:
 
 def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
                  ) -> list[dict[str, Any]]:
-    """Finished and abandoned matches, newest first, of ``game`` and with ``player``
-    (any case) when given."""
+    """The newest ``limit`` finished and abandoned matches, newest first, of ``game``
+    and with ``player`` (any case) when given: a filter looks through every match, not
+    only the newest ``limit`` (a player who last played long ago keeps their page)."""
     wanted = player.strip().casefold()
-    return [_record_json(record) for record in store.past(limit)
+    records = store.past(limit if not (game or wanted) else PAST_ALL)
+    return [_record_json(record) for record in records
             if (not game or record.game_id == game)
-            and (not wanted or any(name.casefold() == wanted for name in record.players))]
+            and (not wanted or any(name.casefold() == wanted for name in record.players))
+            ][:limit]
 
 
 def stored_match(store: Any, match_id: int) -> Any:
