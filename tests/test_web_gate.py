@@ -249,6 +249,17 @@ def test_an_unknown_field_is_named_cut_not_echoed_whole(device) -> None:
     assert len(reply.content) < 300, len(reply.content)
 
 
+def test_a_refusal_that_quotes_the_request_is_cut(device) -> None:
+    client = paired_client(device)
+    assert client.post("/api/matches", json={"game": "scoreboard", "players": ["Ann", "Bob"],
+                                             "options": {"target": 10}}).is_success
+    for event in ({"type": "points", "player": "Ann", "points": "x" * 60_000},
+                  {"type": "x" * 60_000, "player": "Ann"}):
+        reply = client.post("/api/events", json={"event": event})
+        assert reply.status_code == 409 and reply.json()["code"] == "ILLEGAL", reply.text[:200]
+        assert len(reply.json()["error"]) <= 200, len(reply.content)
+
+
 @pytest.mark.parametrize("name", ["Bartholomew-Jr", "A,B", "bad\u202ename", " "])
 def test_a_name_the_rule_refuses_is_badarg(device, name) -> None:
     client = paired_client(device)

@@ -492,7 +492,10 @@ class Site:
 
     async def on_remote(self, request: Request, exc: Exception) -> Response:
         code = getattr(exc, "code", "INTERNAL")
-        status, message = STATUS.get(code, 400), getattr(exc, "message", str(exc))
+        # A refusal that quotes the request (an engine's "not <value>") is cut, as the
+        # CLI cuts it: a 60 KB value is not sent back whole.
+        status = STATUS.get(code, 400)
+        message = one_line(getattr(exc, "message", str(exc)), getattr(exc, "shown_limit", 200))
         if code == "INTERNAL":  # a bug, logged where it happened: words, not Python's
             message = BUG_WORDS
         if self.wants_json(request):
