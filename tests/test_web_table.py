@@ -396,3 +396,26 @@ def test_history_filters_and_player_pages_reach_past_the_newest_200(tmp_path) ->
         assert player_page_data(store, "Zed")["name"] == "Zed"
     finally:
         store.close()
+
+
+def test_a_time_no_calendar_can_show_is_a_question_mark_not_a_500(tmp_path) -> None:
+    """A match finished at 1e17 (a table's wild clock, an old log): the history and the
+    match page show "?" for its date, as ``companion stats`` does, not an internal error."""
+    from starlette.testclient import TestClient
+
+    from companion.remote.web.asgi import build_app
+    from companion.remote.web.source import StoreSource
+    from companion.store import Store
+
+    store = Store(tmp_path / "log.db")
+    try:
+        wild = store.new_match("scoreboard", ["Ann", "Bob"], {}, started=1000.0)
+        store.finish(wild, {"totals": {"Ann": 1, "Bob": 2}, "winners": ["Bob"]}, at=1e17)
+        client = TestClient(build_app(StoreSource(store)), base_url="http://localhost")
+        for path in ("/history", f"/matches/{wild}", "/players/Ann"):
+            page = client.get(path, headers={"accept": "text/html"})
+            assert page.status_code == 200, (path, page.text[-300:])
+        history = client.get("/history", headers={"accept": "text/html"}).text
+        assert '<td data-label="When">?</td>' in history
+    finally:
+        store.close()

@@ -294,12 +294,13 @@ def player_url(name: str) -> str:
 
 
 def when(timestamp: float | None) -> str:
-    """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"."""
-    import time
+    """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"
+    ("?" for a time no calendar can show, as ``companion stats`` says it)."""
+    from companion.clock import day_text
 
     if timestamp is None:
         return ""
-    return time.strftime("%a %d %b %Y %H:%M", time.localtime(timestamp))
+    return day_text(timestamp, "%a %d %b %Y %H:%M")
 
 
 def length(seconds: float | None) -> str:
