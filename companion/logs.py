@@ -58,6 +58,28 @@ def problem_words(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {one_line(str(exc), 160)}{where}"
 
 
+class QuietFile(logging.handlers.RotatingFileHandler):
+    """The simulator's log file. A line it cannot write (the state directory's disk is
+    full, the card went read-only: just when the game says it is no longer saved) is
+    dropped: logging's own answer is a traceback on stderr, the terminal the OLED is
+    drawn in."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's
+        pass
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError:
+            pass  # closing at exit flushes too: what cannot be written is dropped
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except OSError:
+            pass
+
+
 class Counting(logging.Handler):
     """Counts the warnings and errors passed on (the simulator says where they went)."""
 
@@ -87,8 +109,8 @@ def logging_to(where: Path | TextIO | None) -> Iterator[Counting]:
     elif isinstance(where, Path):
         try:
             where.parent.mkdir(parents=True, exist_ok=True)
-            inner = logging.handlers.RotatingFileHandler(where, maxBytes=SIM_LOG_BYTES,
-                                                         backupCount=1, encoding="utf-8")
+            inner = QuietFile(where, maxBytes=SIM_LOG_BYTES, backupCount=1,
+                              encoding="utf-8")
         except OSError:
             inner = logging.NullHandler()  # an unwritable state dir: the device carries on
         inner.setFormatter(OneLineFormatter(stamped=True))

@@ -44,3 +44,21 @@ def test_records_go_where_told_and_the_handler_leaves_after(tmp_path) -> None:
         logging.getLogger("companion").error("one\ntwo")
     assert path.read_text().count("\n") == 1 and "ERROR companion: one ... two" in path.read_text()
     assert root.handlers == before
+
+
+def test_a_log_file_on_a_full_disk_prints_nothing_in_the_terminal(capfd) -> None:
+    """The simulator's log lives in the state directory; when that disk fills (the game
+    goes unsaved and says so in the log), the failed write is dropped, not printed as
+    logging's "--- Logging error ---" traceback into the terminal the OLED is drawn in."""
+    from pathlib import Path
+
+    import pytest
+
+    full = Path("/dev/full")
+    if not full.exists():
+        pytest.skip("no /dev/full here")
+    with logging_to(full) as handler:
+        logging.getLogger("companion").error("the game is no longer saved: disk full")
+    captured = capfd.readouterr()
+    assert captured.err == "" and captured.out == "", captured.err[:300]
+    assert handler.problems == 1
