@@ -42,6 +42,7 @@ from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError,
 from companion.export import EVENT_TIME, START_EXTRAS, load_json, without_time
 from companion.names import BadName, check_name, check_players
 from companion.store import DuplicateMatch, Store, checked_uid
+from companion.words import counted
 
 __all__ = [
     "BATCH",
@@ -391,7 +392,7 @@ def import_main(
         print(f"{_IMPORT}: cannot read {named}: {problem.strerror or problem}", file=err)
         return 1
     if refused:
-        print(f"{_IMPORT}: {refused} match{'es' if refused > 1 else ''} stored already "
+        print(f"{_IMPORT}: {counted(refused, 'match')} stored already "
               f"(not imported again); {stored} stored", file=err)
         return 1
     return 0

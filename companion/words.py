@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 #: Plurals that are not the word with an "s".
-_IRREGULAR = {"die": "dice", "match": "matches", "pass": "passes"}
+_IRREGULAR = {"die": "dice", "match": "matches", "pass": "passes", "try": "tries"}
 
 
 def plural(noun: str) -> str:

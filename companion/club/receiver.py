@@ -41,6 +41,7 @@ from companion.club.ledger import Ledger, fingerprint
 from companion.errors import CompanionError, StoreError
 from companion.games import Match, new_match, replay
 from companion.store import UID_DEVICE_DIGITS
+from companion.words import counted
 
 log = logging.getLogger("companion.club")
 
@@ -181,8 +182,7 @@ class Receiver:
             # The table sends them again until a receipt comes; if this stays, its
             # receipts do not reach it (its login, the ACL) or its messages do not
             # reach the dashboard.
-            log.warning("club: %s: %d %s not confirmed", table, unconfirmed,
-                        "match" if unconfirmed == 1 else "matches")
+            log.warning("club: %s: %s not confirmed", table, counted(unconfirmed, "match"))
         # What a table says of itself is only believed in its shape: a "current" that
         # is a list or an object would break every later snapshot (the club page).
         self.tables[table] = {"table": table, "online": payload["online"],

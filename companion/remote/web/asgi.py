@@ -57,6 +57,7 @@ from companion.remote.web.stream import (
     keepalive_text,
     sse,
 )
+from companion.words import counted
 
 log = logging.getLogger("companion")
 
@@ -192,7 +193,7 @@ class Site:
         self.templates.globals.update(game_title=views.game_title, site_title=title,
                                       seat_class=views.seat_class, unit=views.unit,
                                       player_url=views.player_url)
-        self.templates.filters.update(when=views.when, duration=views.length)
+        self.templates.filters.update(when=views.when, duration=views.length, counted=counted)
 
     # -- access -------------------------------------------------------------------------
 

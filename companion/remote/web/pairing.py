@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from companion.clock import Clock
 from companion.errors import CompanionError
+from companion.words import counted
 
 #: How long a shown code may be used.
 CODE_SECONDS = 120.0
@@ -175,8 +176,7 @@ class Pairing:
             self._locks += 1
             raise PairingLocked(self._locked_until - now)
         if self._tries < TRIES:
-            raise PairingRefused(f"wrong code ({TRIES - self._tries} "
-                                 f"{'try' if TRIES - self._tries == 1 else 'tries'} left)")
+            raise PairingRefused(f"wrong code ({counted(TRIES - self._tries, 'try')} left)")
         self._code = None
         if self._showing:
             self._new_code(now)  # the screen shows it at its next tick
