@@ -289,11 +289,12 @@ class App:
         problem = getattr(session, "problem", "")
         if not problem or self.game_log is None or self.game_log.problem:
             return
+        from companion.session import keep_unsaved  # not at start-up: no game yet
+
         self.game_log.lost(problem, self.clock())
         self.ctx.store = session.log = self.game_log.store
-        keep = getattr(self.game_log.store, "keep_unsaved", None)
-        if keep is not None:
-            keep(session)  # written when saving is back, even if it ends and is left first
+        # Written when saving is back, even if the game ends and is left first.
+        keep_unsaved(session.log, session)
 
     def _save_before_quit(self) -> None:
         """Quitting while games are not saved: one last try, as the storage may be back

@@ -89,7 +89,7 @@ class Session:
             except StoreError as err:
                 session.went_unsaved(err)
         else:
-            _keep_unsaved(store, session)
+            keep_unsaved(store, session)
         return session
 
     @classmethod
@@ -155,7 +155,7 @@ class Session:
         if self.store is not None:
             self.synced = len(self.match.events)
         else:
-            _keep_unsaved(self.log, self)
+            keep_unsaved(self.log, self)
         if self.match.over and self.store is not None:
             try:
                 self.store.finish(self.match_id, self.match.result())
@@ -185,7 +185,7 @@ class Session:
         del self.times[len(previous.events):]
         self.synced = min(self.synced, len(previous.events))
         if self.store is None:
-            _keep_unsaved(self.log, self)
+            keep_unsaved(self.log, self)
         self._tell(undone, undone=True)
         return undone
 
@@ -205,7 +205,7 @@ def _writable(store: Any) -> Any:
     return None if store is None or getattr(store, "readonly", False) else store
 
 
-def _keep_unsaved(log: Any, session: Session) -> None:
+def keep_unsaved(log: Any, session: Session) -> None:
     """Tell a read-only game log (:class:`companion.gamelog.ReadOnlyLog`) that ``session``
     was started or played unsaved, so it is written once saving works again, even when
     it has ended and left the screen by then. (Not a copy only looked at: a stale copy
