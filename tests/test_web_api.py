@@ -340,3 +340,47 @@ def test_a_paired_phone_downloads_a_backup_that_restores(device, tmp_path) -> No
     with Store(tmp_path / "restored" / "companion.db") as restored:
         assert restored.match(match_id).finished is not None
         assert len(restored.events(match_id)) == 4
+
+
+# -- the last edges ---------------------------------------------------------------------------
+
+
+def test_the_qr_address_pairs_by_itself_only_when_the_person_opened_it(device) -> None:
+    code, _ = device.pairing.show()
+    # Sent here by a link on another site: the form is filled in and waits for a tap.
+    page = device.client.get(f"/pair?code={code}", headers={"Sec-Fetch-Site": "cross-site"})
+    assert page.status_code == 200 and f'value="{code}"' in page.text
+    assert 'data-auto="yes"' not in page.text and "tap Pair" in page.text
+    # No header at all (an old browser, a script): the same.
+    assert 'data-auto="yes"' not in device.client.get(f"/pair?code={code}").text
+    # Typed or scanned: it pairs in one step.
+    typed = device.client.get(f"/pair?code={code}", headers={"Sec-Fetch-Site": "none"})
+    assert 'data-auto="yes"' in typed.text
+    # None of these visits spent a try: the code still pairs.
+    assert device.client.post("/api/pair", json={"code": code}).status_code == 200
+
+
+@pytest.mark.parametrize("digits", [21, 4_300, 4_301, 5_000, 20_000])
+def test_an_id_of_any_length_is_404(device, digits) -> None:
+    for path in (f"/matches/{'9' * digits}", f"/api/matches/{'9' * digits}",
+                 f"/matches/{'9' * digits}/export.csv"):
+        reply = device.client.get(path)
+        assert reply.status_code == 404, (path[:30], reply.status_code)
+        assert reply.json()["code"] == "NOTFOUND"
+
+
+@pytest.mark.parametrize("name", ["Content-Type", "Origin", "Host", "Content-Length",
+                                  "Sec-Fetch-Site"])
+def test_a_header_the_door_reads_given_twice_is_refused(device, name) -> None:
+    device.pair()
+    value = {"Content-Type": "application/json", "Origin": "http://testserver",
+             "Host": "testserver", "Content-Length": "15",
+             "Sec-Fetch-Site": "same-origin"}[name]
+    headers = [(name, value), (name, value)]
+    if name != "Content-Type":
+        headers.append(("Content-Type", "application/json"))
+    before = device.roster()
+    reply = device.client.post("/api/players", content=b'{"name": "Eve"}', headers=headers)
+    assert reply.status_code == 400, reply.text
+    one_line_error(reply, 400)
+    assert device.roster() == before

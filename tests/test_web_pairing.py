@@ -25,8 +25,10 @@ from companion.remote.web.pairing import (
     CODE_SECONDS,
     LOCK_AFTER,
     LOCK_FIRST,
+    LOCK_MAX,
     TOKENS_MAX,
     TRIES,
+    LockMemory,
     Pairing,
     PairingLocked,
     PairingRefused,
@@ -407,3 +409,77 @@ def test_forget_asks_in_whole_lines(clock, name) -> None:
     assert len(confirm.lines) <= 4 and all(len(line) <= COLUMNS for line in confirm.lines)
     assert " ".join(confirm.lines).startswith(f"Forget {name or 'all phones'}?")
     assert "must pair again" in " ".join(confirm.lines)
+
+
+# -- the lock outlives a restart ----------------------------------------------------------------
+
+
+def test_the_lock_and_its_doubling_survive_a_restart(tmp_path, clock) -> None:
+    wall = ManualClock(1_800_000_000.0)
+    memory = LockMemory(tmp_path, wall)
+    pairing = Pairing(clock, random.Random(3), memory=memory)
+    for _ in range(LOCK_AFTER):
+        locked = spend_a_code(pairing)
+    assert isinstance(locked, PairingLocked) and locked.seconds == LOCK_FIRST
+    # The plug is pulled 10 s into the lock; the device is back after 20 s more. A new
+    # program's monotonic clock starts anywhere.
+    wall.advance(30)
+    again = Pairing(ManualClock(5.0), random.Random(4), memory=LockMemory(tmp_path, wall))
+    assert again.locked_for() == LOCK_FIRST - 30
+    assert again.show()[0] is None
+    with pytest.raises(PairingLocked):
+        again.redeem("000000")
+    # Once it ends, the next lock is the doubled one, as without the restart.
+    again.clock.advance(LOCK_FIRST)
+    for _ in range(LOCK_AFTER - 1):
+        assert not isinstance(spend_a_code(again), PairingLocked)
+    assert spend_a_code(again).seconds == 2 * LOCK_FIRST
+    # Wrong guesses toward a lock count across a restart too.
+    again.clock.advance(2 * LOCK_FIRST)
+    spend_a_code(again)
+    third = Pairing(ManualClock(), random.Random(5), memory=LockMemory(tmp_path, wall))
+    assert spend_a_code(third).seconds == 4 * LOCK_FIRST
+
+
+def test_a_pairing_clears_the_kept_lock(tmp_path, clock) -> None:
+    wall = ManualClock(1_800_000_000.0)
+    pairing = Pairing(clock, random.Random(3), memory=LockMemory(tmp_path, wall))
+    for _ in range(LOCK_AFTER):
+        spend_a_code(pairing)
+    clock.advance(LOCK_FIRST)
+    pairing.redeem(pairing.show()[0])
+    fresh = Pairing(ManualClock(), random.Random(4), memory=LockMemory(tmp_path, wall))
+    assert fresh.locked_for() == 0
+    for _ in range(LOCK_AFTER):
+        locked = spend_a_code(fresh)
+    assert locked.seconds == LOCK_FIRST
+
+
+@pytest.mark.parametrize("text", [
+    "", "{", "[]", '{"locks": 1}', '{"locks": -1, "until": 0, "wrong": 0}',
+    '{"locks": 1, "until": "soon", "wrong": 0}', '{"locks": true, "until": 0, "wrong": 0}',
+    '{"locks": 1, "until": NaN, "wrong": 0}', '{"locks": 1, "until": 1e999, "wrong": 0}',
+    "\xff",
+])
+def test_a_spoilt_lock_file_starts_as_after_one_lock(tmp_path, clock, caplog, text) -> None:
+    (tmp_path / LockMemory.FILE).write_text(text, encoding="latin-1")
+    pairing = Pairing(clock, random.Random(3), memory=LockMemory(tmp_path))
+    assert pairing.locked_for() == 0 and pairing.show()[0] is not None
+    for _ in range(LOCK_AFTER):
+        locked = spend_a_code(pairing)
+    assert locked.seconds == 2 * LOCK_FIRST
+    assert any("pairing" in record.getMessage() for record in caplog.records)
+
+
+def test_a_lock_file_from_far_ahead_locks_a_day_at_most(tmp_path, clock) -> None:
+    (tmp_path / LockMemory.FILE).write_text('{"locks": 3, "until": 1e15, "wrong": 99}')
+    pairing = Pairing(clock, random.Random(3), memory=LockMemory(tmp_path))
+    assert pairing.locked_for() == LOCK_MAX
+
+
+def test_a_card_that_cannot_keep_the_lock_still_locks(tmp_path, clock) -> None:
+    memory = LockMemory(tmp_path / "gone")
+    pairing = Pairing(clock, random.Random(3), memory=memory)
+    for _ in range(LOCK_AFTER):
+        locked = spend_a_code(pairing)
+    assert isinstance(locked, PairingLocked)

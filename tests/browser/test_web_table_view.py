@@ -291,3 +291,29 @@ def test_the_table_view_keeps_the_screen_awake(browser, device) -> None:
     page.wait_for_function("document.querySelector('#live').dataset.awake === 'yes'")
     assert page.evaluate("window.wakeRequests") == ["screen"]
     context.close()
+
+
+def test_over_plain_http_the_page_says_once_that_it_cannot_lock_and_plays_a_film(
+        browser, device) -> None:
+    # 127.0.0.1 is a secure context; a phone on the Wi-Fi opens the page over plain
+    # http under the device's address, where no browser has navigator.wakeLock.
+    context = browser.new_context(bypass_csp=True)
+    context.add_init_script("""
+        delete Navigator.prototype.wakeLock;
+        Object.defineProperty(window, 'isSecureContext', { value: false });""")
+    page = context.new_page()
+    page.goto(device.url + "/")
+    page.wait_for_function("window.companionViews.length > 0")
+    note = page.locator("#awake-note")
+    note.wait_for(state="visible")
+    assert "plain http" in note.inner_text()
+    # A tap starts the silent film that keeps some phones awake.
+    page.locator("#awake-ok").click()
+    page.wait_for_function("document.querySelector('#live').dataset.awake === 'video'")
+    assert note.is_hidden()
+    # Said once: not again on the next visit.
+    page.reload()
+    page.wait_for_function("window.companionViews.length > 0")
+    page.wait_for_function("document.querySelector('#live').dataset.awake === 'no'")
+    assert page.locator("#awake-note").is_hidden()
+    context.close()

@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -305,11 +306,14 @@ class Site:
 
     async def pair_page(self, request: Request) -> Response:
         """The pair form; ``?code=123456`` (the QR code on the device's Pair screen)
-        fills it in and the page's script sends it at once (a write is a POST)."""
+        fills it in. The page's script sends it at once only when the person opened the
+        address themselves (typed, or scanned from the QR: ``Sec-Fetch-Site: none``);
+        sent there from another site, the form waits for a tap, so no page elsewhere
+        can spend the code's tries (and lock pairing) by sending its visitors here."""
         code = request.query_params.get("code", "").strip()
-        return self.render(request, "pair.html",
-                           code=code if len(code) == 6 and code.isascii() and code.isdigit()
-                           else "")
+        code = code if len(code) == 6 and code.isascii() and code.isdigit() else ""
+        opened_here = request.headers.get("sec-fetch-site", "").strip().lower() == "none"
+        return self.render(request, "pair.html", code=code, auto=bool(code) and opened_here)
 
     # -- reads ------------------------------------------------------------------------------
 
@@ -534,6 +538,23 @@ def _whole(text: str | None) -> int | None:
     return value if value < 2**62 else None
 
 
+class MatchId(Convertor[int]):
+    """A match id in an address, of any length: digits past any real id read as one
+    past the largest (the page answers 404 NOTFOUND), never as Python's int of
+    thousands of digits (which it refuses past 4,300 with a ValueError: a 500)."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> int:
+        return int(value) if len(value) <= 20 else INT_MAX + 1
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("match_id", MatchId())
+
+
 def build_app(
     source: Any,
     *,
@@ -554,15 +575,15 @@ def build_app(
         *extra_routes,
         Route("/", site.table_page),
         Route("/history", site.history_page),
-        Route("/matches/{match_id:int}", site.match_page),
-        Route("/matches/{match_id:int}/export.{fmt}", site.export),
+        Route("/matches/{match_id:match_id}", site.match_page),
+        Route("/matches/{match_id:match_id}/export.{fmt}", site.export),
         Route("/players", site.players_page),
         Route("/new", site.new_page),
         Route("/pair", site.pair_page),
         Route("/api/state", site.api_state),
         Route("/api/stream", site.stream),
         Route("/api/history", site.api_history),
-        Route("/api/matches/{match_id:int}", site.api_match),
+        Route("/api/matches/{match_id:match_id}", site.api_match),
         Route("/api/players", site.api_players),
         Route("/api/backup", site.backup),
         Route("/api/pair", site.pair, methods=["POST"]),

@@ -11,7 +11,9 @@ In order, for every request:
    page's own origin (scheme, host and port) or ``Sec-Fetch-Site`` says the request
    came from another site; 415 when the body is not ``application/json``. All of this
    before a byte of the body is read: a form or a ``no-cors`` fetch from another page
-   never reaches a handler.
+   never reaches a handler. A request that gives ``Host``, ``Origin``,
+   ``Content-Type``, ``Content-Length`` or ``Sec-Fetch-Site`` twice is refused (400):
+   two readers could each take a different one.
 3. **Headers** on every answer: a Content-Security-Policy with no inline script or
    style and no framing, ``nosniff``, no referrer, and ``Cache-Control: no-store`` on
    the API.
@@ -99,6 +101,21 @@ def same_origin(origin: str, scheme: str, host_header: str) -> bool:
     return parts(scheme_there, rest) == parts(scheme.lower(), host_header)
 
 
+#: Headers a request may carry once only: the door decides on them.
+ONCE = (b"host", b"origin", b"content-type", b"content-length", b"sec-fetch-site")
+
+
+def _given_twice(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The first of :data:`ONCE` that ``headers`` holds more than once, or ""."""
+    seen: set[bytes] = set()
+    for key, _ in headers:
+        if key in ONCE:
+            if key in seen:
+                return key.decode("latin-1")
+            seen.add(key)
+    return ""
+
+
 class Refused(Exception):
     """A request stopped at the door: status, one-line message, code."""
 
@@ -164,6 +181,11 @@ class Gate:
         hosts = [value for key, value in scope.get("headers", []) if key == b"host"]
         if len(hosts) != 1 or len(hosts[0]) > HOST_MAX:
             raise Refused(400, "HOST", "a request names exactly one host")
+        twice = _given_twice(scope.get("headers", []))
+        if twice:
+            # Which of two Origins or body types counts depends on the reader: the
+            # check here might read one and the handler the other.
+            raise Refused(400, "BADARG", f"the header {twice} is given twice")
         host_header = hosts[0].decode("latin-1")
         host, port = split_host(host_header)
         server = scope.get("server") or ("", 0)

@@ -13,7 +13,10 @@ docs/web.md works out what that leaves a guesser in a year.
 
 A right guess returns a random token that the page keeps as a cookie; every write
 needs one. Only the token's SHA-256 is kept (with the browser's name, for Settings >
-Paired phones), and only while the device runs: pair again after a restart.
+Paired phones), and only while the device runs: pair again after a restart. The lock
+is not forgotten that way: with a :class:`LockMemory` (a small file in the state dir)
+the lock, its doubling and the wrong guesses counted toward the next one survive a
+restart, so pulling the plug does not buy a guesser a fresh start.
 
 The clock and the random source come in from outside, so tests never sleep::
 
@@ -32,17 +35,25 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
 import math
+import os
 import random
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.clock import Clock
-from companion.errors import CompanionError
+from companion.errors import CompanionError, one_line
+from companion.files import UnreadableFile, read_text_file
 from companion.words import counted
+
+log = logging.getLogger("companion")
 
 #: How long a shown code may be used.
 CODE_SECONDS = 120.0
@@ -83,6 +94,69 @@ class Phone:
     since: float
 
 
+class LockMemory:
+    """Where the lock outlives the program: ``pairing.json`` in the state dir, holding
+    the locks since the last pairing, the wall-clock time the current lock ends and the
+    wrong guesses toward the next one. ``wall`` is the calendar clock (the pairing
+    clock is monotonic and starts again with the program).
+
+    The file is written whole (a new file renamed over the old) by this class only; one
+    that cannot be read as such (a hand edit, a bad card) is logged and taken as a
+    device that has locked once and is not locked now: the owner can still pair, and a
+    guesser's next lock is already a doubled one."""
+
+    FILE = "pairing.json"
+
+    def __init__(self, state_dir: str | os.PathLike[str], wall: Callable[[], float] = time.time):
+        self.path = Path(state_dir) / self.FILE
+        self.wall = wall
+
+    def load(self) -> tuple[int, float, int]:
+        """(locks, seconds the lock still runs, wrong guesses) as last saved."""
+        try:
+            data = json.loads(read_text_file(self.path, 4096, "the pairing lock"))
+            locks, until, wrong = (data[key] for key in ("locks", "until", "wrong"))
+            if not all(_count(n) for n in (locks, wrong)) or not _moment(until):
+                raise ValueError("a value is not a count or a time")
+        except UnreadableFile as problem:
+            if not problem.missing:
+                log.warning("pairing: %s; starting as after one lock", problem)
+            return (0, 0.0, 0) if problem.missing else (1, 0.0, 0)
+        except (ValueError, TypeError, KeyError) as problem:
+            log.warning("pairing: %s is not readable (%s); starting as after one lock",
+                        self.path, one_line(str(problem), 80))
+            return 1, 0.0, 0
+        # A lock never runs past LOCK_MAX from now, whatever the file or a clock set
+        # back says.
+        left = min(LOCK_MAX, max(0.0, until - self.wall()))
+        return min(locks, 64), left, min(wrong, LOCK_AFTER * TRIES - 1)
+
+    def save(self, locks: int, seconds_left: float, wrong: int) -> None:
+        """Keep the state; a card that cannot take it keeps the lock in memory only
+        (one log line), as before this file existed."""
+        data = json.dumps({"locks": locks, "until": self.wall() + seconds_left,
+                           "wrong": wrong})
+        spare = self.path.with_name(f".{self.FILE}.new")
+        try:
+            with open(spare, "w", encoding="utf-8") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(spare, self.path)
+        except OSError as problem:
+            log.warning("pairing: cannot keep the lock in %s: %s", self.path,
+                        problem.strerror or problem)
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
+
+
+def _moment(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
@@ -93,8 +167,10 @@ class Pairing:
     ``on_paired(phone)`` is called (on the redeeming thread) after each pairing."""
 
     def __init__(self, clock: Clock, rng: random.Random | None = None,
-                 on_paired: Callable[[Phone], None] | None = None):
+                 on_paired: Callable[[Phone], None] | None = None,
+                 memory: LockMemory | None = None):
         self.clock = clock
+        self.memory = memory
         self.rng = rng or secrets.SystemRandom()
         self.on_paired = on_paired
         self._lock = threading.Lock()
@@ -106,6 +182,10 @@ class Pairing:
         self._locks = 0  # locks since the last pairing
         self._locked_until = 0.0
         self._phones: list[Phone] = []
+        if memory is not None:
+            self._locks, left, self._wrong_guesses = memory.load()
+            if left > 0:
+                self._locked_until = clock() + left
 
     # -- the screen ------------------------------------------------------------------
 
@@ -156,6 +236,7 @@ class Pairing:
                 return self._wrong(now)
             self._code = None
             self._wrong_guesses = self._locks = 0
+            self._remember(now)
             token = secrets.token_urlsafe(24)
             phone = Phone(digest(token), browser_name(user_agent), now)
             self._phones = [*self._phones[-(TOKENS_MAX - 1):], phone]
@@ -172,15 +253,22 @@ class Pairing:
         if self._wrong_guesses >= LOCK_AFTER * TRIES:
             self._code = None
             self._wrong_guesses = 0
-            self._locked_until = now + min(LOCK_MAX, LOCK_FIRST * 2 ** self._locks)
+            self._locked_until = now + min(LOCK_MAX, LOCK_FIRST * 2 ** min(self._locks, 32))
             self._locks += 1
+            self._remember(now)
             raise PairingLocked(self._locked_until - now)
+        self._remember(now)
         if self._tries < TRIES:
             raise PairingRefused(f"wrong code ({counted(TRIES - self._tries, 'try')} left)")
         self._code = None
         if self._showing:
             self._new_code(now)  # the screen shows it at its next tick
         raise PairingRefused(f"wrong code {TRIES} times: the device shows a new one")
+
+    def _remember(self, now: float) -> None:
+        if self.memory is not None:
+            self.memory.save(self._locks, max(0.0, self._locked_until - now),
+                             self._wrong_guesses)
 
     def paired(self, token: str | None) -> bool:
         """True for a token this device gave out and has not forgotten."""

@@ -158,7 +158,7 @@ def start(app: Any, listen: str, *, open_reads: bool = True) -> WebServer:
     """The page for a live device on ``listen``; call on the owner thread. Sets
     ``app.ctx.pairing`` (the Pair screen shows its code) and starts listening to the
     sessions. CompanionError (one line) when the address cannot be used."""
-    from companion.remote.web.pairing import Pairing
+    from companion.remote.web.pairing import LockMemory, Pairing
     from companion.remote.web.source import DeviceSource
     from companion.ui.pair import phone_paired
 
@@ -167,7 +167,9 @@ def start(app: Any, listen: str, *, open_reads: bool = True) -> WebServer:
     def paired(phone: Any) -> None:  # a server thread: the panel changes on the owner's
         app.post("call", lambda app: app.set_screen(phone_paired(app.screen, phone.name)))
 
-    pairing = Pairing(app.ctx.clock, on_paired=paired)
+    state_dir = getattr(getattr(app, "game_log", None), "state_dir", None)
+    pairing = Pairing(app.ctx.clock, on_paired=paired,
+                      memory=LockMemory(state_dir) if state_dir is not None else None)
     source = DeviceSource(app)
 
     web = getattr(app.ctx.config, "web", None)

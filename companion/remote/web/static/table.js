@@ -187,16 +187,51 @@
   }
 
   // -- keep the screen on while the table is shown ---------------------------------------
+  // The wake lock exists only in a secure context (https, or the device's own
+  // localhost). Elsewhere the page says so once (per browser), and keeps the screen on
+  // the other way some browsers allow: a silent, muted video of a blank canvas playing
+  // (started by a tap, as browsers ask), which phones treat like a film being watched.
   let lock = null;
+  let film = null;
   async function awake() {
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) return;
+    if (document.visibilityState !== "visible" || lock) return;
+    if (!("wakeLock" in navigator)) { refused(); return; }
     try {
       lock = await navigator.wakeLock.request("screen");
       lock.addEventListener("release", () => { lock = null; });
       live.dataset.awake = "yes";
     } catch (err) {
-      live.dataset.awake = "no";   // refused (battery saver, no secure context): no harm
+      refused();   // battery saver, or no secure context
     }
+  }
+  function refused() {
+    live.dataset.awake = film ? "video" : "no";
+    if (!window.isSecureContext) sayOnce();
+    if (!film) document.addEventListener("click", playFilm, { once: true });
+  }
+  function sayOnce() {
+    const note = $("#awake-note");
+    let said = false;
+    try { said = localStorage.getItem("companion-awake-note") === "said"; } catch (err) { /* private mode */ }
+    if (!note || said) return;
+    note.hidden = false;
+    $("#awake-ok").addEventListener("click", () => {
+      note.hidden = true;
+      try { localStorage.setItem("companion-awake-note", "said"); } catch (err) { /* private mode */ }
+    });
+  }
+  function playFilm() {
+    const canvas = document.createElement("canvas");
+    if (film || !canvas.captureStream) return;
+    canvas.width = canvas.height = 2;
+    const video = el("video", { muted: "", playsinline: "", loop: "", "aria-hidden": "true",
+      class: "awake-film" });
+    video.muted = true;
+    video.srcObject = canvas.captureStream(1);
+    canvas.getContext("2d").fillRect(0, 0, 2, 2);   // a first frame, so it plays
+    document.body.appendChild(video);
+    video.play().then(() => { film = video; live.dataset.awake = "video"; },
+      () => { video.remove(); });
   }
   document.addEventListener("visibilitychange", awake);
   awake();
