@@ -317,3 +317,34 @@ def test_over_plain_http_the_page_says_once_that_it_cannot_lock_and_plays_a_film
     page.wait_for_function("document.querySelector('#live').dataset.awake === 'no'")
     assert page.locator("#awake-note").is_hidden()
     context.close()
+
+
+# -- many tabs, one stream ------------------------------------------------------------------
+
+
+def test_eight_tabs_of_one_browser_share_one_stream_and_all_stay_live(browser,
+                                                                      device) -> None:
+    # Six connections a host is all HTTP/1.1 gives a browser: with a stream per tab the
+    # seventh tab never loaded. The tabs elect one to hold the stream.
+    device.call(commands.new_game, "scoreboard", ["Ann", "Bob"], {"target": 50})
+    context = browser.new_context(bypass_csp=True)
+    tabs = []
+    for _ in range(8):
+        tab = context.new_page()
+        tab.set_default_timeout(15_000)
+        tab.goto(device.url + "/")
+        tab.wait_for_function("window.companionViews.length > 0")
+        tabs.append(tab)
+    assert sum(tab.evaluate("window.companionStreams") for tab in tabs) == 1
+    device.call(commands.event, {"type": "points", "player": "Ann", "points": 7})
+    for tab in tabs:
+        seq_is(tab, 1)
+    # The tab holding the stream goes: another takes it up from what it has shown, and
+    # every tab left stays live.
+    leader = next(tab for tab in tabs if tab.evaluate("window.companionStreams") == 1)
+    tabs.remove(leader)
+    leader.close()
+    device.call(commands.event, {"type": "points", "player": "Bob", "points": 3})
+    for tab in tabs:
+        seq_is(tab, 2)
+    context.close()

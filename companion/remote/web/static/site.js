@@ -46,7 +46,9 @@
   // -- the live table ------------------------------------------------------------------------
   const live = $("#live");
   window.companionViews = [];
+  let lastView = null;   // what a tab that opens later is given first
   function show(view) {
+    lastView = view;
     live.innerHTML = view.html;
     live.dataset.seq = view.seq;
     live.dataset.match = view.match_id == null ? "" : view.match_id;
@@ -54,27 +56,34 @@
     document.dispatchEvent(new CustomEvent("companion:view", { detail: view }));
   }
   let stream = null;
+  window.companionStreams = 0;   // streams this tab opened (the tests count them)
   function again() { return "?match=" + live.dataset.match + "&last=" + live.dataset.seq; }
   function connect(query) {
     const link = $("#link");
+    window.companionStreams += 1;
     stream = new EventSource(live.dataset.stream + query);
     const current = stream;
     stream.addEventListener("view", (e) => {
       const view = JSON.parse(e.data);
       if (view.keepalive) keepalive({ every: view.keepalive }); else heard();
       show(view);
+      share.send({ kind: "view", view: view });
     });
     stream.addEventListener("keepalive", (e) => { keepalive(JSON.parse(e.data)); });
     stream.onmessage = (e) => { heard(); live.dataset.event = e.lastEventId; };
-    stream.onopen = () => { link.hidden = true; heard(); };
+    stream.onopen = () => { linkShown(false); heard(); };
     stream.onerror = () => {
-      link.hidden = false;
+      linkShown(true);
       if (current === stream && stream.readyState === EventSource.CLOSED) {
         // The browser gave up (the device answered oddly while restarting): start again
         // from what this page has seen.
         setTimeout(() => { if (current === stream) connect(again()); }, 2000);
       }
     };
+  }
+  function linkShown(lost) {
+    $("#link").hidden = !lost;
+    share.send({ kind: "link", lost: lost });
   }
 
   // -- a link that went quiet: the connection is open but nothing comes ------------------
@@ -87,15 +96,95 @@
   }
   function heard() {
     clearTimeout(quietTimer);
+    share.renew();
     if (quietEvery) quietTimer = setTimeout(wentQuiet, quietEvery * 2500);
   }
   function wentQuiet() {
-    $("#link").hidden = false;
+    linkShown(true);
     stream.close();
     connect(again());
     heard();  // and again, if the new one stays quiet too
   }
-  if (live) connect(live.dataset.match ? "?match=" + live.dataset.match : "");
+
+  // -- one stream for all of a browser's tabs ------------------------------------------------
+  // A browser opens at most six connections to one host over HTTP/1.1, and each open
+  // stream holds one: the seventh tab of the club page would never load. So the tabs
+  // showing the same stream elect one of them (a lease in localStorage, renewed while
+  // its stream lives) to hold the stream and pass every view to the others over a
+  // BroadcastChannel. When it closes it lets go, and the next tab takes the stream up
+  // from what it has already shown. Without BroadcastChannel each tab has its own.
+  const share = (function () {
+    const alone = { send() {}, renew() {}, start() { connect(first()); } };
+    if (!live || !("BroadcastChannel" in window)) return alone;
+    let store;
+    try { store = window.localStorage; store.getItem(""); } catch (err) { return alone; }
+    const key = "companion-stream:" + live.dataset.stream;
+    const me = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    const channel = new BroadcastChannel(key);
+    // Renewed every CHECK ms and at every message of the stream (a keepalive comes at
+    // least every 20 s, even where a hidden tab's timers are slowed to once a minute).
+    const LEASE = 30000, CHECK = 3000;
+    let leading = false;
+    function lease() {
+      try { return JSON.parse(store.getItem(key) || "null"); } catch (err) { return null; }
+    }
+    function claim() { store.setItem(key, JSON.stringify({ id: me, until: Date.now() + LEASE })); }
+    function lead(query) {
+      leading = true;
+      claim();
+      connect(query);
+    }
+    function follow() {
+      leading = false;
+      clearTimeout(quietTimer);
+      if (stream) { stream.close(); stream = null; }
+    }
+    function check(query) {
+      const held = lease();
+      const current = held && held.until > Date.now();
+      if (leading) {
+        if (current && held.id !== me) follow();   // another tab took over: one stream
+        else claim();
+        return;
+      }
+      if (current) return;
+      // Claim it, then look again: of two tabs claiming at once the last write stands.
+      claim();
+      setTimeout(() => {
+        const now = lease();
+        if (!leading && now && now.id === me) lead(query || again());
+      }, 150);
+    }
+    channel.onmessage = (e) => {
+      const data = e.data || {};
+      if (leading) {
+        if (data.kind === "hello" && lastView) channel.postMessage({ kind: "view", view: lastView });
+        return;
+      }
+      if (data.kind === "view") show(data.view);
+      else if (data.kind === "link") $("#link").hidden = !data.lost;
+      else if (data.kind === "bye") setTimeout(check, Math.random() * 200);
+    };
+    window.addEventListener("pagehide", () => {
+      // A tab that goes while it holds the lease (or has just claimed it) lets go at
+      // once, so the next one takes the stream up without waiting for it to run out.
+      follow();
+      const held = lease();
+      if (held && held.id === me) {
+        store.removeItem(key);
+        channel.postMessage({ kind: "bye" });
+      }
+    });
+    window.addEventListener("pageshow", (e) => { if (e.persisted) check(); });
+    setInterval(check, CHECK);
+    return {
+      send(data) { if (leading) channel.postMessage(data); },
+      renew() { if (leading) claim(); },
+      start() { check(first()); channel.postMessage({ kind: "hello" }); },
+    };
+  })();
+  function first() { return live.dataset.match ? "?match=" + live.dataset.match : ""; }
+  if (live) share.start();
 
   // A paired phone's pads and the page title follow each view (static/table.js).
   document.addEventListener("click", (e) => {
