@@ -28,10 +28,12 @@ import json
 import os
 import queue
 import select
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -337,6 +339,28 @@ def run_script(
     return 0
 
 
+@contextmanager
+def redrawn_on_resize(app: App, terminal: Any) -> Iterator[None]:
+    """While inside, a change of the terminal's size redraws the screen for the new size
+    (or says it is too small) at once, not at the next button press. The signal only
+    starts a thread that queues the redraw: the owner thread draws, as it draws every
+    frame, and a signal handler that took the queue's lock itself could wait on the
+    very thread it interrupted."""
+    def resized(signum: int, frame: Any) -> None:
+        threading.Thread(target=app.post, args=("call", lambda app: terminal.redraw()),
+                         daemon=True).start()
+
+    if not hasattr(signal, "SIGWINCH") or threading.current_thread() is not \
+            threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGWINCH, resized)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGWINCH, before)
+
+
 def run_interactive(
     config: Config,
     *,
@@ -391,7 +415,8 @@ def run_interactive(
     # The log (the page's and the club link's too) goes to a file: this terminal is the
     # OLED now, and a line printed into it would tear the picture.
     log_file = None if state_dir is None else Path(state_dir) / SIM_LOG
-    with logging_to(log_file) as logged, raw_terminal(stdin.fileno()):
+    with logging_to(log_file) as logged, raw_terminal(stdin.fileno()), \
+            redrawn_on_resize(app, terminal):
         keys.start()
         try:
             with serial_console(app, serial_url, serial_baud), \

@@ -7,7 +7,9 @@ import io
 import os
 import pty
 import re
+import signal
 import termios
+import threading
 import tty
 
 import pytest
@@ -22,6 +24,7 @@ from companion.device.buttons import BUTTONS, Press
 from companion.device.terminal import (
     KEYMAP,
     LEGEND,
+    NEEDED,
     KeyReader,
     PngWriter,
     TerminalScreen,
@@ -29,7 +32,7 @@ from companion.device.terminal import (
     to_braille,
     to_text,
 )
-from companion.sim import run_interactive
+from companion.sim import redrawn_on_resize, run_interactive
 from tests.press_log import PressLog
 
 SIZE = (128, 64)
@@ -433,3 +436,60 @@ PRESS_KEYS = sorted(key for key, meaning in KEYMAP.items()
 def test_any_keys_typed_at_once_are_the_same_presses_in_order(keys) -> None:
     data = b"".join(keys)
     assert typed_into_the_simulator(data) == KeyReader().feed(data)
+
+
+# --- a terminal too small -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(40, 15), (65, 30), (120, 12), (8, 3)])
+def test_a_terminal_too_small_is_told_so_not_drawn_cut(columns, rows) -> None:
+    out = io.StringIO()
+    screen = TerminalScreen(out, size=lambda: (columns, rows))
+    assert screen.draw(frame(1))
+    shown = visible_lines(out.getvalue())
+    assert len(shown) < rows and all(len(line) < columns for line in shown)
+    assert not any("┌" in line or "│" in line for line in shown)  # no piece of the box
+    if columns >= 40 and rows >= 5:
+        text = " ".join(shown)
+        assert f"at least {NEEDED[0]}x{NEEDED[1]}" in text and f"{columns}x{rows}" in text
+
+
+def test_made_larger_the_screen_comes_back_whole() -> None:
+    out = io.StringIO()
+    size = [(40, 15)]
+    screen = TerminalScreen(out, size=lambda: size[0])
+    screen.draw(frame(1), status="Ann's turn")
+    size[0] = (80, 24)
+    out.seek(0)
+    out.truncate()
+    screen.redraw()
+    drawn = out.getvalue()
+    assert drawn.startswith("\x1b[H\x1b[2J")  # cleared, then drawn whole
+    assert render_ansi(drawn.removeprefix("\x1b[H\x1b[2J")) == screen.lines(frame(1),
+                                                                             "Ann's turn")
+    # The next frame at the same size is drawn in place again.
+    out.seek(0)
+    out.truncate()
+    assert screen.draw(frame(2), status="Ann's turn") and "\n" not in out.getvalue()
+
+
+def test_the_standard_terminal_is_large_enough() -> None:
+    assert NEEDED[0] <= 80 and NEEDED[1] <= 24
+
+
+def test_a_resize_signal_queues_a_redraw_for_the_owner_thread() -> None:
+    posted = threading.Event()
+    calls = []
+
+    class App:
+        def post(self, *item):
+            calls.append(item)
+            posted.set()
+
+    before = signal.getsignal(signal.SIGWINCH)
+    with redrawn_on_resize(App(), TerminalScreen(io.StringIO())):
+        assert signal.getsignal(signal.SIGWINCH) is not before
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert posted.wait(10)
+    assert calls[0][0] == "call" and callable(calls[0][1])
+    assert signal.getsignal(signal.SIGWINCH) is before

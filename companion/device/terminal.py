@@ -109,12 +109,28 @@ LEGEND = (
 )
 
 
+#: What the block needs: the 66-column box and the legend's longest line, 18 lines of
+#: box, the status line and the legend.
+NEEDED = (max(66, *(len(line) for line in LEGEND.splitlines())), 19 + len(LEGEND.splitlines()))
+
+
+def _terminal_size(stream: TextIO) -> tuple[int, int]:
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return NEEDED  # not a terminal (a test's buffer, a pipe): nothing to cut
+    return size.columns, size.lines
+
+
 class TerminalScreen:
     """The frame as braille in a box, with the key legend under it, redrawn in place.
 
     The first :meth:`draw` prints the block; later ones move the cursor back up with
     ANSI sequences and rewrite only the lines that changed, so the terminal does not
-    scroll or flicker. A 128x64 frame takes 66x18 plus the legend: it fits 80x24.
+    scroll or flicker. A 128x64 frame takes 66x18 plus the legend: it fits 80x24. A
+    terminal too small for it gets a few words saying how large it must be, never a
+    picture cut at its edge (whose missing half could be the part that matters); call
+    :meth:`redraw` when the terminal changes size. ``size()`` gives (columns, lines).
 
     >>> import io
     >>> from PIL import Image
@@ -124,12 +140,15 @@ class TerminalScreen:
     (True, False)
     """
 
-    def __init__(self, stream: TextIO | None = None, legend: str = LEGEND):
+    def __init__(self, stream: TextIO | None = None, legend: str = LEGEND,
+                 size: Callable[[], tuple[int, int]] | None = None):
         self.stream = stream if stream is not None else sys.stdout
         self.legend = legend
+        self.size = size or (lambda: _terminal_size(self.stream))
         self._lines: list[str] | None = None
         self._last: bytes | None = None
         self._status = ""
+        self._image: Image.Image | None = None
 
     def lines(self, image: Image.Image, status: str = "") -> list[str]:
         """The text block for a frame: box, status line, legend."""
@@ -143,15 +162,39 @@ class TerminalScreen:
             *self.legend.splitlines(),
         ]
 
+    def too_small(self, columns: int, rows: int) -> list[str]:
+        """What a terminal smaller than :data:`NEEDED` shows instead of the screen,
+        folded to its width (and its height: the first lines are the ones that count)."""
+        wide, high = NEEDED
+        text = (f"The simulator needs a terminal of at least {wide}x{high}; this one is "
+                f"{columns}x{rows}. Make it larger: the screen comes back at once. "
+                "q quits.")
+        folded, line = [], ""
+        for word in text.split():
+            if line and len(line) + 1 + len(word) > max(columns - 1, 1):
+                folded.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        folded.append(line)
+        return [row[:max(columns - 1, 1)] for row in folded[:max(rows - 1, 1)]]
+
     def draw(self, image: Image.Image, status: str = "") -> bool:
         """Show a frame (and a one-line status under it); False if nothing changed."""
-        key = image.convert("1").tobytes() + repr(image.size).encode()
+        columns, rows = self.size()
+        key = (image.convert("1").tobytes() + repr(image.size).encode()
+               + f"{columns}x{rows}".encode())
         if key == self._last and status == self._status and self._lines is not None:
             return False
-        new = self.lines(image, status)
+        self._image = image
+        wide, high = NEEDED
+        small = columns < wide or rows < high
+        new = self.too_small(columns, rows) if small else self.lines(image, status)
         old = self._lines
         out = []
         if old is None or len(old) != len(new):
+            if old is not None:
+                out.append(f"\x1b[{len(old)}F\x1b[J")  # the old block goes whole
             out.extend(line + "\n" for line in new)
         else:
             # Cursor sits at the start of the line below the block: go to its top, then
@@ -165,6 +208,14 @@ class TerminalScreen:
         self.stream.flush()
         self._lines, self._last, self._status = new, key, status
         return True
+
+    def redraw(self) -> None:
+        """The terminal changed size: clear it and draw the last frame again, whole."""
+        if self._image is None:
+            return
+        self.stream.write("\x1b[H\x1b[2J")
+        self._lines = self._last = None
+        self.draw(self._image, self._status)
 
     def print_above(self, text: str) -> None:
         """Print a line of text above the drawn block (an event log line), and the block
@@ -184,7 +235,6 @@ class TerminalScreen:
         """Finish: the cursor already sits below the block, so the shell prompt lands
         under the last frame; only flush what is buffered."""
         self.stream.flush()
-
 
 class PngWriter:
     """Writes each new frame as ``frame-0001.png``, ``frame-0002.png``... scaled up
