@@ -67,7 +67,7 @@ def test_quick_turns_are_one_press_each() -> None:
     assert table.match.in_hand["Ann"] == 6 and table.match.current == "Bob"
     screen = presses(screen, ctx, "roll")            # Bob drew
     assert table.match.in_hand["Bob"] == 8 and table.match.current == "Cy"
-    assert screen is table and table.hint == "OK card DN fx ROLL+1"
+    assert screen is table and table.hint == "OK/DN card ROLL draw"
 
 
 def test_a_special_card_is_two_presses() -> None:
@@ -91,7 +91,7 @@ def test_a_special_card_is_two_presses() -> None:
 def test_a_c_gives_one_more_card_or_roll_for_none() -> None:
     ctx, table = game()
     screen = presses(table, ctx, "roll", "down", "roll")   # Ann: a C
-    assert table.match.current == "Ann" and table.hint == "OK card DN fx ROLL no"
+    assert table.match.current == "Ann" and table.hint == "OK/DN card ROLL done"
     screen = presses(screen, ctx, "roll")                  # no second card
     assert table.match.current == "Bob" and table.match.in_hand["Ann"] == 6
 

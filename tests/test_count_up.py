@@ -11,6 +11,7 @@ import pytest
 from companion.errors import BadSetup, IllegalEvent
 from companion.games import new_match
 from companion.games.count_up import CountUp, follows, game_winner
+from companion.table import scores
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
@@ -300,3 +301,14 @@ def test_undo_and_replay_give_the_same_table():
         game.apply(event)
     again = CountUp.replay(game.players, game.options, events[:24])
     assert game.undone().state() == again.state()
+
+
+def test_a_result_puts_the_winners_count_first() -> None:
+    # "Bob won 0-1" read as Bob losing: the winner's count comes first, as a table says it.
+    assert scores.tally({"Ann": 0, "Bob": 1}, "Bob") == "1-0"
+    # A one-game match that Bob, the second player, wins: he takes Ann's lead, then leads
+    # and keeps every trick.
+    game = match(play("Ann", 1), play("Bob", 2), pass_("Ann"),
+                 *one_sided_game("Bob", range(3, 17, 2)), games_to_win=1)
+    assert game.result()["totals"] == {"Ann": 0, "Bob": 1}
+    assert game.expecting().prompt == "Match over: Bob won 1-0"

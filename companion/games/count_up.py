@@ -206,8 +206,8 @@ class CountUp(Match):
         """
         if self.over:
             leader = scores.winners(self.totals)[0]
-            score = "-".join(str(self.totals[p]) for p in self.players)
-            return Expect((), None, {}, f"Match over: {leader} won {score}")
+            won = scores.tally(self.totals, leader)
+            return Expect((), None, {}, f"Match over: {leader} won {won}")
         player = self.current
         cards = self.legal_cards()
         if not self.trick:

@@ -134,3 +134,10 @@ class Scoreboard:
     def standings(self) -> list[tuple[int, str, int]]:
         """(place, player, total), best first."""
         return standings(self._totals, self.high_wins)
+
+
+def tally(counts: Mapping[str, int], winner: str) -> str:
+    """Two players' counts as a table says a result, the winner's first: "3-1", never
+    "1-3" for the one who won (Bob won 0-1 read as Bob losing)."""
+    other = next((count for name, count in counts.items() if name != winner), 0)
+    return f"{counts[winner]}-{other}"

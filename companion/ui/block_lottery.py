@@ -477,9 +477,10 @@ class BlockLotteryTable(GameScreen):
         top = max(0, self.row - MENU_ROWS + 1)
         width = max(len(name) for name in holders)
         for row, name in enumerate(holders[top : top + MENU_ROWS]):
-            dice = state["dice"][name]
-            done = "done" if name in state["rerolled"] else "dice"
-            text = f"{name:<{width}} {len(dice):>2} {done}"
+            count = len(state["dice"][name])
+            # A count with its own noun ("1 die", "15 dice"); "done" once re-rolled.
+            done = "done" if name in state["rerolled"] else counted(count, "die")
+            text = f"{name:<{width}} {done:>7}"
             canvas.line(row, text, invert=top + row == self.row)
 
     def _draw_lottery(self, canvas: Canvas, state: dict) -> None:

@@ -187,9 +187,11 @@ class CardDownTable(GameScreen):
             return ""
         if match.stacked:
             return f"OK a 2  ROLL draw {match.stacked}"
+        # Quick entry: OK lays a plain card, DOWN one that acts (a 2, A-D): both lay a
+        # card, in words that fit 21 columns.
         if match.follow_up == rules.AGAIN:
-            return "OK card  ROLL no more" if self.exact else "OK card DN fx ROLL no"
-        return "OK card  ROLL draw" if self.exact else "OK card DN fx ROLL+1"
+            return "OK card  ROLL no more" if self.exact else "OK/DN card ROLL done"
+        return "OK card  ROLL draw" if self.exact else "OK/DN card ROLL draw"
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.match.phase == rules.DEAL:

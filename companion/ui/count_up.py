@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from companion.games import count_up as rules
 from companion.session import Session
+from companion.table import scores
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting, text_width
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
@@ -254,9 +255,8 @@ class GameResult(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
         game = self.game
-        first, second = match.players
         winner = game["winner"]
-        tricks = f"{game['tricks'][first]}-{game['tricks'][second]}"
+        tricks = scores.tally(game["tricks"], winner)
         canvas.title(f"Game {game['game']}", "games won")
         # Equal tricks say the last trick decided it; the words say so when they fit.
         canvas.line(0, fitting(f"{winner} won {tricks}, last trick", f"{winner} won {tricks}")
