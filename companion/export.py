@@ -8,10 +8,12 @@ which match it is and when it was played (``uid``, ``started``, ``finished``; ``
 for a club table's match) and each event line carries the time it was stored (``at``),
 so an import keeps the match's identity and times (docs/events.md, "Exported matches").
 ``--all`` writes every finished match, one after the other. ``csv`` writes the scores:
-a row per hand (when the game's result lists them) and a ``total`` row::
+a row per hand, round or game, as the game is counted at the table (when its result
+lists them; the first column is named so: ``hand`` for Final Count, ``round`` for Block
+Lottery and the scoreboard, ``game`` for the match games) and a ``total`` row::
 
     $ companion export --state-dir /var/lib/companion --match last --format csv
-    round,Ann,Bob
+    hand,Ann,Bob
     1,64,0
     2,0,71
     total,64,71
@@ -196,7 +198,7 @@ def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]],
         if not hands:
             return None
         totals = {p: sum(_number(hand.get(p)) or 0 for hand in hands) for p in players}
-    rows = [["round", *players]]
+    rows = [[games.unit(record.game_id), *players]]
     rows += [[str(n), *(_cell(hand.get(p)) for p in players)] for n, hand in enumerate(hands, 1)]
     rows.append(["total", *(_cell(totals.get(p)) for p in players)])
     return rows

@@ -690,7 +690,8 @@ def format_table(shown: Mapping[str, Any]) -> str:
     for game_id, game in shown["games"].items():
         bits = [f"{game['plays']} played"]
         if game["rounds_per_match"] is not None:
-            bits.append(f"{counted(game['rounds_per_match'], 'round')} a match")
+            # Counted as the table counts this game: "4.5 hands a match" for Final Count.
+            bits.append(f"{counted(game['rounds_per_match'], games.unit(game_id))} a match")
         bits.append(f"{_duration(game['seconds_played'])} in all")
         if game["last_played"] is not None:
             bits.append(f"last {_day(game['last_played'])}")

@@ -138,7 +138,7 @@ def test_csv_rows_per_hand_from_the_replayed_result(state: Path, engine) -> None
     )
     status, out, err = run(state, "last", "csv")
     assert (status, err) == (0, "")
-    assert out == "round,Ann,Zoë\n1,75,0\n2,0,120\n3,235,\ntotal,310,120\n"
+    assert out == "hand,Ann,Zoë\n1,75,0\n2,0,120\n3,235,\ntotal,310,120\n"
     assert calls[0][0] == "final-count" and calls[0][3] == EVENTS
 
 
@@ -152,7 +152,7 @@ def test_csv_reads_per_player_hand_records(state: Path, engine) -> None:
             ],
         }
     )
-    assert run(state, "1", "csv")[1] == "round,Ann,Zoë\n1,75,0\n2,0,10\ntotal,75,10\n"
+    assert run(state, "1", "csv")[1] == "hand,Ann,Zoë\n1,75,0\n2,0,10\ntotal,75,10\n"
 
 
 FINAL_COUNT_TWO_HANDS = [
@@ -190,7 +190,7 @@ def test_csv_from_the_real_final_count_engine(tmp_path: Path) -> None:
             s.append(mid, event)
     assert run(tmp_path, "current", "csv") == (
         0,
-        "round,Ann,Bob\n1,75,0\n2,64,0\ntotal,139,0\n",
+        "hand,Ann,Bob\n1,75,0\n2,64,0\ntotal,139,0\n",
         "",
     )
 
@@ -213,18 +213,18 @@ def test_jsonl_is_what_companion_replay_reads(tmp_path: Path) -> None:
 
 def test_csv_hands_without_points_give_just_totals(state: Path, engine) -> None:
     engine({"totals": {"Ann": 5, "Zoë": 7}, "hands": [{"Ann": 5}, {"points": {"Zoë": 7}}]})
-    assert run(state, "1", "csv") == (0, "round,Ann,Zoë\ntotal,5,7\n", "")
+    assert run(state, "1", "csv") == (0, "hand,Ann,Zoë\ntotal,5,7\n", "")
 
 
 def test_csv_totals_summed_from_hands_when_missing(state: Path, engine) -> None:
     engine({"hands": [{"points": {"Ann": 5, "Zoë": 1}}, {"points": {"Ann": 2, "Zoë": 3}}]})
-    assert run(state, "1", "csv")[1] == "round,Ann,Zoë\n1,5,1\n2,2,3\ntotal,7,4\n"
+    assert run(state, "1", "csv")[1] == "hand,Ann,Zoë\n1,5,1\n2,2,3\ntotal,7,4\n"
 
 
 @pytest.mark.parametrize("failure", [IllegalEvent("bad"), ModuleNotFoundError("x"), KeyError(1)])
 def test_csv_falls_back_to_the_saved_result(state: Path, engine, failure: Exception) -> None:
     engine(failure)  # engine not built yet, or refuses/crashes on the log
-    assert run(state, "1", "csv") == (0, "round,Ann,Zoë\ntotal,310,120\n", "")
+    assert run(state, "1", "csv") == (0, "hand,Ann,Zoë\ntotal,310,120\n", "")
 
 
 def test_csv_without_any_scores_is_an_error(state: Path, engine) -> None:
@@ -238,7 +238,7 @@ def test_csv_quotes_awkward_names(tmp_path: Path, engine) -> None:
     engine({"totals": {'Ann "A"': 1, "Bo b": 2}})
     with Store.in_dir(tmp_path) as s:
         s.new_match("final-count", ['Ann "A"', "Bo b"], {})
-    assert run(tmp_path, "1", "csv")[1] == 'round,"Ann ""A""",Bo b\ntotal,1,2\n'
+    assert run(tmp_path, "1", "csv")[1] == 'hand,"Ann ""A""",Bo b\ntotal,1,2\n'
 
 
 # -- errors: one line, exit 1, nothing created ---------------------------------------------

@@ -417,7 +417,7 @@ def test_a_whole_game_then_history_and_export(owned) -> None:
     assert ok(app, "EXPORT last jsonl") == expected
     assert ok(app, f"EXPORT {match_id}") == expected
     sheet = ok(app, "EXPORT last csv")
-    assert sheet[0] == "round,Ann,Bob,Cy" and sheet[-1].startswith("total,")
+    assert sheet[0] == "hand,Ann,Bob,Cy" and sheet[-1].startswith("total,")
     assert run(app, "EXPORT 99")[0] == "STORE"
 
 

@@ -374,6 +374,7 @@ def test_stats_command_table_and_refusals(worked: Store, capsys, tmp_path: Path)
     table = capsys.readouterr().out
     assert table == format_table(figures(worked))
     assert "Final Count (final-count): 3 played" in table and "\n  Ann " in table
+    assert "3 hands a match" in table and "rounds" not in table  # Final Count counts hands
     for args, status, message in (
         (["--since", "23.11.2026"], 2, "--since is a date like 2026-01-31"),
         (["--game", "chess"], 2, "--game: no game 'chess'"),

@@ -18,25 +18,29 @@ from typing import Any, NamedTuple
 from companion.errors import UnknownGame
 from companion.games.base import Event, Expect, Match
 
-__all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay"]
+__all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay",
+           "unit"]
 
 
 class GameInfo(NamedTuple):
-    """A game: its id, its title, where its engine lives, and whether the main menu
-    lists it (the scoreboard is for any other game and lives under Tools)."""
+    """A game: its id, its title, where its engine lives, whether the main menu lists it
+    (the scoreboard is for any other game and lives under Tools), and what its scores
+    are counted by at the table: a Final Count is played in hands, Block Lottery in
+    rounds, the match games in games."""
 
     game_id: str
     title: str
     module: str
     in_menu: bool = True
+    unit: str = "round"
 
 
 GAMES: tuple[GameInfo, ...] = (
-    GameInfo("final-count", "Final Count", "companion.games.final_count"),
-    GameInfo("full-counter", "Full Counter", "companion.games.full_counter"),
-    GameInfo("card-down", "Final Card-Down", "companion.games.card_down"),
+    GameInfo("final-count", "Final Count", "companion.games.final_count", unit="hand"),
+    GameInfo("full-counter", "Full Counter", "companion.games.full_counter", unit="game"),
+    GameInfo("card-down", "Final Card-Down", "companion.games.card_down", unit="game"),
     GameInfo("block-lottery", "Block Lottery", "companion.games.block_lottery"),
-    GameInfo("count-up-21", "Count Up 21", "companion.games.count_up"),
+    GameInfo("count-up-21", "Count Up 21", "companion.games.count_up", unit="game"),
     GameInfo("scoreboard", "Scoreboard", "companion.games.scoreboard", in_menu=False),
 )
 
@@ -51,6 +55,16 @@ def engine(game_id: str) -> type[Match]:
             return module.MATCH
     known = ", ".join(info.game_id for info in GAMES)
     raise UnknownGame(f"no game {game_id!r} (games: {known})")
+
+
+def unit(game_id: str) -> str:
+    """What ``game_id``'s scores are counted by: "hand", "round" or "game" ("round" for
+    a game no longer known)::
+
+        >>> unit("final-count"), unit("block-lottery"), unit("count-up-21")
+        ('hand', 'round', 'game')
+    """
+    return next((info.unit for info in GAMES if info.game_id == game_id), "round")
 
 
 def available(game_id: str) -> bool:

@@ -131,13 +131,9 @@ def log_lines(events: Sequence[Mapping[str, Any]], last: int | None = LOG_LINES,
 
 
 #: What one row of a game's score sheet is, as its players call it.
-UNITS = {"final-count": "hand", "block-lottery": "round", "scoreboard": "round",
-         "card-down": "game", "full-counter": "game", "count-up-21": "game"}
-
-
 def unit(game_id: str) -> str:
     """"hand", "round" or "game": what a game's scores are counted by."""
-    return UNITS.get(game_id, "round")
+    return games.unit(game_id)
 
 
 def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
