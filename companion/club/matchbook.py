@@ -14,12 +14,11 @@ import logging
 from typing import Any
 
 from companion.club import wire
-from companion.club.ledger import fingerprint
+from companion.club.ledger import content_digest, fingerprint
 from companion.club.mirror import MIRROR_KEY, Mirror, safe_result
+from companion.club.review import SETTLED
 from companion.errors import CompanionError, StoreError
 from companion.games import new_match, replay
-
-log = logging.getLogger("companion.club")
 
 #: A table's time is believed when it lies between this (2020-01-01) and a few minutes
 #: past the dashboard's own clock; else the dashboard's receive time stands in for it
@@ -44,6 +43,7 @@ class MatchBook:
             mirror.device = saved.get("device", "")
             mirror.gen = int(saved.get("gen", 0))
             mirror.state = saved.get("state") or record.state
+            mirror.hold = str(saved.get("hold", ""))
             mirror.match_id = match_id
             if mirror.state != "playing" and saved.get("count") == record.event_count \
                     and isinstance(saved.get("hash"), str):
@@ -66,7 +66,8 @@ class MatchBook:
                     continue
                 mirror = Mirror(uid, str(note["table"]), device=str(note["device"]),
                                 match_id=int(note["id"]), gen=int(note["gen"]), hashes=None,
-                                summary=(int(note["count"]), str(note["hash"])), state=state)
+                                summary=(int(note["count"]), str(note["hash"])), state=state,
+                                hold=str(note.get("hold", "")))
             except (ValueError, KeyError, TypeError):
                 continue  # an older note: that match is read when it is heard of
             self.mirrors[uid] = mirror
@@ -104,7 +105,8 @@ class MatchBook:
                 return self._cut(mirror, msg)
             return self._event(mirror, msg)
         except CompanionError as err:  # an illegal event, a store refusal
-            log.error("club: %s/%s: cannot apply %s %s: %s", mirror.table, mirror.uid,
+            self._say(logging.ERROR, "apply", mirror.table,
+                      "club: %s/%s: cannot apply %s %s: %s", mirror.table, mirror.uid,
                       msg["op"], msg.get("seq", msg["gen"]), err)
             return "stale"
 
@@ -121,6 +123,8 @@ class MatchBook:
             return "wait"
         elif mirror.hashes[keep] != msg["hash"]:
             return "conflict"
+        elif keep < mirror.count and mirror.state in SETTLED and mirror.hold != "accepted":
+            return self._compare_from(mirror, gen, keep)
         else:
             self._truncate(mirror, keep, gen)
         mirror.gen = gen
@@ -129,6 +133,8 @@ class MatchBook:
 
     def _event(self, mirror: Mirror, msg: dict[str, Any]) -> str:
         gen, seq = msg["gen"], msg["seq"]
+        if mirror.candidate is not None and gen == mirror.candidate[0]:
+            return self._compare(mirror, msg)
         if mirror.match_id is None or gen > mirror.gen:
             return "wait"
         if gen < mirror.gen:
@@ -158,25 +164,29 @@ class MatchBook:
             game_id, list(mirror.game.players), mirror.game.options, [], started=started,
             finished=None, result=None, uid=mirror.uid, origin=mirror.table)
         mirror.hashes = [""]
+        self._unknown.get(mirror.table, set()).discard(mirror.uid)
 
     def _truncate(self, mirror: Mirror, keep: int, gen: int) -> None:
         game = mirror.game
         assert mirror.match_id is not None and game is not None
         if keep == mirror.count:
             return
-        if mirror.state in ("finished", "refused"):
-            # A finished match rewritten later: allowed (an undo of the last hand), but
-            # on the record, with what it was.
+        if mirror.state in SETTLED:
+            # A settled match rewritten later: a counted one only once the organiser
+            # accepted it (review.py), any of them on the record, with what it was.
             record = self.store.match(mirror.match_id)
             dropped = game.events[keep:]
             self.ledger.note(mirror.table, mirror.uid, "rewritten", {
                 "generation": [mirror.gen, gen], "events": [mirror.count, keep],
-                "dropped": dropped[:50], "result": record.result, "was": mirror.state})
+                "dropped": dropped[:50], "result": record.result, "was": mirror.state,
+                "accepted": mirror.hold == "accepted"})
             self.ledger.uncount(mirror.uid)
+            self.ledger.withdraw(mirror.uid)
             self.results += 1
-            log.warning("club: %s rewrote finished match %s: generation %d keeps %d of "
-                        "its %d events", mirror.table, mirror.uid, gen, keep, mirror.count)
-            mirror.state = "playing"
+            self._say(logging.WARNING, "rewritten", mirror.table,
+                      "club: %s rewrote finished match %s: generation %d keeps %d of its %d "
+                      "events", mirror.table, mirror.uid, gen, keep, mirror.count)
+            mirror.state, mirror.hold = "playing", ""
         while mirror.count > keep:
             self.store.pop(mirror.match_id)
             mirror.hashes.pop()
@@ -186,7 +196,7 @@ class MatchBook:
         self.store.set_meta(MIRROR_KEY + mirror.uid, json.dumps(
             {"device": mirror.device, "gen": mirror.gen, "state": mirror.state,
              "count": mirror.count, "hash": mirror.last_hash, "id": mirror.match_id,
-             "table": mirror.table}))
+             "table": mirror.table, "hold": mirror.hold}))
 
     def _settle(self, mirror: Mirror) -> None:
         """Finish or abandon the stored match once its log equals the retained state."""
@@ -196,7 +206,7 @@ class MatchBook:
             return
         if (info["count"], info["hash"]) != (mirror.count, mirror.last_hash):
             return
-        if info["state"] in ("playing", mirror.state) or mirror.state == "refused":
+        if info["state"] in ("playing", mirror.state) or mirror.state in ("refused", "held"):
             return  # nothing (new) to settle: no need to read the stored match
         if info["state"] == "finished" and not (mirror.game and mirror.game.over):
             # The engine has the last word: a log it does not see ended is not finished,
@@ -214,11 +224,13 @@ class MatchBook:
             if mirror.state != "playing":
                 self._lighten(mirror)
         except (StoreError, wire.WireError) as err:
-            log.error("club: %s/%s: %s", mirror.table, mirror.uid, err)
+            self._say(logging.ERROR, "settle", mirror.table, "club: %s/%s: %s",
+                      mirror.table, mirror.uid, err)
 
     def _finish(self, mirror: Mirror, info: dict[str, Any]) -> None:
         """Count the finished match with the engine's result, unless the table's claim
-        disagrees with it or the same match is counted already (refused, on record)."""
+        disagrees with it or the same match is counted already (refused, on record), or
+        its events are a counted match's with other times (held for the organiser)."""
         assert mirror.game is not None and mirror.match_id is not None
         game = mirror.game
         computed = json.loads(json.dumps(game.result()))
@@ -234,9 +246,20 @@ class MatchBook:
                          f"it is match {twin} again (same players, options, events, times)")
             return
         at = self._believed(mirror, "finished", wire.moment(info, "finished"))
+        like = self.ledger.counted_like(_content(game))
+        if like is not None and like != mirror.uid:
+            self._hold_duplicate(mirror, like, computed, at)
+            return
+        self._count(mirror, computed, at)
+
+    def _count(self, mirror: Mirror, computed: Any, at: float) -> None:
+        """Finish the stored match with ``computed`` at ``at``: the league counts it."""
+        game = mirror.game
+        assert game is not None and mirror.match_id is not None
         self.store.finish(mirror.match_id, computed, at=at)
         mirror.result = computed
-        self.ledger.count(mark, mirror.uid)
+        mark = fingerprint(game.game_id, game.players, game.options, mirror.last_hash)
+        self.ledger.count(mark, mirror.uid, _content(game))
         mirror.state = "finished"
         self.results += 1
 
@@ -248,14 +271,21 @@ class MatchBook:
             return told
         self.ledger.note(mirror.table, mirror.uid, "clock",
                          {"what": what, "table_time": repr(told), "received": now})
-        log.warning("club: %s's clock is off (%s %r); match %s keeps the dashboard's "
-                    "time", mirror.table, what, told, mirror.uid)
+        self._say(logging.WARNING, "clock", mirror.table,
+                  "club: %s's clock is off (%s %r); match %s keeps the dashboard's time",
+                  mirror.table, what, told, mirror.uid)
         return now
 
     def _refuse(self, mirror: Mirror, what: str, detail: dict[str, Any], why: str) -> None:
         self.ledger.note(mirror.table, mirror.uid, what, detail)
-        log.error("club: %s: match %s not counted: %s", mirror.table, mirror.uid, why)
+        self._say(logging.ERROR, what, mirror.table, "club: %s: match %s not counted: %s",
+                  mirror.table, mirror.uid, why)
         mirror.state = "refused"
+
+
+def _content(game: Any) -> str:
+    """The match's fingerprint without its times (the same events, whenever played)."""
+    return fingerprint(game.game_id, game.players, game.options, content_digest(game.events))
 
 
 def _canonical(value: Any) -> str:

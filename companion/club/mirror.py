@@ -14,8 +14,6 @@ from typing import Any
 
 from companion.games import Match
 
-log = logging.getLogger("companion.club")
-
 #: Meta key prefix under which the dashboard keeps each mirrored match's device and
 #: generation.
 MIRROR_KEY = "club:"
@@ -43,7 +41,14 @@ class Mirror:
     cuts: dict[int, dict[str, Any]] = field(default_factory=dict)  # waiting, by gen
     events: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     info: dict[str, Any] | None = None
-    state: str = "playing"   # as stored: playing, finished, abandoned; or refused
+    state: str = "playing"   # as stored: playing, finished, abandoned; refused or held
+    #: A counted match's rewrite the organiser has to decide on: "held" (waiting),
+    #: "accepted" (the next rewrite is followed), "refused" (later generations set
+    #: aside for good); "" when there is none.
+    hold: str = ""
+    #: (gen, keep) of a settled match's log being sent again, compared event by event
+    #: with the stored one before anything changes.
+    candidate: tuple[int, int] | None = None
     checked: tuple[int, int] | None = None  # (gen, count) at the last behind() check
     unanswered: int = 0  # behind() asks since the match last made progress
 
@@ -60,9 +65,12 @@ class Mirror:
         return len(self.cuts) + len(self.events)
 
     def behind(self) -> bool:
-        """Its retained state says more than is stored, or messages wait in the buffer."""
-        if self.waiting:
-            return True
+        """Its retained state says more than is stored, or messages wait in the buffer
+        (never while the organiser holds, or has refused, the table's rewrite)."""
+        if self.hold in ("held", "refused"):
+            return False
+        if self.waiting or self.match_id is None:
+            return True  # (nothing stored: a retained state, or a turn come, asked for)
         info = self.info
         if info is None:
             return False
@@ -73,15 +81,16 @@ class Mirror:
 
 class Waiting:
     """The receiver's part that keeps and drains the messages that come too early
-    (mixed into :class:`~companion.club.receiver.Receiver`, whose ``_verdict`` tries one
-    and whose ``_ask`` asks the table again)."""
+    (mixed into :class:`~companion.club.receiver.Receiver`, whose ``_verdict`` tries one,
+    ``_ask`` asks the table again and ``_say`` logs)."""
 
     def _hold(self, mirror: Mirror, msg: dict[str, Any]) -> None:
         """Keep a message that comes too early, keyed by where it goes (a duplicate
         replaces its twin: nothing grows but the distinct places)."""
         if mirror.waiting >= MAX_WAITING:
-            log.warning("club: %s/%s: more than %d messages wait; dropped one, asking "
-                        "again", mirror.table, mirror.uid, MAX_WAITING)
+            self._say(logging.WARNING, "waiting", mirror.table,
+                      "club: %s/%s: more than %d messages wait; dropped one, asking again",
+                      mirror.table, mirror.uid, MAX_WAITING)
             self._ask(mirror)
             return
         if msg["op"] == "cut":

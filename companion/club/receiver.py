@@ -36,22 +36,34 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.club import wire
 from companion.club.ledger import Ledger
+from companion.club.lines import Lines
 from companion.club.matchbook import EARLIEST, SKEW, MatchBook
 from companion.club.mirror import MAX_WAITING, MIRROR_KEY, Mirror, Waiting
+from companion.club.review import Review
 from companion.club.tables import ASK_MAX, TableBook
 from companion.store import UID_DEVICE_DIGITS
 
-__all__ = ["ASK_MAX", "EARLIEST", "MAX_WAITING", "MIRROR_KEY", "SKEW", "Mirror", "Receiver"]
+__all__ = ["ASK_MAX", "EARLIEST", "LATER_MAX", "MAX_WAITING", "MIRROR_KEY", "SKEW",
+           "UNKNOWN_MAX", "Mirror", "Receiver"]
 
 log = logging.getLogger("companion.club")
 
+#: Most matches one table may have the dashboard hold nothing but a retained state of
+#: (a match it has not sent the log of yet); past that, a new one only has its uid noted
+#: (at most :data:`LATER_MAX` a table) and is asked for once one of those is stored. A
+#: table making up thousands of retained states costs the dashboard a few MB, and an
+#: honest table's history still comes in, in turns (the table sends it again when asked).
+UNKNOWN_MAX = 48
+LATER_MAX = 20_000
 
-class Receiver(TableBook, MatchBook, Waiting):
+
+class Receiver(TableBook, Review, MatchBook, Waiting):
     """Applies club messages to ``store`` (owned by the caller's thread).
 
     ``request(topic, payload)`` publishes: a ``sync`` to ask a table for a match again
@@ -90,6 +102,15 @@ class Receiver(TableBook, MatchBook, Waiting):
         #: Called with an event's time of play once it is stored (``bench --club``).
         self.on_applied: Callable[[float], None] = lambda at: None
         self._views: dict[str, dict[str, Any]] = {}
+        #: Per table, the uids of the matches held as a retained state only, and of
+        #: those whose turn has not come (:data:`UNKNOWN_MAX`).
+        self._unknown: dict[str, set[str]] = {}
+        self._later: dict[str, OrderedDict[str, None]] = {}
+        #: The log, one line per cause, table and minute (:mod:`.lines`).
+        self.lines = Lines(log, clock)
+
+    def _say(self, level: int, cause: str, table: str, text: str, *args: Any) -> None:
+        self.lines.say(level, cause, table, text, *args)
 
     # -- messages ------------------------------------------------------------------
 
@@ -110,7 +131,9 @@ class Receiver(TableBook, MatchBook, Waiting):
             elif where.kind == "log":
                 self._log(where.table, where.uid, payload)
         except wire.WireError as err:
-            log.warning("club: dropped a message on %s: %s", topic[:200], err)
+            table = topic.split("/")[1] if topic.count("/") >= 2 else ""
+            self._say(logging.WARNING, "dropped", table,
+                      "club: dropped a message on %s: %s", topic[:200], err)
 
     def _info(self, table: str, uid: str, payload: dict[str, Any]) -> None:
         for key in ("gen", "count"):
@@ -123,6 +146,7 @@ class Receiver(TableBook, MatchBook, Waiting):
             return
         if mirror.info is None or wire.info_key(payload) >= wire.info_key(mirror.info):
             mirror.info = payload
+            self._info_rewrites(mirror, payload)
         if mirror.match_id is None and not mirror.waiting:
             self._ask(mirror)  # a match we never saw the start of (a late dashboard)
         self._settle(mirror)
@@ -144,7 +168,7 @@ class Receiver(TableBook, MatchBook, Waiting):
         else:
             raise wire.WireError(f"unknown log op {op!r}")
         mirror = self._mirror(table, uid, payload)
-        if mirror is None:
+        if mirror is None or self._held_drops(mirror, payload["gen"]):
             return
         if mirror.hashes is None:
             self._hydrate(mirror)  # a settled match hears of its log again
@@ -165,17 +189,55 @@ class Receiver(TableBook, MatchBook, Waiting):
         if mirror is not None and mirror.device == device and mirror.table == table:
             return mirror  # the common case, checked when the mirror was made
         if len(device) < UID_DEVICE_DIGITS or not uid.startswith(device[:UID_DEVICE_DIGITS]):
-            log.warning("club: %s sent match %s, which was not made on its device %s; "
-                        "dropped", table, uid[:40], device[:40])
+            self._say(logging.WARNING, "device", table,
+                      "club: %s sent match %s, which was not made on its device %s; "
+                      "dropped", table, uid[:40], device[:40])
             return None
         if not self.ledger.claim(table, device):
-            log.warning("club: device %s is %s's, not %s's; a message for match %s "
-                        "dropped", device[:40], self.ledger.table_of(device), table, uid[:40])
+            self._say(logging.WARNING, "device", table,
+                      "club: device %s is %s's, not %s's; a message for match %s dropped",
+                      device[:40], self.ledger.table_of(device), table, uid[:40])
+            return None
+        if mirror is None and self._turn_later(table, uid, payload):
             return None
         mirror = mirror or self._load(table, uid)
         if mirror.device and mirror.device != device or mirror.table != table:
-            log.warning("club: %s/%s claims match %s of another device; dropped",
-                        table, device[:40], uid[:40])
+            self._say(logging.WARNING, "device", table,
+                      "club: %s/%s claims match %s of another device; dropped",
+                      table, device[:40], uid[:40])
             return None
         mirror.device = device
+        if mirror.match_id is None:
+            self._unknown.setdefault(table, set()).add(uid)
         return mirror
+
+    def _turn_later(self, table: str, uid: str, payload: Mapping[str, Any]) -> bool:
+        """True when a new match of ``table`` must wait its turn: the table has
+        :data:`UNKNOWN_MAX` matches held as a retained state only (a cut that starts a
+        match is never kept waiting: it stores it at once)."""
+        if payload.get("op") == "cut" and payload.get("keep") == 0:
+            return False
+        if len(self._unknown.get(table, ())) < UNKNOWN_MAX or \
+                self.store.find_uid(uid) is not None:
+            return False
+        later = self._later.setdefault(table, OrderedDict())
+        if "count" in payload and len(later) < LATER_MAX:
+            later[uid] = None  # a retained state: asked for when its turn comes
+        self._say(logging.WARNING, "unknown", table,
+                  "club: %s has %d matches the dashboard holds no log of; match %s waits "
+                  "its turn", table, UNKNOWN_MAX, uid[:40])
+        return True
+
+    def _next_turns(self) -> None:
+        """Ask for the matches that waited their turn, as far as each table has room."""
+        for table, later in list(self._later.items()):
+            unknown = self._unknown.setdefault(table, set())
+            while later and len(unknown) < UNKNOWN_MAX:
+                uid, _ = later.popitem(last=False)
+                if uid in self.mirrors or self.store.find_uid(uid) is not None:
+                    continue
+                mirror = self.mirrors[uid] = Mirror(uid, table)
+                unknown.add(uid)
+                self._ask(mirror)
+            if not later:
+                del self._later[table]

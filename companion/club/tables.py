@@ -15,8 +15,6 @@ from companion.club import wire
 from companion.club.mirror import Mirror, safe_result
 from companion.words import counted
 
-log = logging.getLogger("companion.club")
-
 #: A match that stays behind while its table does not answer is asked for again less and
 #: less often (``sync_every``, twice that, ... up to this many seconds): a retained state
 #: of a match its table no longer has (a replaced SD card) or a flood of made-up ones
@@ -38,7 +36,8 @@ class TableBook:
             # The table sends them again until a receipt comes; if this stays, its
             # receipts do not reach it (its login, the ACL) or its messages do not
             # reach the dashboard.
-            log.warning("club: %s: %s not confirmed", table, counted(unconfirmed, "match"))
+            self._say(logging.WARNING, "unconfirmed", table, "club: %s: %s not confirmed",
+                      table, counted(unconfirmed, "match"))
         # What a table says of itself is only believed in its shape: a "current" that
         # is a list or an object would break every later snapshot (the club page).
         self.tables[table] = {"table": table, "online": payload["online"],
@@ -67,9 +66,7 @@ class TableBook:
             mirror = self.mirrors.get(uid)
             if mirror is None or mirror.match_id is None:
                 continue
-            self.request(wire.receipt_topic(mirror.table), wire.encode({
-                "uid": uid, "gen": mirror.gen, "seq": mirror.count,
-                "hash": mirror.last_hash, "state": mirror.state}))
+            self.request(wire.receipt_topic(mirror.table), wire.encode(_receipt(mirror)))
             sent += 1
         self._receipts_due.clear()
         return sent
@@ -80,6 +77,9 @@ class TableBook:
         """Ask again for every match that made no progress since the last call while
         behind; the uids asked for. Call it every ``sync_every`` seconds or so."""
         asked = []
+        self.review()  # the organiser's decisions (written by another process too)
+        self._next_turns()
+        self.lines.flush()
         now = self.clock()
         for mirror in self.mirrors.values():
             mark = (mirror.gen, mirror.count)
@@ -150,6 +150,19 @@ class TableBook:
             "standings": safe_result(game) if game else self._result(mirror),
             "behind": mirror.behind(),
         }
+
+
+def _receipt(mirror: Mirror) -> dict[str, Any]:
+    """What the dashboard tells a table it holds of a match: the stored log and state;
+    a duplicate waiting for the organiser is stored, not finished ("playing"); a rewrite
+    the organiser refused is answered at the table's own log, "refused" (final)."""
+    info = mirror.info
+    if mirror.hold == "refused" and info is not None:
+        return {"uid": mirror.uid, "gen": info["gen"], "seq": info["count"],
+                "hash": info["hash"], "state": "refused"}
+    state = "playing" if mirror.state == "held" else mirror.state
+    return {"uid": mirror.uid, "gen": mirror.gen, "seq": mirror.count,
+            "hash": mirror.last_hash, "state": state}
 
 
 def _text(value: Any) -> str | None:
