@@ -182,6 +182,7 @@ class MatchBook:
                 "accepted": mirror.hold == "accepted"})
             self.ledger.uncount(mirror.uid)
             self.ledger.withdraw(mirror.uid)
+            self._held_rows = None
             self.results += 1
             self._say(logging.WARNING, "rewritten", mirror.table,
                       "club: %s rewrote finished match %s: generation %d keeps %d of its %d "

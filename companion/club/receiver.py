@@ -106,6 +106,7 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
         #: those whose turn has not come (:data:`UNKNOWN_MAX`).
         self._unknown: dict[str, set[str]] = {}
         self._later: dict[str, OrderedDict[str, None]] = {}
+        self._held_rows: list[dict[str, Any]] | None = None  # for the page, in words
         #: The log, one line per cause, table and minute (:mod:`.lines`).
         self.lines = Lines(log, clock)
 
@@ -221,7 +222,7 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
                 self.store.find_uid(uid) is not None:
             return False
         later = self._later.setdefault(table, OrderedDict())
-        if "count" in payload and len(later) < LATER_MAX:
+        if "count" in payload and len(later) < LATER_MAX and len(uid) <= 64:
             later[uid] = None  # a retained state: asked for when its turn comes
         self._say(logging.WARNING, "unknown", table,
                   "club: %s has %d matches the dashboard holds no log of; match %s waits "

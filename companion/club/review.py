@@ -32,6 +32,24 @@ from companion.errors import CompanionError
 SETTLED = ("finished", "refused", "held")
 
 
+def held_line(row: dict[str, Any]) -> str:
+    """A held match in words for the organiser (``companion club --review``, the club
+    page): which table, what happened, what the league counts meanwhile."""
+    from companion.clock import day_text
+
+    detail = row.get("detail") or {}
+    when = day_text(row.get("at"), "%Y-%m-%d %H:%M")
+    if row.get("what") == "duplicate":
+        what = (f"{row['table']} sent counted match {str(detail.get('same_as'))[:32]} "
+                "again with other times; not counted unless accepted")
+    else:
+        winners = ", ".join(str(name) for name in
+                            ((detail.get("result") or {}).get("winners") or [])) or "nobody"
+        what = (f"{row['table']} rewrote a counted match (won by {winners}); the league "
+                "keeps it as counted unless accepted")
+    return f"{what} ({when})"
+
+
 class Review:
     """Holds rewrites and duplicates for the organiser (see the module doc)."""
 
@@ -93,6 +111,7 @@ class Review:
             "generation": [mirror.gen, gen], "events": mirror.count, "kept": keep,
             "result": self._result(mirror)})
         mirror.hold = "held"
+        self._held_rows = None
         mirror.cuts.clear()
         mirror.events.clear()
         self._save(mirror)
@@ -112,6 +131,7 @@ class Review:
         self.ledger.hold(mirror.table, mirror.uid, "duplicate", {
             "same_as": twin, "finished": at, "result": computed})
         mirror.state = "held"
+        self._held_rows = None
         self._say(logging.WARNING, "held", mirror.table,
                   "club: %s: match %s has the events of counted match %s with other times; "
                   "held for the organiser (companion club --review)",
@@ -119,6 +139,23 @@ class Review:
         self.changed("")
 
     # -- the organiser's decisions ---------------------------------------------------------
+
+    def held_rows(self) -> list[dict[str, Any]]:
+        """What waits for the organiser, in words, for the club page (no uid: the page
+        shows none; ``id`` names the row for the organiser's decision)."""
+        if self._held_rows is None:
+            self._held_rows = [{"id": row["id"], "table": row["table"], "what": row["what"],
+                                "text": held_line(row)} for row in self.ledger.held()]
+        return self._held_rows
+
+    def organiser(self, ident: int, decision: str) -> bool:
+        """The organiser's decision on held row ``ident`` (the club page), applied at
+        once; False when no such row waits."""
+        row = next((r for r in self.ledger.held() if r["id"] == ident), None)
+        if row is None or self.ledger.decide(row["uid"], decision) is None:
+            return False
+        self.review()
+        return True
 
     def review(self) -> int:
         """Apply the decisions the ledger holds that are not applied yet (from ``companion
@@ -137,6 +174,9 @@ class Review:
                           row["table"], row["uid"], err)
             self.ledger.applied(row["id"])
             done += 1
+        if done:
+            self._held_rows = None
+            self.changed("")
         return done
 
     def _decide(self, mirror: Mirror, what: str, decision: str, detail: dict[str, Any]) -> None:
