@@ -559,6 +559,8 @@ def cmd_club(args: argparse.Namespace) -> int:
     from companion.logs import logging_to
 
     config = _config(args)
+    if args.json and not args.review:
+        raise UsageError("club: --json goes with --review")
     if args.review or args.accept or args.refuse:
         from companion.club.main import review_main
 
@@ -566,8 +568,6 @@ def cmd_club(args: argparse.Namespace) -> int:
         decision = ("accepted", args.accept) if args.accept else (
             ("refused", args.refuse) if args.refuse else None)
         return review_main(state_dir, decision, as_json=args.json)
-    if args.json:
-        raise UsageError("club: --json goes with --review")
     broker = args.broker or config.club.broker
     if not broker:
         raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
