@@ -20,13 +20,16 @@ Results are recomputed, never taken: every event goes through the game's engine 
 it is stored, and a finished match is counted with the engine's result. A table's claim
 that disagrees, the same match again under a new uid (same content fingerprint), or a
 match whose uid does not carry the device id of the table that sent it is refused, in
-one log line and a row of the :class:`~companion.club.ledger.Ledger`'s audit trail; so
-is a finished match rewritten by a later generation kept on record there.
+one log line and a row of the :class:`~companion.club.ledger.Ledger`'s audit trail; a
+counted match rewritten by a later generation is held for the organiser (review.py).
 
 This module checks each message (its topic, fields and who may speak for a match)
 and holds the receiver together; the rest lives by concern: :mod:`.mirror` (a match
 as held, its waiting messages), :mod:`.matchbook` (storing and judging a match),
-:mod:`.tables` (per-table bookkeeping, receipts, sync pacing, the live view).
+:mod:`.tables` (per-table bookkeeping, receipts, sync pacing, the live view),
+:mod:`.review` (what is held for the organiser: a counted match rewritten, a counted
+match again with its times moved) and :mod:`.lines` (one log line per cause, table and
+minute).
 
 Matches are stored with ``origin`` = the table's name, so stats, export, History and
 ratings work across the club.
