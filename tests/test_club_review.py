@@ -185,7 +185,8 @@ def test_the_same_match_with_its_times_moved_is_held_as_a_duplicate(tmp_path):
         twin = uid[:16] + f"{n:x}" * 16
         for topic, data in _moved(device, uid, twin, delta):
             device.receiver.handle(topic, data)
-        assert _counted(device.dashboard) == [uid] if n == 0 else True
+        if n == 0:
+            assert _counted(device.dashboard) == [uid]  # not counted twice meanwhile
         rows = [row for row in held(tmp_path) if row["uid"] == twin]
         assert rows and rows[0]["what"] == "duplicate" and rows[0]["detail"]["same_as"] == uid
         assert review_main(tmp_path, (decision, twin), out=io.StringIO()) == 0
