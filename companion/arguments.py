@@ -83,6 +83,16 @@ def match_ref(text: str) -> str:
     return ref
 
 
+def match_uid(text: str) -> str:
+    """An argparse type: a match's uid (1 to 64 characters, no spaces, no '/', '+', '#':
+    it is a topic level in club mode)."""
+    if not 1 <= len(text) <= 64 or not text.isprintable() or \
+            any(c.isspace() or c in "/+#" for c in text):
+        raise argparse.ArgumentTypeError(f"is a match uid (up to 64 letters and digits), "
+                                         f"not {text[:80]!r}")
+    return text
+
+
 def table(text: str) -> str:
     """An argparse type: a club table's name, by the rule ``[club] table`` follows."""
     from companion.config import TABLE_NAME, valid_table_name

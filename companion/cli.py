@@ -179,6 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
                            "repeat it), besides [club] seasons")
     club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                       help="the dashboard's own game log (default: the state dir's club/)")
+    organiser = club.add_mutually_exclusive_group()
+    organiser.add_argument("--review", action="store_true",
+                           help="list the matches held for the organiser (a counted match "
+                                "a table rewrote, a counted match again with its times "
+                                "moved) and exit")
+    organiser.add_argument("--accept", metavar="UID", type=arguments.match_uid,
+                           help="accept held match UID (the league follows it) and exit")
+    organiser.add_argument("--refuse", metavar="UID", type=arguments.match_uid,
+                           help="refuse held match UID (the league keeps what it counted) "
+                                "and exit")
+    club.add_argument("--json", action="store_true", help="with --review: one JSON object")
     _backup_commands(command)
     return parser
 
@@ -548,6 +559,15 @@ def cmd_club(args: argparse.Namespace) -> int:
     from companion.logs import logging_to
 
     config = _config(args)
+    if args.json and not args.review:
+        raise UsageError("club: --json goes with --review")
+    if args.review or args.accept or args.refuse:
+        from companion.club.main import review_main
+
+        state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+        decision = ("accepted", args.accept) if args.accept else (
+            ("refused", args.refuse) if args.refuse else None)
+        return review_main(state_dir, decision, as_json=args.json)
     broker = args.broker or config.club.broker
     if not broker:
         raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "

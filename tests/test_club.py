@@ -10,6 +10,8 @@ started late, duplicate and reordered delivery published by hand.
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from pathlib import Path
 
@@ -17,6 +19,8 @@ import pytest
 
 from companion.club import wire
 from companion.club.dashboard import Dashboard
+from companion.club.ledger import LEDGER_NAME, Ledger
+from companion.club.main import review_main
 from companion.club.publisher import Publisher
 from companion.config import Club
 from companion.session import Session
@@ -195,19 +199,39 @@ def test_a_live_match_with_undo_reaches_the_dashboard_event_for_event(club):
     assert view["online"] is True and view["match"]["state"] == "finished"
 
 
-def test_undo_of_the_finishing_event_reopens_the_match_on_the_dashboard(club):
+def _held(state_dir: Path) -> list[dict]:
+    out = io.StringIO()
+    assert review_main(state_dir, as_json=True, out=out) == 0
+    return json.loads(out.getvalue())["held"]
+
+
+def test_undo_of_the_finishing_event_is_held_until_the_organiser_accepts_it(club, tmp_path):
+    """Issue 27 point 4 through a real Mosquitto: the counted match a table rewrites is
+    held (the league keeps it, `companion club --review` lists it); once accepted with
+    `--accept UID` the dashboard follows the table's log, on the audit trail."""
     table, dashboard = club
     dash = dashboard()
     one = table("t1").connect().new()
     one.play(6)
     one.end()
     wait_mirrored(dash, one)
+    uid = one.store.match(one.session.match_id).uid
     one.undo()  # the end is taken back: the match is being played again
     one.play(3)
+    wait_for(lambda: [row["uid"] for row in _held(tmp_path / "club")] == [uid],
+             what="the rewrite to be held for the organiser")
+    with Store(dash.db_path, readonly=True) as store:
+        kept = store.match(store.find_uid(uid))
+        assert kept.finished is not None and len(store.events(kept.id)) == 7  # as counted
+    assert review_main(tmp_path / "club", ("accepted", uid), out=io.StringIO()) == 0
     wait_mirrored(dash, one)
     with Store(dash.db_path, readonly=True) as store:
-        assert store.match(store.find_uid(one.store.match(one.session.match_id).uid)) \
-            .finished is None
+        assert store.match(store.find_uid(uid)).finished is None
+    assert _held(tmp_path / "club") == []
+    ledger = Ledger(tmp_path / "club" / LEDGER_NAME)
+    rewritten = [row for row in ledger.audit() if row["what"] == "rewritten"]
+    ledger.close()
+    assert len(rewritten) == 1 and rewritten[0]["detail"]["accepted"] is True
 
 
 def test_a_dashboard_that_starts_late_sees_every_table(club):

@@ -191,10 +191,11 @@ def test_a_finished_match_rewritten_later_is_on_record():
     for player, value in (("Ann", 30), ("Bob", 1)):
         device.session.apply({"type": "points", "player": player, "points": value})
     device.session.apply({"type": "end"})
-    device.settle()
+    device.settle(accept=True)  # the organiser accepts the rewrite
     mirrored = device.dashboard.find_uid(uid_of(device))
     assert device.dashboard.match(mirrored).result["winners"] == ["Ann"]
     rewrite = [row for row in device.receiver.ledger.audit() if row["what"] == "rewritten"]
     assert len(rewrite) == 1 and rewrite[0]["table"] == "t1"
     assert rewrite[0]["detail"]["result"]["winners"] == ["Bob"]
     assert rewrite[0]["detail"]["dropped"] == [{"type": "end"}]
+    assert rewrite[0]["detail"]["accepted"] is True

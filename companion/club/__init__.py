@@ -5,7 +5,11 @@
 - :mod:`.publisher`: the device's thread that publishes its game log, the log being the
   outbox (``[club] broker`` in the config starts it).
 - :mod:`.receiver`: the dashboard's logic: every table's matches into one Store,
-  whatever the order, duplicates or outages.
+  whatever the order, duplicates or outages; by concern in :mod:`.mirror` (a match as
+  held, its waiting messages), :mod:`.matchbook` (storing and judging a match) and
+  :mod:`.tables` (per-table bookkeeping, receipts, sync pacing, the live view), with
+  :mod:`.review` (what is held for the organiser) and :mod:`.lines` (the log, one line
+  per cause, table and minute).
 - :mod:`.dashboard`: ``companion club``, the receiver on its own thread.
 - :mod:`.web`: the club page (every table live, the league) on the table page's app.
 - :mod:`.bench`: ``companion bench --club``; :mod:`.localbroker`: a throwaway Mosquitto

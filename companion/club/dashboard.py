@@ -105,7 +105,7 @@ class Dashboard:
         self.error: str | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._snapshot: dict[str, Any] = {"tables": {}, "results": 0}
+        self._snapshot: dict[str, Any] = {"tables": {}, "results": 0, "held": []}
         #: Called from the dashboard's thread after anything changed (the web page).
         self.on_change: Callable[[dict[str, Any]], None] = lambda snapshot: None
         #: The league's seasons (:class:`~companion.club.seasons.Season`), for the page.
@@ -239,6 +239,7 @@ class Dashboard:
     def _changed(self, receiver: Receiver) -> None:
         snapshot = receiver.snapshot()
         snapshot["results"] = receiver.results
+        snapshot["held"] = receiver.held_rows()
         with self._lock:
             self._snapshot = snapshot
         self.on_change(snapshot)

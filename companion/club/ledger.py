@@ -12,8 +12,13 @@ state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
   carries (:data:`~companion.store.UID_DEVICE_DIGITS`): a uid read off a table's page
   gives those away, and a made-up id that only begins with them is the same device;
 - ``seen``: when each table was last heard (written at most once a minute per table);
-- ``counted``: the content fingerprint of every finished match the league counts, so
-  the same match sent again under a new uid is one match, not two;
+- ``counted``: the fingerprint of every finished match the league counts (and of its
+  content without the times), so the same match sent again under a new uid is one
+  match, not two;
+- ``held``: what waits for the organiser (``companion club --review``, the club page):
+  a counted match a table rewrote later, or a match that is a counted one again with its
+  times moved; each accepted or refused there (the decision is written here, and the
+  dashboard applies it within a few seconds, or when it next starts);
 - ``audit``: one row per refusal or rewrite (what, when, which table, the details), for
   the organiser (``companion club`` logs the same line).
 """
@@ -42,6 +47,9 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS seen (table_name TEXT PRIMARY KEY, at REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS counted (fingerprint TEXT PRIMARY KEY,"
     " uid TEXT NOT NULL UNIQUE)",
+    "CREATE TABLE IF NOT EXISTS held (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
+    " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
+    " detail TEXT NOT NULL, decision TEXT, decided REAL, applied INTEGER NOT NULL DEFAULT 0)",
     "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
     " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
     " detail TEXT NOT NULL)",
@@ -54,6 +62,17 @@ def fingerprint(game_id: str, players: Sequence[str], options: Any, chain_hash: 
     text = json.dumps([game_id, list(players), options, chain_hash], sort_keys=True,
                       separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def content_digest(events: Sequence[Any]) -> str:
+    """What a log says without its times: two matches with the same events in the same
+    order have the same digest, whenever they were played."""
+    text = json.dumps(list(events), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+#: What the organiser may decide of a held match.
+DECISIONS = ("accepted", "refused")
 
 
 def _key(device: str) -> str:
@@ -69,11 +88,17 @@ class Ledger:
         self.clock = clock
         try:
             self._conn = sqlite3.connect(":memory:" if path is None else str(path),
-                                         isolation_level=None, check_same_thread=False)
+                                         isolation_level=None, check_same_thread=False,
+                                         timeout=10.0)
             if path is not None:
                 self._conn.execute("PRAGMA journal_mode = WAL")
             for statement in _SCHEMA:
                 self._conn.execute(statement)
+            columns = [row[1] for row in self._conn.execute("PRAGMA table_info(counted)")]
+            if "content" not in columns:  # a ledger from before times-moved duplicates
+                self._conn.execute("ALTER TABLE counted ADD COLUMN content TEXT")
+            self._conn.execute("CREATE INDEX IF NOT EXISTS counted_content"
+                               " ON counted (content)")
         except sqlite3.Error as err:
             raise StoreError(f"cannot open the club ledger {path}: {err}") from None
         self._tables: dict[str, str] = {}
@@ -127,13 +152,80 @@ class Ledger:
                                  (mark,)).fetchone()
         return None if row is None else str(row[0])
 
-    def count(self, mark: str, uid: str) -> None:
-        self._conn.execute("INSERT OR REPLACE INTO counted (fingerprint, uid) VALUES (?, ?)",
-                           (mark, uid))
+    def counted_like(self, content: str) -> str | None:
+        """The uid of a counted match with this content fingerprint (times aside)."""
+        row = self._conn.execute("SELECT uid FROM counted WHERE content = ? LIMIT 1",
+                                 (content,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def count(self, mark: str, uid: str, content: str | None = None) -> None:
+        self._conn.execute("DELETE FROM counted WHERE uid = ?", (uid,))
+        self._conn.execute("INSERT OR REPLACE INTO counted (fingerprint, uid, content)"
+                           " VALUES (?, ?, ?)", (mark, uid, content))
 
     def uncount(self, uid: str) -> None:
         """The match is no longer finished as counted (its log was rewritten)."""
         self._conn.execute("DELETE FROM counted WHERE uid = ?", (uid,))
+
+    # -- held for the organiser -----------------------------------------------------------
+
+    def hold(self, table: str, uid: str, what: str, detail: dict[str, Any]) -> None:
+        """Match ``uid`` waits for the organiser (``what``: ``rewritten`` or
+        ``duplicate``); a match already waiting keeps its first row."""
+        if self.pending(uid) is None:
+            self._conn.execute(
+                "INSERT INTO held (at, table_name, uid, what, detail) VALUES (?, ?, ?, ?, ?)",
+                (self.clock(), table, uid, what, json.dumps(detail, sort_keys=True)))
+
+    def pending(self, uid: str) -> dict[str, Any] | None:
+        """The row of ``uid`` that waits for a decision, or None."""
+        rows = self.held(uid=uid)
+        return rows[0] if rows else None
+
+    def held(self, *, uid: str | None = None, every: bool = False,
+             limit: int = 200) -> list[dict[str, Any]]:
+        """What waits for the organiser, oldest first (``every``: decided ones too,
+        newest first)."""
+        where, args = ("1" if every else "decision IS NULL"), []
+        if uid is not None:
+            where += " AND uid = ?"
+            args.append(uid)
+        order = "id DESC" if every else "id"
+        rows = self._conn.execute(
+            "SELECT id, at, table_name, uid, what, detail, decision, decided FROM held"
+            f" WHERE {where} ORDER BY {order} LIMIT ?", (*args, int(limit))).fetchall()
+        return [{"id": ident, "at": at, "table": table, "uid": uid_, "what": what,
+                 "detail": json.loads(detail), "decision": decision, "decided": decided}
+                for ident, at, table, uid_, what, detail, decision, decided in rows]
+
+    def decide(self, uid: str, decision: str) -> dict[str, Any] | None:
+        """The organiser's word on held match ``uid`` (``accepted`` or ``refused``); the
+        row decided, or None when nothing of that uid waits."""
+        if decision not in DECISIONS:
+            raise ValueError(f"a decision is one of {DECISIONS}")
+        row = self.pending(uid)
+        if row is None:
+            return None
+        self._conn.execute("UPDATE held SET decision = ?, decided = ? WHERE id = ?"
+                           " AND decision IS NULL", (decision, self.clock(), row["id"]))
+        return {**row, "decision": decision}
+
+    def decided(self) -> list[dict[str, Any]]:
+        """Decisions the dashboard has not applied yet, oldest first."""
+        rows = self._conn.execute(
+            "SELECT id, table_name, uid, what, detail, decision FROM held"
+            " WHERE decision IS NOT NULL AND applied = 0 ORDER BY id").fetchall()
+        return [{"id": ident, "table": table, "uid": uid, "what": what,
+                 "detail": json.loads(detail), "decision": decision}
+                for ident, table, uid, what, detail, decision in rows]
+
+    def applied(self, ident: int) -> None:
+        self._conn.execute("UPDATE held SET applied = 1 WHERE id = ?", (ident,))
+
+    def withdraw(self, uid: str) -> None:
+        """What waited of ``uid`` is moot (the table rewrote the held match itself)."""
+        self._conn.execute("UPDATE held SET decision = 'withdrawn', decided = ?, applied = 1"
+                           " WHERE uid = ? AND decision IS NULL", (self.clock(), uid))
 
     # -- the audit trail -------------------------------------------------------------------
 

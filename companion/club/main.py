@@ -14,7 +14,50 @@ from typing import Any
 
 from companion.club.dashboard import Dashboard
 
-__all__ = ["club_main"]
+__all__ = ["club_main", "review_main"]
+
+
+def review_main(state_dir: Path, decision: tuple[str, str] | None = None, *,
+                as_json: bool = False, out: Any = None) -> int:
+    """``companion club --review`` (``decision`` None), ``--accept UID`` / ``--refuse
+    UID`` (``("accepted", UID)``, ``("refused", UID)``): the matches held for the
+    organiser, read from (and the decision written to) the dashboard's ledger; the
+    dashboard applies a decision within a few seconds, or when it next starts. 0, or 1
+    when there is no dashboard in ``state_dir`` or nothing of UID is held."""
+    import json
+    import sys
+
+    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.review import held_line
+
+    out = out or sys.stdout
+    path = Path(state_dir) / LEDGER_NAME
+    if not path.exists():
+        print(f"companion club: no club dashboard has kept its book in {state_dir}",
+              file=sys.stderr)
+        return 1
+    ledger = Ledger(path)
+    try:
+        if decision is None:
+            held = ledger.held()
+            if as_json:
+                print(json.dumps({"held": held}, sort_keys=True), file=out)
+            elif not held:
+                print("No match waits for the organiser.", file=out)
+            for row in [] if as_json else held:
+                print(f"{row['uid']}  {held_line(row)}", file=out)
+            return 0
+        verdict, uid = decision
+        row = ledger.decide(uid, verdict)
+        if row is None:
+            print(f"companion club: no match {uid} waits for the organiser "
+                  "(companion club --review lists them)", file=sys.stderr)
+            return 1
+        print(f"{verdict.capitalize()}: {held_line(row)}. The dashboard applies it within "
+              "a few seconds (when it next starts, if it is not running).", file=out)
+        return 0
+    finally:
+        ledger.close()
 
 
 def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,

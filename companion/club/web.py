@@ -12,7 +12,9 @@ arrive meanwhile are folded into the next one).
 
 Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
 ``{"tables": {NAME: {...}}, "league": [...], "seasons": [...], "tie_break": [...],
-"broker": {...}}``, ``GET /api/club/stream`` (SSE).
+"broker": {...}, "held": [{"id": N, "table": T, "what": W, "text": ...}]}``, ``GET
+/api/club/stream`` (SSE), ``POST /api/club/held/ID/accept`` and ``.../refuse`` (the
+organiser: only from the machine the dashboard runs on).
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ KEEPALIVE = 15.0
 
 
 def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per game: players by rating (best first), with wins and plays."""
+    """Per game: players by rating (best first), with wins and plays; a match a table
+    never finished adds no game and no player."""
+    from companion.remote.web.pages import played
+
     games = []
-    for game_id, game in (figures.get("games") or {}).items():
+    for game_id, game in (played(figures).get("games") or {}).items():
         rows = [{"name": name, "rating": f.get("rating"), "wins": f.get("wins", 0),
                  "plays": f.get("plays", 0)} for name, f in game.get("players", {}).items()]
         rows.sort(key=lambda r: (r["rating"] is None, -(r["rating"] or 0), r["name"]))
@@ -60,6 +65,12 @@ def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def organiser(request: Any) -> bool:
+    """The organiser is whoever uses the page on the machine the dashboard runs on."""
+    client = request.client
+    return client is not None and client.host in ("127.0.0.1", "::1", "localhost")
+
+
 def seen_text(when: float) -> str:
     """A "last seen" time: the hour today, else the day and hour."""
     from companion.clock import day_text
@@ -77,6 +88,7 @@ class ClubPage:
         self.hosts = hosts  # names the page answers to besides the machine's own
         self.dashboard = dashboard
         self.source = StoreSource(store)
+        self.source.played_only = True  # the Players page: finished matches' players
         self.tick = 0
         self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
@@ -94,7 +106,9 @@ class ClubPage:
         from companion.remote.web.asgi import build_app
 
         routes = [Route("/", self.page), Route("/api/club", self.api),
-                  Route("/api/club/stream", self.stream)]
+                  Route("/api/club/stream", self.stream),
+                  Route("/api/club/held/{ident:int}/{decision}", self.decide,
+                        methods=["POST"])]
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
                         title="Tabletop Companion club", hosts=self.hosts)
@@ -123,7 +137,8 @@ class ClubPage:
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
                 "seasons": self._league[2], "tie_break": list(TIE_BREAK),
                 "broker": {"connected": self._problem() is None,
-                           "problem": self._problem()}}
+                           "problem": self._problem()},
+                "held": list(snapshot.get("held") or [])}
 
     def _problem(self) -> str | None:
         """Why the dashboard is not connected to the broker (None: it is)."""
@@ -142,7 +157,35 @@ class ClubPage:
     async def page(self, request: Any) -> Any:
         site = request.app.state.site
         site.check_read(request)
-        return site.render(request, "club.html", live=await self.live_html(request))
+        return site.render(request, "club.html", live=await self.live_html(request),
+                           organiser=organiser(request))
+
+    async def decide(self, request: Any) -> Any:
+        """The organiser accepts or refuses a held match (from this machine only: the
+        page's door has checked the Origin and the body's type already)."""
+        from starlette.responses import JSONResponse
+
+        request.app.state.site.check_read(request)
+        decision = {"accept": "accepted", "refuse": "refused"}.get(
+            request.path_params["decision"])
+        if decision is None:
+            return JSONResponse({"error": "accept or refuse"}, status_code=404)
+        if not organiser(request):
+            return JSONResponse({"error": "only the organiser decides, on the machine the "
+                                          "dashboard runs on"}, status_code=403)
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        ident = request.path_params["ident"]
+        self.dashboard.call(lambda receiver: loop.call_soon_threadsafe(
+            done.set_result, receiver.organiser(ident, decision)))
+        try:
+            found = await asyncio.wait_for(done, 10.0)
+        except TimeoutError:
+            return JSONResponse({"error": "the dashboard did not answer"}, status_code=503)
+        if not found:
+            return JSONResponse({"error": "no such match waits for the organiser"},
+                                status_code=404)
+        return JSONResponse({"ok": True, "decision": decision})
 
     async def api(self, request: Any) -> Any:
         from starlette.responses import JSONResponse

@@ -280,7 +280,7 @@ class Site:
     async def players_page(self, request: Request) -> Response:
         if not self.may_read(request):
             return RedirectResponse("/pair", status_code=303)
-        data = await run_in_threadpool(self.source.read, player_figures)
+        data = await run_in_threadpool(self.source.read, self._player_figures)
         return self.render(request, "players.html", **data)
 
     async def player_page(self, request: Request) -> Response:
@@ -337,7 +337,11 @@ class Site:
 
     async def api_players(self, request: Request) -> Response:
         self.check_read(request)
-        return JSONResponse(await run_in_threadpool(self.source.read, player_figures))
+        return JSONResponse(await run_in_threadpool(self.source.read, self._player_figures))
+
+    def _player_figures(self, store: Any) -> dict[str, Any]:
+        """The Players page's figures (the club's page: finished matches' players only)."""
+        return player_figures(store, getattr(self.source, "played_only", False))
 
     async def export(self, request: Request) -> Response:
         self.check_read(request)

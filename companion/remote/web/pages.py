@@ -83,13 +83,31 @@ def export_text(store: Any, match_id: int, fmt: str) -> str:
     return text
 
 
-def player_figures(store: Any) -> dict[str, Any]:
+def player_figures(store: Any, played_only: bool = False) -> dict[str, Any]:
     """The roster and the figures ``companion stats --json`` gives
     (:func:`companion.stats.figures`: ``players`` -> NAME -> plays, wins, win_rate...;
-    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...)."""
+    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...).
+    ``played_only`` (the club's page): only players and games with a finished match (a
+    match a table never finished adds no one)."""
     from companion.stats import figures
 
-    return {"roster": store.roster(), "figures": figures(store)}
+    shown = figures(store)
+    if played_only:
+        shown = played(shown)
+    return {"roster": store.roster(), "figures": shown}
+
+
+def played(shown: dict[str, Any]) -> dict[str, Any]:
+    """``figures`` without the players and games that have no finished match."""
+    games = {}
+    for game_id, game in (shown.get("games") or {}).items():
+        if game.get("plays"):
+            rows = {name: row for name, row in game.get("players", {}).items()
+                    if row.get("plays")}
+            games[game_id] = {**game, "players": rows}
+    players = {name: row for name, row in (shown.get("players") or {}).items()
+               if row.get("plays")}
+    return {**shown, "games": games, "players": players}
 
 
 def player_page_data(store: Any, name: str) -> dict[str, Any]:
