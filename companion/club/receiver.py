@@ -41,6 +41,7 @@ from companion.club.ledger import Ledger, fingerprint
 from companion.errors import CompanionError, StoreError
 from companion.games import Match, new_match, replay
 from companion.store import UID_DEVICE_DIGITS
+from companion.table.dice import entered_dice
 from companion.words import counted
 
 log = logging.getLogger("companion.club")
@@ -645,7 +646,17 @@ class Receiver:
             "state": mirror.state if mirror.state == "refused" else info.get("state", "playing"),
             "standings": _safe_state(game) if game else self._result(mirror),
             "behind": mirror.behind(),
+            "entered_dice": self._entered_dice(mirror),
         }
+
+    def _entered_dice(self, mirror: Mirror) -> bool:
+        """True when the match holds faces the table typed in from real dice ("entered":
+        true, ``[dice] physical``) rather than rolled by its device: the page says so."""
+        if mirror.game is not None:
+            return entered_dice(mirror.game.events) > 0
+        if mirror.match_id is None:
+            return False
+        return mirror.match_id in self.store.with_entered_dice([mirror.match_id])
 
 
 def _text(value: Any) -> str | None:
