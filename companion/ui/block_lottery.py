@@ -544,9 +544,10 @@ class RoundOver(ResultScreen):
 
 class RerollScreen(Screen):
     """A player's dice by face: OK picks up one more die of the face under the cursor
-    (round to none again), ROLL rolls the picked-up dice, a long OK puts every die back
-    down. At a table that rolls real dice (``physical``) ROLL asks for the faces rolled
-    there instead (kept marked as entered)."""
+    (round to none again), ROLL rolls the picked-up dice, a long ROLL enters the faces
+    rolled at the table instead, a long OK puts every die back down. At a table that
+    rolls real dice (``physical``) ROLL too asks for the faces. Entered faces are kept
+    marked as entered, so the record never passes them off as the device's roll."""
 
     roll_ready = True
 
@@ -591,6 +592,8 @@ class RerollScreen(Screen):
             self.picked = [0] * len(rules.FACES)
         elif is_(press, "roll"):
             return self._enter(ctx) if self.physical else self._roll(ctx)
+        elif is_(press, "roll", long=True):
+            return self._enter(ctx)
         elif is_(press, "back"):
             return self.table.route(ctx)
         return self
