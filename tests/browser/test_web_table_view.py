@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import pair, seq_is
-from web_device import LiveDevice
+from web_device import LiveDevice, physical_config
 
 from companion.remote import commands
 
@@ -98,7 +98,8 @@ def test_a_tv_shows_whose_turn_the_prompt_every_total_the_context_and_the_newest
     assert newest.split()[0] == str(state["seq"])  # newest first
     assert page.inner_text("#live tr.turn").startswith(state["turn"])
     assert "to play" in page.inner_text("#live tr.turn")  # in words, not only a glyph
-    assert "Hit Goal" in page.inner_text("#live .context") and "52" in page.inner_text(
+    goal = device.call(lambda app: app.current_session().match.goal)  # the device rolled it
+    assert "Hit Goal" in page.inner_text("#live .context") and str(goal) in page.inner_text(
         "#live .context")
     assert page.title() == f"Final Count: {state['turn']} to play · Tabletop Companion"
 
@@ -118,15 +119,22 @@ def test_ten_players_and_their_card_down_table_fit_a_tv_too(browser, device, wid
     assert "7 red hearts" in page.inner_text("#live .context")
 
 
-def test_a_phone_enters_a_final_count_board_with_three_taps(browser, device) -> None:
+def test_a_phone_enters_a_final_count_board_with_three_taps(browser, tmp_path) -> None:
+    with LiveDevice(tmp_path / "real-dice", config=physical_config()) as device:
+        phone_enters_a_board(browser, device)
+
+
+def phone_enters_a_board(browser: Any, device: LiveDevice) -> None:
+    """At a table with real dice (the faces typed in), Ann and Bob draw for the Board."""
     phone = paired_phone(browser, device)
     device.call(commands.new_game, "final-count", ["Ann", "Bob", "Cy"], {})
     for value in (3, 3):  # Ann and Bob draw for the Board: it may hold 4
         device.call(commands.event, {"type": "roll", "player": device.call(
             commands.state)["turn"], "value": value})
     device.call(commands.event, {"type": "call", "player": "Cy"})
-    device.press("roll")
-    device.press("roll")
+    for _ in range(2):  # the final round: Ann and Bob enter a 6 (no card drawn)
+        device.call(commands.event, {"type": "roll", "player": device.call(
+            commands.state)["turn"], "value": 6})
     assert device.call(commands.state)["prompt"] == "Enter the Board cards"
     phone.goto(device.url + "/")
     phone.wait_for_function("window.companionViews.length > 0")
@@ -291,3 +299,18 @@ def test_the_table_view_keeps_the_screen_awake(browser, device) -> None:
     page.wait_for_function("document.querySelector('#live').dataset.awake === 'yes'")
     assert page.evaluate("window.wakeRequests") == ["screen"]
     context.close()
+
+
+def test_the_phone_asks_the_device_to_roll_and_has_no_face_pads(browser, device) -> None:
+    phone = paired_phone(browser, device)
+    device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
+    phone.goto(device.url + "/")
+    phone.wait_for_function("window.companionViews.length > 0")
+    phone.click("#pad .tab:text('Roll the die')")
+    assert phone.query_selector_all("#pad .key") == []  # no faces to choose from
+    phone.click("#pad button.send:text('Roll the die')")
+    seq_is(phone, 1)
+    (event,) = device.call(lambda app: app.ctx.store.events(app.current_session().match_id))
+    assert event["player"] == "Ann" and event["value"] in range(1, 7)
+    assert "entered" not in event
+    phone.context.close()
