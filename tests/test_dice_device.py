@@ -510,3 +510,12 @@ def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> N
     finally:
         dashboard.close()
         table.close()
+
+
+def test_a_huge_reroll_from_afar_rolls_no_more_than_a_cup_and_is_refused() -> None:
+    match = new_match("block-lottery", ["Ann", "Bob"])
+    asked = remote_faces(match, {"type": "reroll", "player": "Ann", "from": [1] * 100_000},
+                         False, random.Random(1))
+    assert len(asked["to"]) == 15
+    with pytest.raises(IllegalEvent):
+        match.apply(asked)

@@ -22,7 +22,7 @@ import random
 from typing import Any
 
 from companion.errors import IllegalEvent
-from companion.table.dice import roll_dice
+from companion.table.dice import DiceCup, roll_dice
 
 __all__ = ["PHYSICAL_ROLL", "REFUSAL", "remote_faces"]
 
@@ -48,7 +48,9 @@ def remote_faces(match: Any, event: dict[str, Any], physical: bool,
     if not physical:
         if field in event or "entered" in event:
             raise IllegalEvent(REFUSAL)
-        faces = roll_dice(rng, 1 if count is None else count)
+        # No game rolls more than a cup holds (Block Lottery's 15): a longer "from" from
+        # afar gets no more faces than that, and the engine refuses the mismatch.
+        faces = roll_dice(rng, 1 if count is None else min(count, DiceCup.MAX_DICE))
         return {**event, field: faces[0] if count is None else faces}
     if field not in event:
         raise IllegalEvent(f'{PHYSICAL_ROLL}; "{field}" holds them')
