@@ -519,3 +519,13 @@ def test_a_huge_reroll_from_afar_rolls_no_more_than_a_cup_and_is_refused() -> No
     assert len(asked["to"]) == 15
     with pytest.raises(IllegalEvent):
         match.apply(asked)
+
+
+def test_a_goal_rolled_from_afar_forgets_a_die_rolled_on_the_device(owned) -> None:
+    app = owned()
+    commands.new_game(app, "final-count", ["Ann", "Bob"], {"hit_goal": True})
+    game = app.game_screen()
+    game.press(app.ctx, Press("roll"))  # the first of the goal's two dice, on the device
+    assert game.goal_first is not None
+    goal = commands.event(app, {"type": "goal"})["event"]  # the phone asks for the goal
+    assert len(goal["rolls"]) == 2 and game.goal_first is None

@@ -83,6 +83,10 @@ class FinalCountTable(GameScreen):
 
     def route(self, ctx: Context) -> Screen:
         match = self.match
+        if match.phase != rules.GOAL:
+            # The goal was set (from afar, as the phone's "Roll for the goal" does) while
+            # one die was rolled here: that die must not start the next hand's goal.
+            self.goal_first = None
         if len(match.hands) > self.results_seen:
             self.results_seen = len(match.hands)
             return HandResult(self, len(match.hands) - 1)
