@@ -61,6 +61,11 @@ config.toml``). No file at all means the defaults. Every key is optional::
                          # network share); "" = none
     keep = 10            # the newest this many of this device's backups are kept there
 
+    [dice]
+    physical = false     # true: the table rolls real dice and enters the faces (the
+                         # buttons, the page and the console take them, marked entered);
+                         # false: the device rolls every die a game needs
+
     [gpio]
     pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
                            # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
@@ -149,6 +154,10 @@ class Gpio(NamedTuple):
     pin_factory: str = "lgpio"
 
 
+class Dice(NamedTuple):
+    physical: bool = False
+
+
 class Club(NamedTuple):
     broker: str = ""
     table: str = ""
@@ -178,6 +187,7 @@ class Config(NamedTuple):
     web: Web = Web()
     club: Club = Club()
     backup: Backup = Backup()
+    dice: Dice = Dice()
     gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
@@ -197,6 +207,12 @@ class Config(NamedTuple):
             return Path(env["STATE_DIRECTORY"].split(":")[0])
         base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         return Path(base) / "companion"
+
+
+def physical_dice(config: Any) -> bool:
+    """True when the table rolls its own dice and enters the faces (``[dice] physical``);
+    False (the device rolls) for the defaults and for no configuration at all."""
+    return getattr(getattr(config, "dice", None), "physical", False) is True
 
 
 def config_path(explicit: str | None, env: dict[str, str] | None = None) -> Path | None:

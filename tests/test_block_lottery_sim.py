@@ -182,6 +182,7 @@ def test_a_whole_block_lottery_game_through_the_pins(tmp_path):
     rerolls = [e for e in printed if e["type"] == "reroll"]
     assert [e["player"] for e in rerolls] == ["Ann", "Ann"]
     assert rerolls[1]["to"] == [6]                       # entered by hand, not rolled
+    assert rerolls[1]["entered"] is True and "entered" not in rerolls[0]  # and marked so
 
     lines = played.log
     assert lines[0]["type"] == "start" and lines[1:] == printed

@@ -226,6 +226,7 @@ def test_a_re_roll_can_be_the_faces_rolled_at_the_table():
     after = push(picker, ctx, "down", "down", "ok", "roll")  # a 3
     assert after is table
     assert table.match.state()["rerolled"]["Bob"]["to"] == [3]
+    assert table.match.events[-1]["entered"] is True  # typed in: never passed off as rolled
 
 
 def test_the_lottery_asks_first_while_someone_may_re_roll_then_draws_three_tokens():

@@ -402,6 +402,7 @@ def test_draw_pile_count_through_a_hand() -> None:
             "player": player,
             "value": value,
             "action": FACE_ACTIONS[value],
+            "entered": False,
         }
     assert counts == [41, 40, 39, 38, 38, 38, 38]
 
@@ -416,7 +417,8 @@ def test_an_empty_draw_pile_makes_1_to_4_do_nothing() -> None:
         player = match.state()["current"]
         match.apply(roll(player, value))
         action = EMPTY_PILE_ACTION if value <= 4 else FACE_ACTIONS[value]
-        assert match.state()["last_roll"] == {"player": player, "value": value, "action": action}
+        assert match.state()["last_roll"] == {"player": player, "value": value, "action": action,
+                                              "entered": False}
         assert match.state()["draw_pile"] == 0
         assert match.state()["rolls"][-1]["took_card"] is False
     assert len(match.state()["rolls"]) == 50  # the rolls still happen and are recorded

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion.cli import build_parser, main
 from companion.clock import ManualClock, monotonic
-from companion.config import Buttons, Config, Idle
+from companion.config import Buttons, Config, Dice, Idle
 from companion.export import jsonl_lines
 from companion.launch import make_app, serial_console
 from companion.remote import serial as link_module
@@ -207,6 +207,11 @@ def quiet_config() -> Config:
     return Config(buttons=Buttons(bounce_time=0.0, hold_time=10.0), idle=Idle(0.0, 0.0, 0.0))
 
 
+def physical_config() -> Config:
+    """A table that rolls real dice and types the faces in ([dice] physical = true)."""
+    return quiet_config()._replace(dice=Dice(physical=True))
+
+
 @pytest.fixture
 def owned(tmp_path):
     """An app on mock pins with a manual clock, driven from the test's own thread."""
@@ -250,8 +255,9 @@ def ok(app, text: str):
 
 
 def play_hand(app, winner_cards=("A", "K", "Q")) -> None:
-    """One hand of Final Count through EVENT: each player rolls a 4 once (no cards
-    drawn), the next calls, the final round rolls 4s; the first player entered wins."""
+    """One hand of Final Count through EVENT at a table with real dice (an app made with
+    :func:`physical_config`): each player enters a 4 once (no cards drawn), the next
+    calls, the final round enters 4s; the first player entered wins."""
     state = ok(app, "STATUS")
     for _ in state["players"]:
         ok(app, 'EVENT ' + json.dumps({"type": "roll", "player": state_player(app),
@@ -315,9 +321,10 @@ def test_event_applies_through_the_store_and_the_screen_follows(owned) -> None:
     app = owned()
     match_id = ok(app, "NEW final-count Ann,Bob")["match_id"]
     before = app.panel.last_image.tobytes()
-    reply = ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    reply = ok(app, 'EVENT {"type": "roll", "player": "Ann"}')  # the device rolls it
     assert reply["seq"] == 1 and reply["match_id"] == match_id
-    assert reply["event"] == {"type": "roll", "player": "Ann", "value": 5}
+    assert reply["event"] == {"type": "roll", "player": "Ann", "value": reply["event"]["value"]}
+    assert reply["event"]["value"] in range(1, 7)
     assert reply["expecting"]["player"] == "Bob"
     assert app.ctx.store.events(match_id) == [reply["event"]]
     shown = app.panel.last_image.tobytes()
@@ -329,12 +336,13 @@ def test_event_applies_through_the_store_and_the_screen_follows(owned) -> None:
     {"type": "roll", "player": "Bob", "value": 7},      # no such face
     {"type": "roll", "player": "Bob", "value": 3, "x": 1},
     {"type": "roll", "player": "Dee", "value": 3},
+    {"type": "roll", "player": "Bob", "value": 3, "entered": False},  # true, or left out
     {"type": "board", "cards": ["A", "2"]},             # not the moment
     {"type": "teleport"},
     {"player": "Ann"},
 ])
 def test_an_illegal_event_changes_nothing(owned, event) -> None:
-    app = owned()
+    app = owned(physical_config())
     match_id = ok(app, "NEW final-count Ann,Bob")["match_id"]
     ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 2}')
     state = ok(app, "STATUS")
@@ -370,7 +378,7 @@ def test_roll_when_nothing_is_to_be_rolled_is_illegal(owned) -> None:
     app = owned()
     ok(app, "NEW final-count Ann,Bob")
     ok(app, 'EVENT {"type": "call", "player": "Ann"}')
-    ok(app, 'EVENT {"type": "roll", "player": "Bob", "value": 4}')
+    ok(app, 'EVENT {"type": "roll", "player": "Bob"}')
     assert ok(app, "STATUS")["state"]["phase"] == "board"
     code, message = run(app, "ROLL")
     assert code == "ILLEGAL" and "Board" in message
@@ -390,9 +398,9 @@ def test_roll_from_a_menu_goes_back_to_the_table(owned) -> None:
 def test_undo_takes_back_the_last_event_everywhere(owned) -> None:
     app = owned()
     match_id = ok(app, "NEW final-count Ann,Bob")["match_id"]
-    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    rolled = ok(app, 'EVENT {"type": "roll", "player": "Ann"}')["event"]
     reply = ok(app, "UNDO")
-    assert reply["undone"] == {"type": "roll", "player": "Ann", "value": 5}
+    assert reply["undone"] == rolled
     assert reply["seq"] == 0 and reply["expecting"]["player"] == "Ann"
     assert app.ctx.store.events(match_id) == []
     code, message = run(app, "UNDO")
@@ -400,7 +408,7 @@ def test_undo_takes_back_the_last_event_everywhere(owned) -> None:
 
 
 def test_a_whole_game_then_history_and_export(owned) -> None:
-    app = owned()
+    app = owned(physical_config())
     match_id = ok(app, "NEW final-count Ann,Bob,Cy")["match_id"]
     for _ in range(8):
         play_hand(app)
@@ -424,11 +432,11 @@ def test_a_whole_game_then_history_and_export(owned) -> None:
 def test_export_current_is_the_game_on_the_screen(owned) -> None:
     app = owned()
     ok(app, "NEW final-count Ann,Bob")
-    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    rolled = ok(app, 'EVENT {"type": "roll", "player": "Ann"}')["event"]
     start, *events = [json.loads(line) for line in ok(app, "EXPORT current jsonl")]
     assert start.items() >= {"type": "start", "game": "final-count", "players": ["Ann", "Bob"],
                              "options": {"hit_goal": False}}.items()
-    assert events == [{"type": "roll", "player": "Ann", "value": 5}]
+    assert events == [rolled]
 
 
 def test_without_a_game_log_games_still_play_in_memory(owned) -> None:
@@ -437,7 +445,7 @@ def test_without_a_game_log_games_still_play_in_memory(owned) -> None:
     assert run(app, "HISTORY")[0] == "STORE"
     assert run(app, "EXPORT last")[0] == "STORE"
     assert ok(app, "NEW final-count Ann,Bob")["match_id"] is None
-    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    ok(app, 'EVENT {"type": "roll", "player": "Ann"}')
     assert len(ok(app, "EXPORT current jsonl")) == 2
 
 
@@ -450,7 +458,7 @@ def test_a_console_change_wakes_a_dimmed_panel(owned) -> None:
     assert app.dimmed
     ok(app, "STATUS")  # reading changes nothing at the table
     assert app.dimmed
-    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    ok(app, 'EVENT {"type": "roll", "player": "Ann"}')
     assert not app.dimmed
 
 
@@ -643,7 +651,7 @@ def test_console_on_a_missing_port_is_one_line(tmp_path, capsys) -> None:
 def test_new_while_a_game_is_open_is_refused_and_the_game_stays(owned) -> None:
     app = owned()
     first = ok(app, "NEW final-count Ann,Bob")["match_id"]
-    ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')
+    ok(app, 'EVENT {"type": "roll", "player": "Ann"}')
     screen = app.screen
     code, message = run(app, "NEW final-count Cy,Dee")
     assert code == "OPEN" and "LEAVE" in message and str(first) in message
@@ -697,7 +705,7 @@ def test_new_while_an_unfinished_game_waits_to_be_resumed_is_refused(owned, tmp_
 
 
 def test_a_finished_game_on_the_screen_does_not_block_a_new_one(owned) -> None:
-    app = owned()
+    app = owned(physical_config())
     ok(app, "NEW final-count Ann,Bob,Cy")
     for _ in range(8):
         play_hand(app)
@@ -817,7 +825,7 @@ def test_too_many_waiting_commands_are_busy_at_once(device) -> None:
 def test_state_is_the_match_for_the_page(owned) -> None:
     from companion.remote import commands
 
-    app = owned()
+    app = owned(physical_config())
     assert commands.state(app)["match"] is None
     ok(app, "NEW final-count Ann,Bob,Cy")
     ok(app, 'EVENT {"type": "roll", "player": "Ann", "value": 5}')

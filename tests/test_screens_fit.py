@@ -521,3 +521,20 @@ def test_card_down_says_how_many_more_players_in_words():
     names = list(LONG_NAMES)
     line = _counts_line({name: 7 for name in names}, names[0], "left", Seats(names))
     assert re.search(r" \d+ more$", line) and "+" not in line, line
+
+
+@pytest.mark.parametrize(("game_id", "players", "options", "must_see"), [
+    ("final-count", 4, {"hit_goal": True}, {"FinalCountTable", "ValuePicker", "Menu"}),
+    ("block-lottery", 6, {}, {"BlockLotteryTable", "ValuePicker"}),
+])
+def test_a_table_with_real_dice_fits_on_every_screen_it_meets(inspector, game_id, players,
+                                                              options, must_see):
+    """[dice] physical: ROLL asks for the faces (pickers, "Ann rolled?") and the table
+    says "entered" where it said "rolled"."""
+    from companion.config import Config, Dice
+
+    walk = Walk(inspector, seed=5)
+    walk.ctx.config = Config(dice=Dice(physical=True))
+    walk.game(game_id, players, options, 1500)
+    assert must_see <= walk.seen, f"the walk never reached {must_see - walk.seen}"
+    assert not walk.failures, "\n" + walk.report()

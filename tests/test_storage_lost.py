@@ -224,7 +224,7 @@ def test_an_undo_or_an_event_from_afar_takes_the_same_path(tmp_path: Path,
         assert undone["seq"] == 2 and marked(app.panel.last_image)
         assert len(stored_events(state, match_id)) == 3  # the log could not take it back
         wall.advance(45)
-        event = {"type": "roll", "player": _next_roller(session), "value": 6}
+        event = {"type": "roll", "player": _next_roller(session)}  # the device rolls it
         applied = commands.run(app, "event", event)
         assert applied["seq"] == 3 and marked(app.panel.last_image)
         assert commands.run(app, "state")["saved"] is False  # a phone is told too
@@ -233,7 +233,7 @@ def test_an_undo_or_an_event_from_afar_takes_the_same_path(tmp_path: Path,
         app.pump()
         assert app.screen.title == "Saved again"
         assert stored_events(state, match_id) == session.match.events
-        assert stored_events(state, match_id)[-1]["value"] == 6
+        assert stored_events(state, match_id)[-1] == applied["event"]
         assert stored_times(state, match_id)[-1] == wall()
         assert commands.run(app, "state")["saved"] is True
 

@@ -13,11 +13,12 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
-from web_device import LiveDevice
+from web_device import LiveDevice, physical_config
 
 from companion.remote import commands
 
-ROLL = {"type": "roll", "player": "Ann", "value": 2}
+#: The tests choose the faces, as a table with real dice does (their device is physical).
+ROLL = {"type": "roll", "player": "Ann", "value": 2, "entered": True}
 
 
 class Stream:
@@ -79,7 +80,7 @@ def roll(device: LiveDevice, player: str, value: int) -> dict:
 
 @pytest.fixture
 def device(tmp_path):
-    with LiveDevice(tmp_path / "state") as live:
+    with LiveDevice(tmp_path / "state", config=physical_config()) as live:
         yield live
 
 
@@ -96,27 +97,28 @@ def test_each_event_is_one_message_with_the_serial_json(device) -> None:
         assert [m["id"] for m in events] == ["1"]
         assert events[0]["data"] == {"game": "final-count", "match_id": match_id, "seq": 1,
                                      "event": ROLL}
-        assert view["seq"] == 1 and "Ann rolled 2" in view["html"]
+        assert view["seq"] == 1 and "Ann entered 2" in view["html"]
         device.call(commands.undo)
         events, view = stream.until_view()
         assert [(m["id"], m["data"]) for m in events] == [
             ("0", {"game": "final-count", "match_id": match_id, "seq": 0, "undone": ROLL})]
-        assert view["seq"] == 0 and "Ann rolled 2" not in view["html"]
+        assert view["seq"] == 0 and "Ann entered 2" not in view["html"]
     finally:
         stream.close()
 
 
-def test_a_button_press_reaches_the_stream(device) -> None:
-    new_final_count(device)
-    stream = Stream(device.url)
-    try:
-        stream.until_view()
-        device.press("roll")  # the big button on the game screen rolls for Ann
-        events, view = stream.until_view()
-        assert [m["data"]["event"]["type"] for m in events] == ["roll"]
-        assert view["seq"] == 1
-    finally:
-        stream.close()
+def test_a_button_press_reaches_the_stream(tmp_path) -> None:
+    with LiveDevice(tmp_path / "state") as device:  # the device rolls its own die
+        new_final_count(device)
+        stream = Stream(device.url)
+        try:
+            stream.until_view()
+            device.press("roll")  # the big button on the game screen rolls for Ann
+            events, view = stream.until_view()
+            assert [m["data"]["event"]["type"] for m in events] == ["roll"]
+            assert view["seq"] == 1
+        finally:
+            stream.close()
 
 
 def test_last_event_id_resends_only_what_was_missed(device) -> None:
@@ -151,7 +153,7 @@ def test_an_undo_missed_while_away_resets_the_page(device) -> None:
 
 
 def test_after_a_restart_the_stream_catches_up_from_the_log(tmp_path) -> None:
-    with LiveDevice(tmp_path / "state") as device:
+    with LiveDevice(tmp_path / "state", config=physical_config()) as device:
         match_id = new_final_count(device)
         for player, value in (("Ann", 2), ("Bob", 3), ("Ann", 4)):
             roll(device, player, value)

@@ -137,15 +137,21 @@ def event_from(pad: dict) -> dict:
     return event
 
 
+@pytest.mark.parametrize("physical", [False, True])
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_every_pad_sends_the_fields_its_event_has(game, players) -> None:
-    """An event built from a pad is never refused for its shape (a missing or an
-    unknown field): only the rules may refuse it."""
+def test_every_pad_sends_the_fields_its_event_has(game, players, physical) -> None:
+    """An event built from a pad, as the one rule for a remote's dice passes it on (the
+    device rolls what the pad left out; real dice: the faces entered), is never refused
+    for its shape (a missing or an unknown field): only the rules may refuse it."""
+    import random
+
+    from companion.remote.dice import remote_faces
+
     match = new_match(game, players)
-    assert {pad["type"] for pad in pads(match)} == set(match.expecting().types)
-    for pad in pads(match):
+    assert {pad["type"] for pad in pads(match, physical)} == set(match.expecting().types)
+    for pad in pads(match, physical):
         try:
-            match.check(event_from(pad))
+            match.check(remote_faces(match, event_from(pad), physical, random.Random(1)))
         except IllegalEvent as refused:
             assert "needs" not in str(refused) and "has no field" not in str(refused), refused
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from companion.clock import ManualClock, monotonic
-from companion.config import Buttons, Config, Idle
+from companion.config import Buttons, Config, Dice, Idle
 from companion.launch import make_app, web_page
 from companion.remote import commands
 from companion.remote.web.pairing import Pairing
@@ -34,13 +34,19 @@ def quiet_config() -> Config:
     return Config(buttons=Buttons(bounce_time=0.0, hold_time=10.0), idle=Idle(0.0, 0.0, 0.0))
 
 
+def physical_config() -> Config:
+    """:func:`quiet_config` at a table that rolls real dice ([dice] physical = true): the
+    faces a test chooses are taken from the page and the console, marked entered."""
+    return quiet_config()._replace(dice=Dice(physical=True))
+
+
 class LiveDevice:
     """``with LiveDevice(tmp_path) as device:`` ... ``device.url``, ``device.press("roll")``."""
 
     def __init__(self, state_dir: Path, *, seed: int = 1, open_reads: bool = True,
-                 port: int | None = None):
-        self.app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
-                            clock=monotonic, seed=seed, state_dir=state_dir)
+                 port: int | None = None, config: Config | None = None):
+        self.app = make_app(config or quiet_config(), board_factory=sim_board_factory,
+                            panel=sim_panel(), clock=monotonic, seed=seed, state_dir=state_dir)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.open_reads = open_reads
@@ -104,8 +110,9 @@ class LiveDevice:
 class Device:
     """An app with its owner loop in a thread, its page as a TestClient."""
 
-    def __init__(self, state_dir, open_reads: bool = True):
-        self.app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+    def __init__(self, state_dir, open_reads: bool = True, config: Config | None = None):
+        self.app = make_app(config or quiet_config(), board_factory=sim_board_factory,
+                            panel=sim_panel(),
                             clock=monotonic, seed=2, state_dir=state_dir)
         self.clock = ManualClock()
         self.pairing = Pairing(self.clock, random.Random(7))

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.club import wire
 from companion.club.mirror import Mirror, safe_result
+from companion.table.dice import entered_dice
 from companion.words import counted
 
 #: A match that stays behind while its table does not answer is asked for again less and
@@ -149,7 +150,17 @@ class TableBook:
             "state": mirror.state if mirror.state == "refused" else info.get("state", "playing"),
             "standings": safe_result(game) if game else self._result(mirror),
             "behind": mirror.behind(),
+            "entered_dice": self._entered_dice(mirror),
         }
+
+    def _entered_dice(self, mirror: Mirror) -> bool:
+        """True when the match holds faces the table typed in from real dice ("entered":
+        true, ``[dice] physical``) rather than rolled by its device: the page says so."""
+        if mirror.game is not None:
+            return entered_dice(mirror.game.events) > 0
+        if mirror.match_id is None:
+            return False
+        return mirror.match_id in self.store.with_entered_dice([mirror.match_id])
 
 
 def _receipt(mirror: Mirror) -> dict[str, Any]:

@@ -51,7 +51,8 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
 #: What the open club page shows of a table: nothing that identifies its device or its
 #: session on the broker (a device id, a match's uid), only what the room can see.
 PUBLIC_TABLE = ("table", "online", "match", "unconfirmed", "last_seen")
-PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind")
+PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind",
+                "entered_dice")
 
 
 def public_tables(tables: dict[str, Any]) -> dict[str, Any]:

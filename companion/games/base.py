@@ -121,6 +121,14 @@ class Match:
         die face's action: "draw for Board"), or "" when its fields say it all."""
         return ""
 
+    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
+        """Where ``event`` carries what dice showed: (field, None) for one face as a
+        number (Final Count's ``roll``: ``"value"``), (field, n) for a list of n faces
+        (the Hit Goal's two ``"rolls"``); None for an event no die decides. The device
+        rolls these faces, or a table with real dice enters them (``"entered": true``);
+        the one rule for what a remote may send reads this (companion.remote.dice)."""
+        return None
+
     # -- the fold -----------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
@@ -260,6 +268,18 @@ def check_fields(event: Event, kind: str, required: Sequence[str] = (),
 def n_cards(cards: int) -> str:
     """How many cards, in words, for refusals: "1 card", "2 cards"."""
     return counted(cards, "card")
+
+
+def entered_field(event: Event) -> bool:
+    """True when a die event says its faces were entered from real dice (``"entered":
+    true``); refused when ``"entered"`` is anything but true; False without it (the
+    device rolled them, or a log from before the field)."""
+    if "entered" not in event:
+        return False
+    if event["entered"] is not True:
+        raise IllegalEvent(f'"entered" is true (faces typed in from real dice) or left out, '
+                           f"not {event['entered']!r}")
+    return True
 
 
 def die_face(value: object) -> int:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields, die_face
+from companion.games.base import Event, Expect, Match, check_fields, die_face, entered_field
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
 from companion.table.dice import SIDES
@@ -218,6 +218,7 @@ class BlockLottery(Match):
         """A new deal: all dice back to the pool (to be rolled), all tokens in the tin."""
         self.phase = POOL
         self.rolled: list[int] = []
+        self.pool_entered = False
         self.pool: Counter[int] = Counter()
         self.dice: dict[str, list[int]] = {player: [] for player in self.players}
         self.takes: list[tuple[str, int]] = []
@@ -244,7 +245,8 @@ class BlockLottery(Match):
 
     def on_pool(self, event: Event) -> None:
         """The 15 dice as rolled into the pool at the start of the round (BL3)."""
-        check_fields(event, "pool", ("faces",))
+        check_fields(event, "pool", ("faces",), ("entered",))
+        entered = entered_field(event)
         if self.phase != POOL:
             raise IllegalEvent(f"the pool is rolled once, at the start of a round ({self._now()})")
         faces = event["faces"]
@@ -253,6 +255,7 @@ class BlockLottery(Match):
         for face in faces:
             die_face(face)
         self.rolled = list(faces)
+        self.pool_entered = entered
         self.pool = Counter(faces)
         self.phase = PLAY
 
@@ -292,7 +295,8 @@ class BlockLottery(Match):
 
     def on_reroll(self, event: Event) -> None:
         """A player re-rolls some of their dice, once per round: the faces before and after."""
-        check_fields(event, "reroll", ("player", "from", "to"))
+        check_fields(event, "reroll", ("player", "from", "to"), ("entered",))
+        entered = entered_field(event)
         player = self.player_field(event)
         if self.phase != FINALISE:
             after = "the lottery has started, dice are set" if self.phase in (
@@ -316,7 +320,19 @@ class BlockLottery(Match):
             )
         kept = Counter(self.dice[player]) - Counter(before)
         self.dice[player] = sorted(list(kept.elements()) + after)
-        self.rerolls[player] = {"from": list(before), "to": list(after)}
+        # "entered" only when typed in from real dice: older records stay as they were.
+        self.rerolls[player] = {"from": list(before), "to": list(after),
+                                **({"entered": True} if entered else {})}
+
+    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
+        """The pool's 15 ``"faces"``; a re-roll's ``"to"``, one per die in ``"from"``."""
+        kind = event.get("type")
+        if kind == "pool":
+            return "faces", POOL_SIZE
+        if kind == "reroll":
+            before = event.get("from")
+            return "to", len(before) if isinstance(before, list) else 0
+        return None
 
     def on_token(self, event: Event) -> None:
         """A lottery token drawn from the tin; it goes on the lowest free space (BL5)."""
@@ -500,6 +516,7 @@ class BlockLottery(Match):
                 "ended_by": self.ended_by,
                 "end": self.end_cause,
                 "pool": list(self.rolled),
+                **({"pool_entered": True} if self.pool_entered else {}),
                 "tokens": list(self.tokens),
                 "prizes": prizes,
                 "lucky_number": number,
@@ -585,6 +602,7 @@ class BlockLottery(Match):
             "first_player": self.first_player,
             "prizes": self.round_prizes,
             "rolled": list(self.rolled),
+            "pool_entered": self.pool_entered,
             "pool": [self.pool[face] for face in FACES],
             "pool_left": self.pool_left,
             "dice": {player: list(faces) for player, faces in self.dice.items()},
@@ -614,7 +632,8 @@ class BlockLottery(Match):
         return [
             ("Round", f"{state['round']} of {ROUNDS}"),
             ("Dealer", state["dealer"]),
-            ("Pool", f"{state['pool_left']} dice" + (f": {pool}" if pool else "")),
+            ("Pool", f"{state['pool_left']} dice" + (f": {pool}" if pool else "")
+             + (" (entered)" if state["pool_entered"] and self.phase != POOL else "")),
             *((f"{name}'s dice", " ".join(map(str, faces)) or "none")
               for name, faces in state["dice"].items() if self.phase != POOL),
             ("Prize card", " | ".join(spaces)),

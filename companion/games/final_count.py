@@ -27,8 +27,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent
-from companion.games.base import Event, Expect, Match, check_fields, die_face, n_cards
+from companion.games.base import (
+    Event,
+    Expect,
+    Match,
+    check_fields,
+    die_face,
+    entered_field,
+    n_cards,
+)
 from companion.table import scores
+from companion.table.dice import rolled_word
 from companion.table.seats import Seats
 from companion.words import and_list, counted
 
@@ -157,6 +166,7 @@ class Roll(NamedTuple):
     value: int
     took_card: bool  # False for a 4-6, and for a 1-3 on an empty draw pile
     action: str  # what the screen showed for it
+    entered: bool = False  # typed in from a real die ([dice] physical), not rolled here
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Roll:
         return self  # immutable, so Match.apply's safety copy may share it
@@ -228,6 +238,7 @@ class FinalCount(Match):
         self.draw_pile = draw_pile_after_deal(len(self.players))
         self.goal: int | None = None
         self.goal_rolls: list[int] = []
+        self.goal_entered = False
         # Every roll of this hand: FC12 counts the 1s, 2s and 3s that took a card.
         self.rolls: list[Roll] = []
         # Who rolled last and may still call before the next player rolls.
@@ -253,7 +264,8 @@ class FinalCount(Match):
 
     def on_goal(self, event: Event) -> None:
         """The two rolls for the Hit Goal, once per hand before play (FC5)."""
-        check_fields(event, "goal", ("rolls",))
+        check_fields(event, "goal", ("rolls",), ("entered",))
+        entered = entered_field(event)
         if not self.options["hit_goal"]:
             raise IllegalEvent("the Hit Goal is not in play (option hit_goal is off)")
         if self.phase != GOAL:
@@ -264,12 +276,14 @@ class FinalCount(Match):
         for value in rolls:
             die_face(value)
         self.goal_rolls = list(rolls)
+        self.goal_entered = entered
         self.goal = goal_from_rolls(*rolls)
         self._start_play()
 
     def on_roll(self, event: Event) -> None:
         """The player whose turn it is rolled the die; their turn ends (FC8-FC10)."""
-        check_fields(event, "roll", ("player", "value"))
+        check_fields(event, "roll", ("player", "value"), ("entered",))
+        entered = entered_field(event)
         player = self.player_field(event)
         self._check_in_play()
         if player != self.current:
@@ -282,10 +296,14 @@ class FinalCount(Match):
         action = (
             EMPTY_PILE_ACTION if pile_was_empty and value in PILE_FACES else FACE_ACTIONS[value]
         )
-        self.rolls.append(Roll(player, value, took_card, action))
+        self.rolls.append(Roll(player, value, took_card, action, entered))
         self._end_turn(player)
         # Before a call the roller may still call at the end of their own turn.
         self.may_still_call = player if self.caller is None else None
+
+    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
+        """A roll's ``"value"`` (one face) and the Hit Goal's two ``"rolls"``."""
+        return {"roll": ("value", None), "goal": ("rolls", 2)}.get(event.get("type"))
 
     def note(self, event: Event) -> str:
         """A roll's meaning for the roller ("draw for Board", or "pile empty: pass");
@@ -544,9 +562,11 @@ class FinalCount(Match):
             "draw_pile": self.draw_pile,
             "goal": self.goal,
             "goal_rolls": list(self.goal_rolls),
+            "goal_entered": self.goal_entered,
             "last_roll": None
             if last is None
-            else {"player": last.player, "value": last.value, "action": last.action},
+            else {"player": last.player, "value": last.value, "action": last.action,
+                  "entered": last.entered},
             "rolls": [roll._asdict() for roll in self.rolls],
             "may_call": list(self._callers()),
             "caller": self.caller,
@@ -570,9 +590,10 @@ class FinalCount(Match):
             ("Hand", state["hand"]),
             ("Dealer", state["dealer"]),
             ("Hit Goal", None if goal is None
-             else f"{goal} (rolled {rolls[0]} and {rolls[1]})"),
+             else f"{goal} ({rolled_word(state['goal_entered'])} {rolls[0]} and {rolls[1]})"),
             ("Last roll", None if last is None
-             else f"{last['player']} rolled {last['value']}: {last['action']}"),
+             else f"{last['player']} {rolled_word(last['entered'])} {last['value']}: "
+                  f"{last['action']}"),
             ("Draw pile", n_cards(state["draw_pile"])),
             ("Called", None if state["caller"] is None
              else f"{state['caller']}; last turns: {and_list(state['final_round']) or 'none'}"),

@@ -39,8 +39,10 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.config import physical_dice
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
 from companion.names import check_name
+from companion.remote.dice import PHYSICAL_ROLL, remote_faces
 from companion.remote.pads import pads
 from companion.store import ROSTER_MAX
 
@@ -165,7 +167,7 @@ def session_state(app: App, session: Session | None) -> dict[str, Any]:
         "seq": len(match.events),
         "expecting": expect,
         "context": match.context(),
-        "pads": pads(match),
+        "pads": pads(match, physical=physical_dice(app.ctx.config)),
         "saved": saving(app),
     }
 
@@ -365,6 +367,9 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(event, dict):
         raise RemoteError("BADARG", 'an event is a JSON object, like {"type": "call", ...}')
     session = _game_screen(app).session
+    # The die is the device's: faces a remote leaves out are rolled here, chosen ones are
+    # refused unless the table rolls real dice (then they are kept marked entered).
+    event = remote_faces(session.match, event, physical_dice(app.ctx.config), app.ctx.rng)
     session.apply(event)
     app.refresh_game()
     app.wake()
@@ -372,13 +377,16 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
 
 
 def roll(app: App) -> dict[str, Any]:
-    """Press ROLL on the game: roll for the player whose turn it is (or the Hit Goal)."""
+    """Press ROLL on the game: the device rolls for the player whose turn it is (or the
+    Hit Goal, or Block Lottery's pool). Refused at a table that rolls real dice."""
     from companion.device.buttons import Press
 
     game = _game_screen(app)
     expect = game.session.match.expecting()
-    if "roll" not in expect.types and "goal" not in expect.types:
+    if not {"roll", "goal", "pool"} & set(expect.types):
         raise RemoteError("ILLEGAL", f"nothing to roll now ({expect.prompt or 'game over'})")
+    if physical_dice(app.ctx.config):
+        raise RemoteError("ILLEGAL", PHYSICAL_ROLL)
     before = len(game.session.match.events)
     # Exactly what the ROLL button does on the game screen. The Hit Goal takes two
     # presses, one die each; one ROLL from afar rolls the goal, so press again when the

@@ -49,6 +49,9 @@ SEND_LABELS = {
     "starter": "Enter who has it", "turn_up": "Turn it up", "call_out": "Call them out",
     "colour": "Name it", "out": "Out",
 }
+#: The Send button of a die event the device rolls (no face pads: the device rolls).
+DEVICE_ROLLS = {"roll": "Roll the die", "goal": "Roll for the goal", "pool": "Roll the pool",
+                "reroll": "Re-roll them"}
 #: Steppers never go past these (the engines refuse more anyway).
 POINTS_RANGE = (-9999, 9999)
 CARDS_COUNTED = (0, 200)
@@ -208,9 +211,13 @@ GAMES: dict[str, Callable[[Any, Any], dict[str, list[dict[str, Any]]]]] = {
 }
 
 
-def pads(match: Any) -> list[dict[str, Any]]:
+def pads(match: Any, physical: bool = False) -> list[dict[str, Any]]:
     """The pads for every event ``match`` may take now (see the module docstring); []
-    when it takes none (the game is over) or the game has no pads."""
+    when it takes none (the game is over) or the game has no pads.
+
+    The die is the device's: a die event's pad has no face pads and sends the event
+    without its faces, which the device rolls; only at a table that rolls real dice
+    (``physical``, ``[dice] physical = true``) does it ask for the faces."""
     expect = match.expecting()
     build = GAMES.get(match.game_id)
     if build is None or not expect.types:
@@ -218,6 +225,15 @@ def pads(match: Any) -> list[dict[str, Any]]:
     by_type = build(match, expect)
     labels = [TYPE_LABELS.get(kind, kind.replace("_", " ").capitalize())
               for kind in expect.types]
-    return [{"type": kind, "label": label, "send": SEND_LABELS.get(kind, label),
-             "player": expect.player, "fields": by_type[kind]}
-            for kind, label in zip(expect.types, labels, strict=True) if kind in by_type]
+    made = []
+    for kind, label in zip(expect.types, labels, strict=True):
+        if kind not in by_type:
+            continue
+        fields, send = by_type[kind], SEND_LABELS.get(kind, label)
+        rolled = match.die_roll({"type": kind})
+        if rolled is not None and not physical:
+            fields = [item for item in fields if item["name"] != rolled[0]]
+            send = DEVICE_ROLLS.get(kind, "Roll")
+        made.append({"type": kind, "label": label, "send": send, "player": expect.player,
+                     "fields": fields})
+    return made

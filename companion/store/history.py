@@ -39,6 +39,25 @@ class History(StoreFile):
                                 (str(origin),)).fetchall()
         return {int(row["id"]) for row in rows}
 
+    def with_entered_dice(self, ids: list[int]) -> set[int]:
+        """Which of the matches ``ids`` hold faces typed in from real dice (an event with
+        ``"entered": true``, at a table with ``[dice] physical``): the history marks them.
+        One query per 500 ids, reading only events that name the field."""
+        found: set[int] = set()
+        ids = [int(match_id) for match_id in ids]
+        with self._reading() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT DISTINCT match_id FROM events WHERE match_id IN ({marks})"
+                    " AND instr(event, '\"entered\"') > 0 AND CASE WHEN json_valid(event)"
+                    " THEN json_extract(event, '$.entered') = 1 ELSE 0 END",
+                    chunk,
+                ).fetchall()
+                found.update(int(row["match_id"]) for row in rows)
+        return found
+
     def past(self, limit: int = 200) -> list[MatchRecord]:
         """Finished and abandoned matches, newest first (the web page's history)."""
         with self._reading() as conn:

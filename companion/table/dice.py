@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from companion.errors import BadSetup
 
@@ -46,6 +48,31 @@ def roll_dice(rng: random.Random, count: int) -> list[int]:
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise BadSetup(f"cannot roll {count!r} dice: give a whole number, 0 or more")
     return [roll_die(rng) for _ in range(count)]
+
+
+def rolled_word(entered: bool) -> str:
+    """"rolled" for faces the device rolled, "entered" for faces typed in from real dice
+    (a table with ``[dice] physical = true``), so nobody takes one for the other.
+
+    >>> rolled_word(False), rolled_word(True)
+    ('rolled', 'entered')
+    """
+    return "entered" if entered else "rolled"
+
+
+def entered(event: Mapping[str, Any]) -> bool:
+    """True for an event whose faces were typed in from real dice (``"entered": true``).
+
+    >>> entered({"type": "roll", "value": 6, "entered": True}), entered({"type": "roll"})
+    (True, False)
+    """
+    return event.get("entered") is True
+
+
+def entered_dice(events: Iterable[Any]) -> int:
+    """How many events of a log carry faces typed in from real dice: the history, the
+    match page, the exports and the club mark a match that has any."""
+    return sum(1 for event in events if isinstance(event, Mapping) and entered(event))
 
 
 class DiceCup:

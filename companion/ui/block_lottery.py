@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from companion.config import physical_dice
 from companion.errors import BadSetup
 from companion.games import block_lottery as rules
 from companion.session import Session
@@ -308,6 +309,12 @@ class BlockLotteryTable(GameScreen):
         return super().press(ctx, press)
 
     def _roll_pool(self, ctx: Context) -> Screen:
+        if physical_dice(ctx.config):  # the table rolled the 15 dice: their faces, entered
+            return self.entry_picker(
+                "The pool's dice", [str(face) for face in rules.FACES],
+                lambda faces: {"type": "pool", "faces": [int(face) for face in faces],
+                               "entered": True},
+                self, limits=(rules.POOL_SIZE, rules.POOL_SIZE))
         faces = roll_dice(ctx.rng, rules.POOL_SIZE)
         ctx.beep()
         self.spinner.start()
@@ -396,7 +403,7 @@ class BlockLotteryTable(GameScreen):
             if player not in self.match.expecting().choices["player"]:
                 return Message("Re-roll", [f"{player} has already", "re-rolled this round."],
                                self)
-            return RerollScreen(self, player)
+            return RerollScreen(self, player, physical=physical_dice(ctx.config))
         if is_(press, "roll"):
             waiting = self.match.expecting().choices["player"]
             if waiting:
@@ -539,14 +546,17 @@ class RoundOver(ResultScreen):
 class RerollScreen(Screen):
     """A player's dice by face: OK picks up one more die of the face under the cursor
     (round to none again), ROLL rolls the picked-up dice, a long ROLL enters the faces
-    rolled at the table instead, a long OK puts every die back down."""
+    rolled at the table instead, a long OK puts every die back down. At a table that
+    rolls real dice (``physical``) ROLL too asks for the faces. Entered faces are kept
+    marked as entered, so the record never passes them off as the device's roll."""
 
     roll_ready = True
 
-    def __init__(self, table: BlockLotteryTable, player: str):
+    def __init__(self, table: BlockLotteryTable, player: str, physical: bool = False):
         super().__init__(table)
         self.table = table
         self.player = player
+        self.physical = physical
         self.owned = _counts(table.match.state()["dice"][player])
         self.picked = [0] * len(rules.FACES)
         self.face = next(face for face in rules.FACES if self.owned[face - 1])
@@ -558,7 +568,7 @@ class RerollScreen(Screen):
     def hint(self) -> str:  # type: ignore[override]
         if self.rolled is not None:
             return "OK back"
-        return "OK pick up ROLL roll"
+        return "OK pick up ROLL enter" if self.physical else "OK pick up ROLL roll"
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -582,7 +592,7 @@ class RerollScreen(Screen):
         elif is_(press, "ok", long=True):
             self.picked = [0] * len(rules.FACES)
         elif is_(press, "roll"):
-            return self._roll(ctx)
+            return self._enter(ctx) if self.physical else self._roll(ctx)
         elif is_(press, "roll", long=True):
             return self._enter(ctx)
         elif is_(press, "back"):
@@ -626,7 +636,7 @@ class RerollScreen(Screen):
         return self.table.entry_picker(
             f"{self.player}'s new faces", [str(face) for face in rules.FACES],
             lambda faces: {"type": "reroll", "player": self.player, "from": before,
-                           "to": [int(face) for face in faces]},
+                           "to": [int(face) for face in faces], "entered": True},
             self, limits=(len(before), len(before)))
 
     def tick_after(self) -> float | None:

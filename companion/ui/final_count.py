@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.config import physical_dice
 from companion.games import final_count as rules
 from companion.session import Session
+from companion.table.dice import rolled_word
 from companion.ui.canvas import (
     BODY_TOP,
     CHAR_W,
@@ -81,6 +83,10 @@ class FinalCountTable(GameScreen):
 
     def route(self, ctx: Context) -> Screen:
         match = self.match
+        if match.phase != rules.GOAL:
+            # The goal was set (from afar, as the phone's "Roll for the goal" does) while
+            # one die was rolled here: that die must not start the next hand's goal.
+            self.goal_first = None
         if len(match.hands) > self.results_seen:
             self.results_seen = len(match.hands)
             return HandResult(self, len(match.hands) - 1)
@@ -132,6 +138,9 @@ class FinalCountTable(GameScreen):
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
+        if is_(press, "roll") and match.phase in (rules.GOAL, rules.PLAY) \
+                and physical_dice(ctx.config):
+            return self._enter_faces()
         if is_(press, "roll") and match.phase == rules.GOAL:
             return self._roll_goal(ctx)
         if is_(press, "roll") and match.phase == rules.PLAY:
@@ -155,6 +164,22 @@ class FinalCountTable(GameScreen):
             return self
         first, self.goal_first = self.goal_first, None
         return self.apply(ctx, {"type": "goal", "rolls": [first, value]})
+
+    def _enter_faces(self) -> Screen:
+        """A table that rolls real dice ([dice] physical): ROLL asks for the face rolled
+        (the Hit Goal's two), kept marked as entered rather than rolled here."""
+        faces = [str(face) for face in rules.FACES]
+        if self.match.phase == rules.GOAL:
+            return self.entry_picker("Hit Goal dice", faces, lambda rolled: {
+                "type": "goal", "rolls": [int(face) for face in rolled], "entered": True},
+                self, limits=(2, 2))
+        player = self.match.current
+        items = [MenuItem(f"{face}: {rules.FACE_ACTIONS[face]}",
+                          lambda ctx, menu, face=face: self.apply(
+                              ctx, {"type": "roll", "player": player, "value": face,
+                                    "entered": True}, after=menu))
+                 for face in rules.FACES]
+        return Menu(fitting(f"{player} rolled?", "The die shows?"), items, self)
 
     def _call(self, ctx: Context) -> Screen:
         callers = self.match.expecting().choices["caller"]
@@ -227,7 +252,7 @@ class FinalCountTable(GameScreen):
         room = (WIDTH - right) // CHAR_W
         called = self._just_called(state)
         if not spinning:
-            rolled = f"{last['player']} rolled"
+            rolled = f"{last['player']} {rolled_word(last['entered'])}"
             canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
             if called:  # the news now is the call; the roll above is what led to it
                 canvas.line(3, f"{called} called")

@@ -150,7 +150,7 @@ def describe(event: dict) -> str:
     """A short description of an event for the undo line ("Ann roll 3", "Bob play 9")."""
     words = [str(event.get("player", "")), str(event.get("type", ""))]
     for key, value in event.items():
-        if key in ("type", "player"):
+        if key in ("type", "player", "entered"):  # "entered": a mark, not a value
             continue
         if isinstance(value, dict):  # a card: its value, colour, suit
             value = [part for part in value.values() if part is not None]

@@ -112,7 +112,7 @@ def test_a_paired_phone_rolls_and_undoes_through_the_same_queue(page, device) ->
 def test_a_refused_event_shows_the_reason_and_changes_nothing(page, device) -> None:
     pair(page, device)  # from the main menu: Settings > Pair a phone
     device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
-    for event in ({"type": "call", "player": "Ann"}, {"type": "roll", "player": "Bob", "value": 5},
+    for event in ({"type": "call", "player": "Ann"}, {"type": "roll", "player": "Bob"},
                   {"type": "board", "cards": ["K", "K"]}):
         device.call(commands.event, event)
     seq_is(page, 3)

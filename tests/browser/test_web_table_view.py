@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import pair, seq_is
-from web_device import LiveDevice
+from web_device import LiveDevice, physical_config
 
 from companion.remote import commands
 
@@ -72,14 +72,14 @@ def paired_phone(browser: Any, device: LiveDevice) -> Any:
 def play_final_count(device: LiveDevice, names: list[str]) -> None:
     """A Final Count with the Hit Goal, a finished hand and many rolls into the next."""
     device.call(commands.new_game, "final-count", names, {"hit_goal": True})
-    device.call(commands.event, {"type": "goal", "rolls": [4, 6]})
+    device.call(commands.event, {"type": "goal"})  # the device rolls the Hit Goal
     device.call(commands.event, {"type": "call", "player": names[0]})
     for _ in names[1:]:
         device.press("roll")
     device.call(commands.event, {"type": "board", "cards": ["K", "9"]})
     for name in names:
         device.call(commands.event, {"type": "hand", "player": name, "cards": ["5", "4", "3"]})
-    device.call(commands.event, {"type": "goal", "rolls": [2, 5]})
+    device.call(commands.event, {"type": "goal"})
     for _ in range(20):
         device.press("roll")
 
@@ -98,7 +98,8 @@ def test_a_tv_shows_whose_turn_the_prompt_every_total_the_context_and_the_newest
     assert newest.split()[0] == str(state["seq"])  # newest first
     assert page.inner_text("#live tr.turn").startswith(state["turn"])
     assert "to play" in page.inner_text("#live tr.turn")  # in words, not only a glyph
-    assert "Hit Goal" in page.inner_text("#live .context") and "52" in page.inner_text(
+    goal = device.call(lambda app: app.current_session().match.goal)  # the device rolled it
+    assert "Hit Goal" in page.inner_text("#live .context") and str(goal) in page.inner_text(
         "#live .context")
     assert page.title() == f"Final Count: {state['turn']} to play · Tabletop Companion"
 
@@ -118,15 +119,22 @@ def test_ten_players_and_their_card_down_table_fit_a_tv_too(browser, device, wid
     assert "7 red hearts" in page.inner_text("#live .context")
 
 
-def test_a_phone_enters_a_final_count_board_with_three_taps(browser, device) -> None:
+def test_a_phone_enters_a_final_count_board_with_three_taps(browser, tmp_path) -> None:
+    with LiveDevice(tmp_path / "real-dice", config=physical_config()) as device:
+        phone_enters_a_board(browser, device)
+
+
+def phone_enters_a_board(browser: Any, device: LiveDevice) -> None:
+    """At a table with real dice (the faces typed in), Ann and Bob draw for the Board."""
     phone = paired_phone(browser, device)
     device.call(commands.new_game, "final-count", ["Ann", "Bob", "Cy"], {})
     for value in (3, 3):  # Ann and Bob draw for the Board: it may hold 4
         device.call(commands.event, {"type": "roll", "player": device.call(
             commands.state)["turn"], "value": value})
     device.call(commands.event, {"type": "call", "player": "Cy"})
-    device.press("roll")
-    device.press("roll")
+    for _ in range(2):  # the final round: Ann and Bob enter a 6 (no card drawn)
+        device.call(commands.event, {"type": "roll", "player": device.call(
+            commands.state)["turn"], "value": 6})
     assert device.call(commands.state)["prompt"] == "Enter the Board cards"
     phone.goto(device.url + "/")
     phone.wait_for_function("window.companionViews.length > 0")
@@ -149,15 +157,15 @@ def test_a_phone_enters_a_final_count_board_with_three_taps(browser, device) -> 
 def test_undo_says_what_it_undoes(browser, device) -> None:
     page = paired_phone(browser, device)
     device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
-    device.call(commands.event, {"type": "roll", "player": "Ann", "value": 4})
+    value = device.call(commands.event, {"type": "roll", "player": "Ann"})["event"]["value"]
     page.goto(device.url + "/")
     seq_is(page, 1)
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
-    assert page.inner_text("#undo") == "Undo “Ann rolled 4”"
+    assert page.inner_text("#undo") == f"Undo “Ann rolled {value}”"
     page.click("#undo")
     seq_is(page, 0)
-    assert asked == ["Undo “Ann rolled 4”?"]
+    assert asked == [f"Undo “Ann rolled {value}”?"]
     assert device.call(commands.state)["seq"] == 0
     page.context.close()
 
@@ -348,3 +356,18 @@ def test_eight_tabs_of_one_browser_share_one_stream_and_all_stay_live(browser,
     for tab in tabs:
         seq_is(tab, 2)
     context.close()
+
+
+def test_the_phone_asks_the_device_to_roll_and_has_no_face_pads(browser, device) -> None:
+    phone = paired_phone(browser, device)
+    device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
+    phone.goto(device.url + "/")
+    phone.wait_for_function("window.companionViews.length > 0")
+    phone.click("#pad .tab:text('Roll the die')")
+    assert phone.query_selector_all("#pad .key") == []  # no faces to choose from
+    phone.click("#pad button.send:text('Roll the die')")
+    seq_is(phone, 1)
+    (event,) = device.call(lambda app: app.ctx.store.events(app.current_session().match_id))
+    assert event["player"] == "Ann" and event["value"] in range(1, 7)
+    assert "entered" not in event
+    phone.context.close()

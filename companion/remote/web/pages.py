@@ -11,6 +11,7 @@ from companion.errors import one_line
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.people import NAME_MAX, player_details
+from companion.table.dice import entered_dice
 
 #: The largest whole number a body or an id may hold (SQLite's and most languages' 64
 #: bits).
@@ -36,10 +37,14 @@ def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
     only the newest ``limit`` (a player who last played long ago keeps their page)."""
     wanted = player.strip().casefold()
     records = store.past(limit if not (game or wanted) else PAST_ALL)
-    return [_record_json(record) for record in records
+    rows = [_record_json(record) for record in records
             if (not game or record.game_id == game)
             and (not wanted or any(name.casefold() == wanted for name in record.players))
             ][:limit]
+    entered = store.with_entered_dice([row["id"] for row in rows])
+    for row in rows:  # faces typed in from real dice, not rolled by the device: say so
+        row["entered_dice"] = row["id"] in entered
+    return rows
 
 
 def stored_match(store: Any, match_id: int) -> Any:
@@ -62,8 +67,10 @@ def match_details(store: Any, match_id: int) -> dict[str, Any]:
     players, points = views.series(table)
     data = _record_json(record)
     data.update(options=record.options, table=table,
+                entered_dice=entered_dice(events) > 0,
                 chart=views.chart_svg(players, points, views.unit(record.game_id)),
-                log=[{"seq": seq, "words": words, "event": events[seq - 1]}
+                log=[{"seq": seq, "words": words, "event": events[seq - 1],
+                      "entered": entered_dice(events[seq - 1:seq]) > 0}
                      for seq, words in views.log_lines(
                          events, None, (record.game_id, record.players, record.options))],
                 standings=views.standings(record.players, data["totals"], data["winners"],

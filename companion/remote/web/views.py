@@ -12,6 +12,8 @@ from html import escape
 from typing import Any
 
 from companion import games
+from companion.table.dice import entered as _entered
+from companion.table.dice import rolled_word
 
 #: Why a Block Lottery round ended, after the player's name.
 END_CAUSES = {"empty_hand": "had no cards left", "deck_out": "could not draw",
@@ -54,11 +56,11 @@ def _cards(value: Any) -> str:
 #: One event in words, per type: (event) -> the words after the player's name. Types
 #: shared by several games read right for each (the fields tell them apart).
 PHRASES: dict[str, Any] = {
-    "roll": lambda e: f"rolled {_value(e.get('value'))}",
+    "roll": lambda e: f"{_rolled(e)} {_value(e.get('value'))}",
     "goal": lambda e: "Hit Goal: " + (
-        f"rolled {e['rolls'][0]} and {e['rolls'][1]}, the goal is "
+        f"{_rolled(e)} {e['rolls'][0]} and {e['rolls'][1]}, the goal is "
         f"{10 * max(e['rolls']) + min(e['rolls'])}"
-        if _two_faces(e.get("rolls")) else f"rolled {_value(e.get('rolls'))}"),
+        if _two_faces(e.get("rolls")) else f"{_rolled(e)} {_value(e.get('rolls'))}"),
     "call": lambda e: "called: everyone else has one more turn",
     "board": lambda e: f"Board cards: {_cards(e.get('cards'))}",
     "hand": lambda e: ("has " + _cards(e["cards"]) if "cards" in e
@@ -82,9 +84,10 @@ PHRASES: dict[str, Any] = {
     "colour": lambda e: f"named the colour {_value(e.get('colour'))}",
     "draw": lambda e: "drew a card",
     "draw_stack": lambda e: "drew the stack",
-    "pool": lambda e: f"Rolled the pool: {_value(e.get('faces'))}",
+    "pool": lambda e: f"{_rolled(e).capitalize()} the pool: {_value(e.get('faces'))}",
     "take": lambda e: f"took a {_value(e.get('face'))}",
-    "reroll": lambda e: f"re-rolled {_value(e.get('from'))} and got {_value(e.get('to'))}",
+    "reroll": lambda e: (f"re-rolled {_value(e.get('from'))} and "
+                         f"{'entered' if _entered(e) else 'got'} {_value(e.get('to'))}"),
     "token": lambda e: f"Drew token {_value(e.get('token'))}",
     "score": lambda e: (f"counted {_value(e.get('blocks'))} cards in blocks and "
                         f"{_value(e.get('hand'))} in hand"
@@ -94,6 +97,10 @@ PHRASES: dict[str, Any] = {
                           + (f"; in hand: {_value(e['in_hand']) or 'nobody'}"
                              if "in_hand" in e else "")),
 }
+
+
+def _rolled(event: Mapping[str, Any]) -> str:
+    return rolled_word(_entered(event))
 
 
 def _two_faces(rolls: Any) -> bool:
