@@ -39,10 +39,13 @@ from companion.store.backup import (
     MANIFEST_MEMBER,
     BackupError,
     FreeSpace,
+    LogInUse,
     free_space,
     install,
+    megabytes,
     open_backup,
     refuse_in_use,
+    restore_needs,
     write_backup,
 )
 from companion.store.sql import translate
@@ -134,13 +137,17 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
     name = Path(file).name
     with restoring.at_work(state) as work:
         manifest = open_backup(file, work, free=free)
-        waiting = check_replays(work / DB_MEMBER, name)
-        their_id = manifest["device_id"]
-        keep = _which_id(name, own_id, their_id, ids)
-        if keep:
-            _set_device_id(work / DB_MEMBER, own_id, name)
-        checked = restoring.mark_checked(work, work / DB_MEMBER, name)
-        kept = install(checked, state, clock=clock)
+        try:
+            waiting = check_replays(work / DB_MEMBER, name)
+            their_id = manifest["device_id"]
+            keep = _which_id(name, own_id, their_id, ids)
+            if keep:
+                _set_device_id(work / DB_MEMBER, own_id, name)
+            checked = restoring.mark_checked(work, work / DB_MEMBER, name)
+            kept = install(checked, state, clock=clock)
+        except StoreError as err:
+            _said_as_a_full_card(err, state, restore_needs(manifest["db_bytes"]), free)
+            raise
     counts = manifest["counts"]
     made = f"made {manifest['created_utc'] or '?'} by companion {manifest['app_version'] or '?'}"
     if their_id is not None:
@@ -155,6 +162,26 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
         print(f"the unfinished {games.title(waiting.game_id)} ({', '.join(waiting.players)}) "
               "is offered to resume at the next start", file=out)
     return 0
+
+
+def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSpace) -> None:
+    """A write that failed because the card filled meanwhile (another program wrote):
+    SQLite says "disk I/O error" then; the person is told the card is full."""
+    if isinstance(err, BackupError | ForeignDevice | LogInUse):
+        return
+    try:
+        have = free(state) + _bytes_under(state)  # what the restore's own files took back
+    except OSError:
+        return
+    if have < needed:
+        raise StoreError(f"cannot restore: the card is full ({megabytes(have, up=False)} "
+                         f"free in {state}; it needs {megabytes(needed, up=True)})") from None
+
+
+def _bytes_under(state: Path) -> int:
+    """The bytes of a restore's work folder still in ``state`` (freed once it is gone)."""
+    return sum(path.stat().st_size for work in state.glob(f"{restoring.WORK_PREFIX}*")
+               for path in work.iterdir() if path.is_file())
 
 
 def _own_id(db: Path) -> str | None:
