@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import sqlite3
 import sys
 import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion import __version__, games
+from companion.config import SYSTEM_CONFIG, Config
 from companion.errors import CompanionError, StoreError
 from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
@@ -38,6 +40,7 @@ from companion.store.backup import (
     MANIFEST_MAX,
     MANIFEST_MEMBER,
     BackupError,
+    FolderNotWritable,
     FreeSpace,
     LogInUse,
     free_space,
@@ -57,6 +60,23 @@ log = logging.getLogger("companion")
 Clock = Callable[[], float]
 
 
+#: Where the installed service keeps its game log (StateDirectory=companion in the unit).
+SERVICE_STATE = Path("/var/lib/companion")
+
+
+def devices_state_dir(config: Config, env: Mapping[str, str] | None = None, *,
+                      service: Path = SERVICE_STATE) -> Path:
+    """Where ``backup`` and ``restore`` find the game log without ``--state-dir``: on an
+    installed device (its configuration is /etc/companion/config.toml, the service's
+    state dir is there) the service's, whoever runs them (``sudo -u companion``, ``sudo``);
+    else the state dir every command uses (README, "Command line")."""
+    env = os.environ if env is None else env
+    installed = config.source == str(SYSTEM_CONFIG) and service.is_dir()
+    if installed and not config.state.dir and not env.get("STATE_DIRECTORY"):
+        return service
+    return config.state_dir(dict(env))
+
+
 def backup_name(device_id: str | None, now: float) -> str:
     """``companion-<device>-<UTC time to the millisecond>.companion-backup``: sorts by
     time, and tells apart the backups of several devices sharing one directory."""
@@ -71,6 +91,9 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
     (the file written, its manifest). The log is opened read-only: any process may do
     this while the device plays. A folder that cannot be written, or has no room for
     the copy, is refused before anything is written (one line)."""
+    if db.parent.is_dir() and not os.access(db.parent, os.R_OK | os.X_OK):
+        raise StoreError(f"cannot read the game log in {db.parent}: permission denied "
+                         f"(run it as the user that owns {db.parent}, e.g. sudo -u companion)")
     if not db.is_file():
         raise StoreError(f"no game log in {db.parent} ({db.name} not found)")
     now = float(clock())
@@ -403,8 +426,13 @@ class BackupKeeper:
         try:
             dest = how()
         except CompanionError as err:
-            log.error("backups: %s", err)
-            self.on_failure(str(err))
+            line = str(err)
+            if isinstance(err, FolderNotWritable) and os.environ.get("STATE_DIRECTORY"):
+                # The service under systemd: ProtectSystem= keeps every folder read-only
+                # that the installer was not told about.
+                line += " (run sudo deploy/install.sh again: it lets the service write it)"
+            log.error("backups: %s", line)
+            self.on_failure(line)
         except Exception as err:  # noqa: BLE001 - a backup must never stop the table
             log.exception("backups failed")
             self.on_failure(f"{type(err).__name__}: {err}")

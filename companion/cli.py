@@ -416,14 +416,21 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from companion.backup import backup_main
 
     config = _config(args)
-    return backup_main(_stored_dir(args, config), args.to, config.backup.dir,
+    return backup_main(_devices_dir(args, config), args.to, config.backup.dir,
                        as_json=args.json)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from companion.backup import restore_main
 
-    return restore_main(args.file, _stored_dir(args), ids=args.ids)
+    return restore_main(args.file, _devices_dir(args, _config(args)), ids=args.ids)
+
+
+def _devices_dir(args: argparse.Namespace, config: Config) -> Path:
+    """--state-dir, else the device's own log: the service's on an installed device."""
+    from companion.backup import devices_state_dir
+
+    return Path(args.state_dir) if args.state_dir else devices_state_dir(config)
 
 
 def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:

@@ -25,7 +25,8 @@ import pytest
 from companion_cli import companion
 from test_backup import finish_scoreboard, make_backup, one_line_refusal, played  # noqa: F401
 
-from companion.backup import BackupKeeper, backup_log, restore_main
+from companion.backup import BackupKeeper, backup_log, devices_state_dir, restore_main
+from companion.config import SYSTEM_CONFIG, parse_config
 from companion.errors import StoreError
 from companion.gamelog import GameLog
 from companion.store import BackupError, Store, restoring
@@ -152,7 +153,7 @@ def test_a_backup_into_a_read_only_folder_is_one_line(played: Path,  # noqa: F81
     try:
         done = companion("backup", "--state-dir", str(played), "--to", str(stick))
         refusal = one_line_refusal(done, 1)
-        assert f"cannot write the backup in {stick}: {stick}: it is read-only" in refusal
+        assert refusal == f"companion: cannot write the backup in {stick}: it is read-only\n"
     finally:
         unmount(stick)
 
@@ -167,11 +168,71 @@ def test_the_read_only_twin_is_one_line(played: Path, tmp_path: Path,  # noqa: F
     class ReadOnly:
         f_flag = os.ST_RDONLY
 
-    monkeypatch.setattr(backups.os, "access", lambda path, mode: False)
-    monkeypatch.setattr(backups.os, "statvfs", lambda path: ReadOnly())
+    access, statvfs = os.access, os.statvfs
+    monkeypatch.setattr(backups.os, "access",
+                        lambda path, mode: Path(path) != stick and access(path, mode))
+    monkeypatch.setattr(backups.os, "statvfs",
+                        lambda path: ReadOnly() if Path(path) == stick else statvfs(path))
     with pytest.raises(StoreError, match=r"cannot write the backup in .*: it is read-only$"):
         backup_log(played / "companion.db", stick)
     assert list(stick.iterdir()) == []
+
+
+def test_the_service_is_told_how_to_get_its_folder_written(tmp_path: Path,
+                                                           monkeypatch) -> None:
+    """Under systemd (ProtectSystem=strict), a folder the installer was not told about
+    is read-only: the one line on the screen says what to do."""
+    import companion.store.backup as backups
+
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    access = os.access
+    monkeypatch.setattr(backups.os, "access",
+                        lambda path, mode: Path(path) != stick and access(path, mode))
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    failures: list[str] = []
+    with Store.in_dir(tmp_path / "state") as store:
+        keeper = BackupKeeper(store.path, stick, 3, on_failure=failures.append).start()
+        try:
+            finish_scoreboard(store, [keeper.listener])
+            assert keeper.wait()
+        finally:
+            keeper.stop()
+    assert failures == [f"cannot write the backup in {stick}: permission denied (run sudo "
+                        "deploy/install.sh again: it lets the service write it)"]
+
+
+def test_backup_and_restore_find_the_services_log_on_an_installed_device(
+        tmp_path: Path) -> None:
+    service = tmp_path / "var-lib-companion"
+    service.mkdir()
+    installed = parse_config("", source=str(SYSTEM_CONFIG))
+    assert devices_state_dir(installed, {}, service=service) == service
+    assert devices_state_dir(installed, {"STATE_DIRECTORY": "/x"}, service=service) == \
+        Path("/x")
+    moved = parse_config("[state]\ndir = '/srv/c'\n", source=str(SYSTEM_CONFIG))
+    assert devices_state_dir(moved, {}, service=service) == Path("/srv/c")
+    desktop = parse_config("", source=str(tmp_path / "config.toml"))
+    assert devices_state_dir(desktop, {"XDG_DATA_HOME": "/d"}, service=service) == \
+        Path("/d/companion")
+    assert devices_state_dir(installed, {"XDG_DATA_HOME": "/d"},
+                             service=tmp_path / "none") == Path("/d/companion")
+
+
+def test_a_log_the_user_may_not_read_is_said_with_whom_to_run_as(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    """`companion backup` by the owner's own user on an installed device: the service's
+    folder is the service user's (0750), said so, not "no game log"."""
+    import companion.backup as backups
+
+    state = tmp_path / "state"
+    Store.in_dir(state).close()
+    access = os.access
+    monkeypatch.setattr(backups.os, "access",
+                        lambda path, mode: Path(path) != state and access(path, mode))
+    with pytest.raises(StoreError, match=r"^cannot read the game log in .*: permission "
+                                         r"denied \(.*sudo -u companion\)$"):
+        backup_log(state / "companion.db", tmp_path)
 
 
 def test_a_backup_with_no_room_for_its_copy_is_refused_before_writing(

@@ -45,6 +45,7 @@ __all__ = [
     "BACKUP_SUFFIX",
     "BackupError",
     "BackupTooNew",
+    "FolderNotWritable",
     "LogInUse",
     "NoRoom",
     "Snapshots",
@@ -103,15 +104,15 @@ def writable_dir(directory: Path, doing: str) -> None:
     """StoreError in words when nothing can be written in ``directory`` (a read-only
     stick, a folder the service may not write)."""
     if not directory.is_dir():
-        raise StoreError(f"cannot {doing}: no directory {directory}")
+        raise StoreError(f"cannot {doing}: it is not a directory")
     if os.access(directory, os.W_OK):
         return
     try:
         read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
     except OSError:
         read_only = False
-    why = "it is read-only" if read_only else "permission denied"
-    raise StoreError(f"cannot {doing}: {directory}: {why}")
+    raise FolderNotWritable(f"cannot {doing}: "
+                            f"{'it is read-only' if read_only else 'permission denied'}")
 
 
 class BackupError(StoreError):
@@ -130,6 +131,10 @@ class NoRoom(StoreError):
     """Not enough free space for what is about to be written; nothing was written."""
 
     exit_status = 1
+
+
+class FolderNotWritable(StoreError):
+    """The folder a backup is to go in cannot be written (read-only, permissions)."""
 
 
 class LogInUse(StoreError):
