@@ -133,10 +133,6 @@ class ForeignDevice(StoreError):
     exit_status = 6
 
 
-#: What the owner may say about a backup made by another device.
-ID_CHOICES = ("keep", "take")
-
-
 def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
                  out: TextIO | None = None, clock: Clock = time.time,
                  free: FreeSpace = free_space) -> int:
