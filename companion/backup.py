@@ -9,41 +9,72 @@ and the people: the commands' lines, and :class:`BackupKeeper`, which writes a b
 Exit statuses of ``companion restore`` (README, "Command line"): 0 restored; 3 the
 backup is from a newer companion; 4 it is damaged or not a backup (checksum, integrity,
 a match that does not replay); 5 another program (the running device) has the game log
-open; 1 anything else (the state directory cannot be written, disk full); 2 bad usage.
+open; 6 the backup was made by another device and neither ``--keep-id`` nor
+``--take-id`` says which id this device is to have; 1 anything else (the state
+directory cannot be written, not enough free space: measured before anything is
+written); 2 bad usage.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
-import shutil
 import sqlite3
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Callable
+import zipfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion import __version__, games
+from companion.config import SYSTEM_CONFIG, Config
 from companion.errors import CompanionError, StoreError
-from companion.store import MatchRecord, Store, StoreCorrupt
+from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
+    MANIFEST_MAX,
+    MANIFEST_MEMBER,
     BackupError,
+    FolderNotWritable,
+    FreeSpace,
+    LogInUse,
+    free_space,
     install,
+    megabytes,
     open_backup,
     refuse_in_use,
+    restore_needs,
     write_backup,
 )
+from companion.store.sql import translate
 
-__all__ = ["BackupKeeper", "backup_log", "backup_main", "backup_name", "restore_main"]
+__all__ = ["BackupKeeper", "ForeignDevice", "backup_log", "backup_main", "backup_name",
+           "restore_main"]
 
 log = logging.getLogger("companion")
 Clock = Callable[[], float]
+
+
+#: Where the installed service keeps its game log (StateDirectory=companion in the unit).
+SERVICE_STATE = Path("/var/lib/companion")
+
+
+def devices_state_dir(config: Config, env: Mapping[str, str] | None = None, *,
+                      service: Path = SERVICE_STATE) -> Path:
+    """Where ``backup`` and ``restore`` find the game log without ``--state-dir``: on an
+    installed device (its configuration is /etc/companion/config.toml, the service's
+    state dir is there) the service's, whoever runs them (``sudo -u companion``, ``sudo``);
+    else the state dir every command uses (README, "Command line")."""
+    env = os.environ if env is None else env
+    installed = config.source == str(SYSTEM_CONFIG) and service.is_dir()
+    if installed and not config.state.dir and not env.get("STATE_DIRECTORY"):
+        return service
+    return config.state_dir(dict(env))
 
 
 def backup_name(device_id: str | None, now: float) -> str:
@@ -54,10 +85,15 @@ def backup_name(device_id: str | None, now: float) -> str:
            f"{BACKUP_SUFFIX}"
 
 
-def backup_log(db: Path, to: Path, *, clock: Clock = time.time) -> tuple[Path, dict[str, Any]]:
+def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
+               free: FreeSpace = free_space) -> tuple[Path, dict[str, Any]]:
     """Back up the game log ``db`` to ``to`` (a file, or a directory to name one in);
     (the file written, its manifest). The log is opened read-only: any process may do
-    this while the device plays."""
+    this while the device plays. A folder that cannot be written, or has no room for
+    the copy, is refused before anything is written (one line)."""
+    if db.parent.is_dir() and not os.access(db.parent, os.R_OK | os.X_OK):
+        raise StoreError(f"cannot read the game log in {db.parent}: permission denied "
+                         f"(run it as the user that owns {db.parent}, e.g. sudo -u companion)")
     if not db.is_file():
         raise StoreError(f"no game log in {db.parent} ({db.name} not found)")
     now = float(clock())
@@ -67,7 +103,8 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time) -> tuple[Path, d
                 dest.name.startswith(db.name):
             raise StoreError(f"{dest} is the game log itself (or one of its files); "
                              "choose another place for the backup")
-        manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now)
+        manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now,
+                                free=free)
     return dest, manifest
 
 
@@ -89,10 +126,20 @@ def backup_main(state_dir: Path, to: str | None, default_dir: str, *, as_json: b
 # -- restore ---------------------------------------------------------------------------------
 
 
-def restore_main(file: str, state_dir: Path, *, out: TextIO | None = None,
-                 clock: Clock = time.time) -> int:
+class ForeignDevice(StoreError):
+    """The backup was made by another device and the owner has not said which id this
+    device keeps (``--keep-id`` or ``--take-id``)."""
+
+    exit_status = 6
+
+
+def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
+                 out: TextIO | None = None, clock: Clock = time.time,
+                 free: FreeSpace = free_space) -> int:
     """``companion restore FILE``: check the backup, replay every match, then make it
-    the game log of ``state_dir`` (the log that was there is kept aside)."""
+    the game log of ``state_dir`` (the log that was there is kept aside). ``ids`` is
+    the owner's word on a backup made by another device: "keep" (this device keeps its
+    own id) or "take" (it takes the old one over, as its replacement)."""
     out = out or sys.stdout
     state = Path(state_dir)
     try:
@@ -100,30 +147,107 @@ def restore_main(file: str, state_dir: Path, *, out: TextIO | None = None,
     except OSError as err:
         raise StoreError(f"cannot create the state directory {state}: "
                          f"{err.strerror or err}") from None
-    refuse_in_use(state / Store.DEFAULT_NAME)  # at once, before any long work
-    try:
-        work = Path(tempfile.mkdtemp(prefix=".restore-", dir=state))
-    except OSError as err:
-        raise StoreError(f"cannot write in {state}: {err.strerror or err}") from None
-    try:
-        manifest = open_backup(file, work)
-        waiting = check_replays(work / DB_MEMBER, Path(file).name)
-        kept = install(work / DB_MEMBER, state, clock=clock)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    target = state / Store.DEFAULT_NAME
+    refuse_in_use(target)  # at once, before any long work
+    recovered = restoring.recover(state)  # a restore cut off before: finished or undone
+    if recovered:
+        print(recovered, file=out)
+    own_id = _own_id(target)
+    name = Path(file).name
+    with restoring.at_work(state) as work:
+        manifest = open_backup(file, work, free=free)
+        try:
+            waiting = check_replays(work / DB_MEMBER, name)
+            their_id = manifest["device_id"]
+            keep = _which_id(name, own_id, their_id, ids)
+            if keep:
+                _set_device_id(work / DB_MEMBER, own_id, name)
+            checked = restoring.mark_checked(work, work / DB_MEMBER, name)
+            kept = install(checked, state, clock=clock)
+        except StoreError as err:
+            _said_as_a_full_card(err, state, restore_needs(manifest["db_bytes"]), free)
+            raise
     counts = manifest["counts"]
-    device = manifest.get("device_id")
     made = f"made {manifest['created_utc'] or '?'} by companion {manifest['app_version'] or '?'}"
-    if device is not None:
-        made += f" on device {device[:8]}"
+    if their_id is not None:
+        made += f" on device {their_id[:8]}"
     print(f"restored {file} ({made}): {counts['matches']} matches, {counts['events']} "
           f"events, {counts['players']} players, into {state}", file=out)
     if kept is not None:
         print(f"the game log that was there is kept as {kept}", file=out)
+    if their_id is not None and their_id != own_id:
+        print(_id_outcome(own_id, their_id, keep), file=out)
     if waiting is not None:
         print(f"the unfinished {games.title(waiting.game_id)} ({', '.join(waiting.players)}) "
               "is offered to resume at the next start", file=out)
     return 0
+
+
+def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSpace) -> None:
+    """A write that failed because the card filled meanwhile (another program wrote):
+    SQLite says "disk I/O error" then; the person is told the card is full."""
+    if isinstance(err, BackupError | ForeignDevice | LogInUse):
+        return
+    try:
+        have = free(state) + _bytes_under(state)  # what the restore's own files took back
+    except OSError:
+        return
+    if have < needed:
+        raise StoreError(f"cannot restore: the card is full ({megabytes(have, up=False)} "
+                         f"free in {state}; it needs {megabytes(needed, up=True)})") from None
+
+
+def _bytes_under(state: Path) -> int:
+    """The bytes of a restore's work folder still in ``state`` (freed once it is gone)."""
+    return sum(path.stat().st_size for work in state.glob(f"{restoring.WORK_PREFIX}*")
+               for path in work.iterdir() if path.is_file())
+
+
+def _own_id(db: Path) -> str | None:
+    """This device's id, from the game log in place (None: no log, or it never made one).
+    Nothing else has the log open (the restore checked): a plain connection, whose close
+    leaves no -wal or -shm behind."""
+    if not db.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(db, isolation_level=None)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None  # no meta (an old log) or unreadable: no id to keep; it is set aside
+    return None if row is None else str(row[0])
+
+
+def _which_id(name: str, own_id: str | None, their_id: str | None, ids: str | None) -> bool:
+    """True when the restored log is to carry this device's own id. A backup made by
+    another device needs the owner's word (ForeignDevice, before anything is put in
+    place); one from this device, or one without an id, needs none."""
+    if their_id is None or their_id == own_id:
+        return their_id is None and own_id is not None
+    if ids is None:
+        this = f"this one is {own_id[:8]}" if own_id else "this one has no game log yet"
+        raise ForeignDevice(
+            f"this backup was made by device {their_id[:8]} ({this}): add --keep-id to keep "
+            "this device's own id, or --take-id to take that one over as its replacement")
+    return ids == "keep"
+
+
+def _set_device_id(db: Path, device_id: str | None, name: str) -> None:
+    """Give the restored log ``device_id`` (None: a new one is made at the next start)."""
+    with Store(db) as store:
+        store.set_meta("device_id", device_id)
+    _settle(db, name)
+
+
+def _id_outcome(own_id: str | None, their_id: str, keep: bool) -> str:
+    if keep:
+        mine = f"its own id {own_id[:8]}" if own_id else "a new id of its own at the next start"
+        return (f"this device keeps {mine}; the backup's games stay marked as played on "
+                f"{their_id[:8]}")
+    return (f"this device now has the id {their_id[:8]} of the device that made the backup, "
+            "as its replacement: do not run that one with it any more")
 
 
 def check_replays(db: Path, name: str) -> Any:
@@ -135,16 +259,26 @@ def check_replays(db: Path, name: str) -> Any:
             for record in store.every_match():
                 _check_replay(store, record, name)
             waiting = store.unfinished()
+    except StoreCorrupt as err:  # anything else (a full disk) is not the backup's fault
+        raise BackupError(f"{name}: {err}") from None
+    _settle(db, name)
+    return waiting
+
+
+def _settle(db: Path, name: str) -> None:
+    """Leave the log ``db`` as one file (no -wal). A full card is said as such (exit 1),
+    only a damaged file is the backup's fault (exit 4)."""
+    try:
         settle = sqlite3.connect(db, isolation_level=None)
         try:
             settle.execute("PRAGMA journal_mode = DELETE")
         finally:
             settle.close()
     except sqlite3.Error as err:
-        raise BackupError(f"{name}: its game log cannot be made ready ({err})") from None
-    except StoreCorrupt as err:  # anything else (a full disk) is not the backup's fault
-        raise BackupError(f"{name}: {err}") from None
-    return waiting
+        problem = translate(err, f"cannot make the restored game log ready in {db.parent}")
+        if isinstance(problem, StoreCorrupt):
+            raise BackupError(f"{name}: its game log cannot be made ready ({err})") from None
+        raise problem from None
 
 
 def _check_replay(store: Store, record: MatchRecord, name: str) -> None:
@@ -197,6 +331,7 @@ class BackupKeeper:
         self.queue.put(("backup",))
 
     def start(self) -> BackupKeeper:
+        self.queue.put(("start",))  # first, on the thread: what a stop left undone
         self._thread = threading.Thread(target=self._run, name="backups", daemon=True)
         self._thread.start()
         return self
@@ -223,14 +358,43 @@ class BackupKeeper:
         self._prune(dest)
         return dest
 
+    def catch_up(self) -> Path | None:
+        """At start: remove what a backup cut off by a stop (or a power cut) left in the
+        folder, and back up the games that ended after this device's newest backup there
+        (the game that had just ended when the device was stopped); the backup written,
+        or None. A folder that is not there (the stick is out) is left to the next game."""
+        if not self.directory.is_dir():
+            return None
+        prefix = self._prefix()
+        for path in self.directory.iterdir():
+            if path.name.startswith(f".{prefix}") and any(
+                    path.name.endswith(BACKUP_SUFFIX + end) for end in LEFTOVER_ENDINGS):
+                try:
+                    path.unlink()
+                    log.warning("backups: removed %s, left by a backup cut off", path.name)
+                except OSError as err:
+                    log.warning("backups: cannot remove %s: %s", path, err)
+        newest = max(self._mine(prefix), default=None)
+        if _ended(self.db) > (_ended_in_backup(newest) if newest else 0):
+            return self.back_up()
+        return None
+
+    def _prefix(self) -> str:
+        """``companion-<device>-``: how this device's backups are named."""
+        with Store(self.db, readonly=True) as store:
+            name = backup_name(store.meta("device_id"), 0.0)
+        return "-".join(name.split("-")[:2]) + "-"
+
+    def _mine(self, prefix: str) -> list[Path]:
+        return [path for path in self.directory.iterdir()
+                if path.name.startswith(prefix) and path.name.endswith(BACKUP_SUFFIX)]
+
     def _prune(self, newest: Path) -> None:
         # Only this device's backups ("companion-<device>-"), oldest first by name.
         prefix = "-".join(newest.name.split("-")[:2]) + "-"
         # The one just written always stays, even when its time sorts first (a Pi
         # without a clock battery may start in 1970 until it finds the network time).
-        mine = sorted(path for path in self.directory.iterdir()
-                      if path.name.startswith(prefix) and path.name.endswith(BACKUP_SUFFIX)
-                      and path != newest)
+        mine = sorted(path for path in self._mine(prefix) if path != newest)
         for old in mine[: max(0, len(mine) - (self.keep - 1))]:
             try:
                 old.unlink()
@@ -242,21 +406,64 @@ class BackupKeeper:
             items = [self.queue.get()]
             while not self.queue.empty():  # games that ended meanwhile: one backup
                 items.append(self.queue.get())
-            if any(item[0] == "backup" for item in items):
-                self._back_up_safely()
+            wrote = False
+            if any(item[0] == "start" for item in items):
+                wrote = self._back_up_safely(self.catch_up)
+            if any(item[0] == "backup" for item in items) and not wrote:
+                self._back_up_safely(self.back_up)
             for item in items:
                 if item[0] == "sync":
                     item[1].set()
             if any(item[0] == "stop" for item in items):
                 return
 
-    def _back_up_safely(self) -> None:
+    def _back_up_safely(self, how: Callable[[], Path | None]) -> bool:
+        """Run ``how``; True when it wrote a backup. A failure is one line, never more."""
         try:
-            dest = self.back_up()
-            log.info("backups: wrote %s", dest)
+            dest = how()
         except CompanionError as err:
-            log.error("backups: %s", err)
-            self.on_failure(str(err))
+            line = str(err)
+            if isinstance(err, FolderNotWritable) and os.environ.get("STATE_DIRECTORY"):
+                # The service under systemd: ProtectSystem= keeps every folder read-only
+                # that the installer was not told about.
+                line += " (run sudo deploy/install.sh again: it lets the service write it)"
+            log.error("backups: %s", line)
+            self.on_failure(line)
         except Exception as err:  # noqa: BLE001 - a backup must never stop the table
             log.exception("backups failed")
             self.on_failure(f"{type(err).__name__}: {err}")
+        else:
+            if dest is not None:
+                log.info("backups: wrote %s", dest)
+                return True
+        return False
+
+
+#: The endings of the hidden files a backup writes on its way (store.backup.leftovers_of).
+LEFTOVER_ENDINGS = (".partial", ".db", ".db-journal")
+
+
+def _ended(db: Path) -> int:
+    """How many matches of the log ``db`` have ended (finished or abandoned)."""
+    try:
+        conn = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            return int(conn.execute("SELECT COUNT(*) FROM matches WHERE finished IS NOT NULL"
+                                    " OR abandoned != 0").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.Error as err:
+        raise translate(err, "cannot read the game log") from None
+
+
+def _ended_in_backup(backup: Path) -> int:
+    """How many ended matches the backup ``backup`` holds, by its manifest (0 when it
+    cannot be read: a new backup is then the safe side)."""
+    try:
+        with zipfile.ZipFile(backup) as archive:
+            if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
+                return 0
+            counts = json.loads(archive.read(MANIFEST_MEMBER))["counts"]
+        return int(counts["matches"]) - int(counts["unfinished"])
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError):
+        return 0

@@ -209,6 +209,12 @@ def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     restore.add_argument("file", metavar="FILE", help="a .companion-backup file")
     restore.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                          help="where the game log is kept")
+    ids = restore.add_mutually_exclusive_group()
+    ids.add_argument("--keep-id", dest="ids", action="store_const", const="keep",
+                     help="a backup made by another device: this device keeps its own id")
+    ids.add_argument("--take-id", dest="ids", action="store_const", const="take",
+                     help="a backup made by another device: this device takes its id "
+                          "over, as its replacement")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -421,14 +427,21 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from companion.backup import backup_main
 
     config = _config(args)
-    return backup_main(_stored_dir(args, config), args.to, config.backup.dir,
+    return backup_main(_devices_dir(args, config), args.to, config.backup.dir,
                        as_json=args.json)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from companion.backup import restore_main
 
-    return restore_main(args.file, _stored_dir(args))
+    return restore_main(args.file, _devices_dir(args, _config(args)), ids=args.ids)
+
+
+def _devices_dir(args: argparse.Namespace, config: Config) -> Path:
+    """--state-dir, else the device's own log: the service's on an installed device."""
+    from companion.backup import devices_state_dir
+
+    return Path(args.state_dir) if args.state_dir else devices_state_dir(config)
 
 
 def on_a_pi(model_file: str = "/proc/device-tree/model") -> bool:

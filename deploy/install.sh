@@ -116,6 +116,7 @@ ETC=$R/etc/companion
 CHOICES_FILE=$ETC/install.conf
 STATE=$R/var/lib/companion
 UNIT=$R/etc/systemd/system/companion.service
+DROPINS=$R/etc/systemd/system/companion.service.d
 MODULES=$R/etc/modules-load.d/companion.conf
 LINK=$R/usr/local/bin/companion
 BEGIN_MARK="# BEGIN tabletop-companion"
@@ -644,6 +645,70 @@ install_unit() {
     fi
 }
 
+# The configured [backup] dir, "" when unset (read with Python's own TOML parser: the
+# installer's Python is 3.11+); the config's own check says what is wrong with it.
+backup_dir_of() {
+    "$PYTHON" - "$1" <<'PY' 2>/dev/null || true
+import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    value = tomllib.load(f).get("backup", {}).get("dir", "")
+print(value if isinstance(value, str) else "")
+PY
+}
+
+# ProtectSystem=strict leaves every folder but the state dir read-only for the service:
+# a drop-in lets it write the configured [backup] dir (none when there is none).
+allow_backup_dir() {
+    local config=$ETC/config.toml dir="" dropin=$DROPINS/backup-dir.conf
+    [[ -f $config ]] || return 0
+    if grep -q backup -- "$config"; then
+        dir=$(backup_dir_of "$config")
+    fi
+    if [[ -n $dir ]] && ! backup_dir_allowed "$dir" "$config"; then
+        dir=""
+    fi
+    if [[ -z $dir ]]; then
+        if [[ -e $dropin ]]; then
+            rm -f -- "$dropin"
+            rmdir --ignore-fail-on-non-empty -- "$DROPINS"
+            unit_changed=1
+            say "removed $dropin: the service writes no backup folder now"
+        fi
+        return 0
+    fi
+    {
+        printf '%s\n' "# Written by deploy/install.sh from [backup] dir in /etc/companion/config.toml:" \
+            "# the unit's ProtectSystem=strict leaves every other folder read-only. The" \
+            "# leading - : a stick that is not plugged in does not stop the service." \
+            "[Service]" "ReadWritePaths=-$dir"
+    } >"$WORK/backup-dir.conf"
+    ensure_dir "$DROPINS" 0755
+    if put_file "$WORK/backup-dir.conf" "$dropin" 0644; then
+        unit_changed=1
+    fi
+    say "the service may write the backup folder $dir ([backup] dir; $dropin)"
+    say "  it must be mounted before the service starts (or: sudo systemctl restart" \
+        "companion), and writable by the user companion (a FAT stick: mount it with" \
+        "uid=companion)"
+}
+
+# backup_dir_allowed DIR CONFIG: true when the service can be let write DIR; else says why.
+backup_dir_allowed() {
+    local dir=$1 config=$2
+    if [[ $dir != /* || $dir =~ [[:space:]\"\'%\\] ]]; then
+        say "[backup] dir = \"$dir\" in $config: the service can only be let write an" \
+            "absolute path without spaces, quotes, \\ or %: backups cannot be written"
+        return 1
+    fi
+    case $dir/ in
+        /home/* | /root/* | /run/user/*)
+            say "[backup] dir = \"$dir\" in $config: the service cannot see /home, /root" \
+                "or /run/user (ProtectHome=yes): use a folder under /media, /mnt or /srv"
+            return 1
+            ;;
+    esac
+}
+
 start_service() {
     if ((unit_changed)); then
         systemctl daemon-reload
@@ -679,6 +744,7 @@ if ((FIRMWARE)); then
     install_firmware
 fi
 install_unit
+allow_backup_dir
 write_choices_file
 if ((SYSTEM)); then
     start_service

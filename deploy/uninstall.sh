@@ -87,6 +87,9 @@ if ((SYSTEM)) && systemctl cat companion.service >/dev/null 2>&1; then
     systemctl disable --now companion.service || true
 fi
 remove "$UNIT"
+# The drop-in install.sh wrote for [backup] dir goes with the unit; yours stay.
+remove "$DROPINS/backup-dir.conf"
+[[ ! -d $DROPINS ]] || rmdir --ignore-fail-on-non-empty -- "$DROPINS"
 if ((PURGE)); then
     remove "$DROPINS"
 elif [[ -d $DROPINS ]]; then

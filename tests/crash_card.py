@@ -126,6 +126,15 @@ class Card:
     def synced(self, path: str) -> None:
         self._inode(path).sync()
 
+    def written_by_python(self, path: str) -> None:
+        """A file Python wrote (the card saw none of its writes): what it holds now is
+        one write (and a cut to its length) not yet synced."""
+        data = Path(path).read_bytes()
+        inode = self.live.get(path)
+        if inode is None:
+            inode = self.live[path] = Inode()
+        inode.pending = [(len(data), None), (0, data)] if data else [(0, None)]
+
     def deleted(self, path: str) -> None:
         self.live[path] = None
 

@@ -155,7 +155,7 @@ class _CrashVfs:
     """The registered VFS; it forwards to the unix VFS and tells :attr:`card`."""
 
     def __init__(self) -> None:
-        lib = _system_sqlite()
+        lib = self.lib = _system_sqlite()
         unix_ptr = lib.sqlite3_vfs_find(None)
         if not unix_ptr:
             raise CardUnavailable("SQLite has no default VFS")
@@ -344,31 +344,70 @@ def crash_vfs_or_skip() -> _CrashVfs:
 
 
 @contextmanager
-def plugged_in(card: Card) -> Iterator[_CrashVfs]:
+def plugged_in(card: Card, *, every_connection: bool = False) -> Iterator[_CrashVfs]:
     """Files opened with ``?vfs=crash-card`` inside go through ``card``; directory
-    syncs and renames made by Python (``os.fsync`` on a directory, ``os.rename``,
-    ``os.replace``) are told to it too."""
+    syncs, renames and deletes made by Python (``os.fsync`` on a directory,
+    ``os.rename``, ``os.replace``, ``os.unlink``) are told to it too.
+
+    ``every_connection``: the crash VFS is SQLite's default while plugged in, so that
+    every connection goes through the card (a backup's copy, a restore's checks), and
+    a file Python writes itself (a backup's zip, a restore's extracted copy) is on the
+    card once Python fsyncs it: its content then is one write not yet synced until the
+    sync returns (renamed before any sync, it is all unsynced). Set ``vfs.card`` to None
+    for a while to do what the card must not see (booting an image)."""
     vfs = crash_vfs()
-    real = {"fsync": os.fsync, "rename": os.rename, "replace": os.replace}
+    real = {"fsync": os.fsync, "rename": os.rename, "replace": os.replace,
+            "unlink": os.unlink, "remove": os.remove}
 
     def fsync(fd: int) -> None:
-        real["fsync"](fd)
-        if stat.S_ISDIR(os.fstat(fd).st_mode):
-            card.directory_synced(os.path.abspath(os.readlink(f"/proc/self/fd/{fd}")))
+        now = vfs.card
+        if now is None:
+            real["fsync"](fd)
+        elif stat.S_ISDIR(os.fstat(fd).st_mode):
+            real["fsync"](fd)
+            now.directory_synced(os.path.abspath(os.readlink(f"/proc/self/fd/{fd}")))
+        elif every_connection:  # a file Python wrote: it reaches the card now
+            path = os.readlink(f"/proc/self/fd/{fd}")
+            now.written_by_python(path)
+            now.sync_point()
+            real["fsync"](fd)
+            now.synced(path)
+        else:
+            real["fsync"](fd)
 
     def moving(name: str) -> Callable[..., None]:
         def move(source: object, target: object, **kw: object) -> None:
+            now = vfs.card
+            old = os.path.abspath(os.fspath(source))  # type: ignore[arg-type]
+            if now is not None and every_connection and now.live.get(old) is None \
+                    and os.path.isfile(old):
+                now.written_by_python(old)
             real[name](source, target, **kw)
-            card.renamed(os.path.abspath(os.fspath(source)),
-                         os.path.abspath(os.fspath(target)))
+            if now is not None:
+                now.renamed(old, os.path.abspath(os.fspath(target)))  # type: ignore[arg-type]
         return move
+
+    def unlinking(name: str) -> Callable[..., None]:
+        def unlink(path: Any, *, dir_fd: int | None = None) -> None:
+            where = os.readlink(f"/proc/self/fd/{dir_fd}") if dir_fd is not None else ""
+            full = os.path.abspath(os.path.join(where, os.fspath(path)))
+            real[name](path, dir_fd=dir_fd)
+            if vfs.card is not None:
+                vfs.card.deleted(full)
+        return unlink
 
     vfs.card = card
     vfs.watch(True)
+    if every_connection:
+        vfs.lib.sqlite3_vfs_register(ctypes.addressof(vfs.vfs), 1)
     os.fsync, os.rename, os.replace = fsync, moving("rename"), moving("replace")
+    os.unlink, os.remove = unlinking("unlink"), unlinking("remove")
     try:
         yield vfs
     finally:
         os.fsync, os.rename, os.replace = real["fsync"], real["rename"], real["replace"]
+        os.unlink, os.remove = real["unlink"], real["remove"]
+        if every_connection:
+            vfs.lib.sqlite3_vfs_register(vfs.unix_ptr, 1)
         vfs.watch(False)
         vfs.card = None

@@ -101,7 +101,7 @@ def test_backup_then_restore_into_an_empty_dir_gives_equal_stats(played: Path,
                                       "players": len(store.roster()), "unfinished": 1}
 
     empty = tmp_path / "restored"
-    done = companion("restore", str(backup), "--state-dir", str(empty))
+    done = companion("restore", str(backup), "--state-dir", str(empty), "--take-id")
     assert done.returncode == 0, done.stderr
     assert "26 matches" in done.stdout and "offered to resume" in done.stdout
     before = companion("stats", "--json", "--state-dir", str(played))
@@ -140,7 +140,7 @@ def test_a_backup_taken_while_a_game_is_written_restores_intact(tmp_path: Path) 
     assert during < len(appended)  # the writer was still appending after the last backup
     for n, (file, manifest) in enumerate(taken):
         into = tmp_path / f"into{n}"
-        assert restore_main(str(file), into, out=io.StringIO()) == 0
+        assert restore_main(str(file), into, ids="take", out=io.StringIO()) == 0
         with Store(into / "companion.db") as restored:
             events = restored.events(match_id)
             assert restored.match(match_id).in_progress
@@ -165,7 +165,7 @@ def test_a_backup_from_a_newer_schema_is_refused_with_one_line(played: Path,
     later = rewrite(backup, tmp_path / "later.companion-backup",
                     manifest=lambda m: {**m, "format_version": 2})
     with pytest.raises(BackupTooNew):
-        restore_main(str(later), target, out=io.StringIO())
+        restore_main(str(later), target, ids="take", out=io.StringIO())
 
 
 def test_a_backup_with_a_wrong_checksum_is_refused(played: Path, tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_a_backup_with_a_wrong_checksum_is_refused(played: Path, tmp_path: Path)
 def test_a_backup_taken_mid_game_resumes_the_game(played: Path, tmp_path: Path) -> None:
     backup = make_backup(played, tmp_path / "backups")
     into = tmp_path / "restored"
-    assert restore_main(str(backup), into, out=io.StringIO()) == 0
+    assert restore_main(str(backup), into, ids="take", out=io.StringIO()) == 0
     with Store(into / "companion.db") as store:
         waiting = store.unfinished()
         assert waiting is not None and waiting.game_id == "scoreboard"
@@ -220,7 +220,8 @@ def test_restore_keeps_the_log_that_was_there(played: Path, tmp_path: Path) -> N
         store.add_player("Zed")
     before = sha(target / "companion.db")
     out = io.StringIO()
-    assert restore_main(str(backup), target, out=out, clock=lambda: 1700000000.0) == 0
+    assert restore_main(str(backup), target, ids="take", out=out,
+                        clock=lambda: 1700000000.0) == 0
     kept = target / "companion.db.before-restore-20231114T221320Z"
     assert kept.is_file() and sha(kept) == before
     assert str(kept) in out.getvalue()
@@ -246,7 +247,7 @@ def test_restore_is_refused_while_the_log_is_open(played: Path, tmp_path: Path) 
     finally:
         holder.stdin.close()
         holder.wait(30)
-    assert restore_main(str(backup), target, out=io.StringIO()) == 0
+    assert restore_main(str(backup), target, ids="take", out=io.StringIO()) == 0
 
 
 def test_a_match_that_does_not_replay_is_refused(played: Path, tmp_path: Path) -> None:
@@ -306,7 +307,7 @@ def test_a_manifest_that_inflates_is_cut_at_its_size(played: Path, tmp_path: Pat
     small = rewrite(backup, tmp_path / "small.companion-backup",
                     manifest=lambda m: {**m, "db_bytes": 1000})
     with pytest.raises(BackupError, match="larger than its manifest says"):
-        restore_main(str(small), tmp_path / "t", out=io.StringIO())
+        restore_main(str(small), tmp_path / "t", ids="take", out=io.StringIO())
     assert [p.name for p in (tmp_path / "t").iterdir()] == []  # the work dir is gone
 
 
@@ -416,7 +417,7 @@ def test_a_restore_error_in_the_state_dir_is_a_store_error(played: Path,
     blocker = tmp_path / "file"
     blocker.write_text("")
     with pytest.raises(StoreError, match="cannot create the state directory"):
-        restore_main(str(backup), blocker / "state", out=io.StringIO())
+        restore_main(str(backup), blocker / "state", ids="take", out=io.StringIO())
     assert not isinstance(LogInUse("x"), BackupError)
 
 
@@ -441,7 +442,8 @@ def test_a_backup_from_an_older_schema_is_brought_up_to_date(tmp_path: Path) -> 
     with zipfile.ZipFile(file, "w") as archive:
         archive.writestr("manifest.json", json.dumps(manifest))
         archive.write(old / "companion.db", "companion.db")
-    assert restore_main(str(file), tmp_path / "new", out=io.StringIO()) == 0
+    assert restore_main(str(file), tmp_path / "new", ids="take",
+                        out=io.StringIO()) == 0
     with Store(tmp_path / "new" / "companion.db", readonly=True) as store:
         assert store.unfinished().uid  # schema 2's uid, given on the way in
         assert store.events(1) == [{"type": "points", "player": "Ann", "points": 4}]
@@ -474,9 +476,12 @@ def test_what_a_manifest_only_shows_is_printable(played: Path, tmp_path: Path) -
                   manifest=lambda m: {**m, "app_version": "1\nrestored everything",
                                       "device_id": 7, "created_utc": "x" * 500})
     out = io.StringIO()
-    assert restore_main(str(odd), tmp_path / "t", out=out) == 0
+    assert restore_main(str(odd), tmp_path / "t", ids="take", out=out) == 0
     first = out.getvalue().splitlines()[0]
-    assert "made ? by companion ?" in first and "device" not in first
+    assert "made ? by companion ?" in first
+    with Store(played / "companion.db", readonly=True) as store:
+        # the device named is the log's own, never what the manifest claims
+        assert f"on device {store.meta('device_id')[:8]})" in first
 
 
 def test_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
@@ -495,6 +500,6 @@ def test_restore_as_root_gives_the_log_to_the_state_dirs_owner(played: Path,
     service = tmp_path / "var-lib-companion"
     service.mkdir()
     os.chown(service, 4321, 4322)
-    assert restore_main(str(backup), service, out=io.StringIO()) == 0
+    assert restore_main(str(backup), service, ids="take", out=io.StringIO()) == 0
     owner = (service / "companion.db").stat()
     assert (owner.st_uid, owner.st_gid) == (4321, 4322)

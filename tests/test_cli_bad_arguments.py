@@ -71,6 +71,9 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
     ("backup", "--state-dir"): [("--state-dir", "{file}")],
     ("backup", "--to"): [("--to", ""), ("--to", " ")],
     ("restore", "--state-dir"): [("{script}", "--state-dir", "{file}")],
+    ("restore", "--keep-id"): [("{script}", "--keep-id", "--take-id"),
+                               ("{script}", "--keep-id=yes")],
+    ("restore", "--take-id"): [("{script}", "--take-id", "--take-id=old")],
 }
 #: Flags whose value is checked where it is used, not as an argument: the configuration
 #: (a bad one exits 78, README says so) and the path of a port that may appear later.

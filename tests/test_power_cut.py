@@ -6,8 +6,16 @@ kept and one torn. Each outcome is booted: the log must be intact
 (``integrity_check``), hold every event the screen showed (at most the one in flight
 more), and every game must replay.
 
+What the screen showed is read back from the store once a call has returned; that
+alone cannot see an app that tells a view of an event before its commit returns. So
+each view besides (the table page and the club publisher, which hear of every event
+through the session's listeners, as :mod:`companion.launch` attaches them) is recorded
+as it is told, and at every cut what each view had been told so far must be on the
+card (:class:`Views`).
+
 The same run with ``synchronous`` lowered (OFF, NORMAL), or with the directory syncs
-dropped, must lose something: those tests show the power-cut test can fail.
+dropped, or with a session that tells its views before it commits, must lose
+something: those tests show the power-cut test can fail.
 """
 
 from __future__ import annotations
@@ -84,8 +92,37 @@ def snapshot(store: Store) -> dict[int, Shown]:
             return found
         found[match_id] = Shown(
             record.game_id, record.players, record.state,
-            tuple(json.dumps(event, sort_keys=True) for event in store.events(match_id)),
+            events_of(store.events(match_id)),
             store.published(match_id), store.meta(PUBLISHED_STATE + record.uid))
+
+
+def events_of(events: Any) -> tuple[str, ...]:
+    return tuple(json.dumps(event, sort_keys=True) for event in events)
+
+
+Told = dict[str, dict[int, tuple[str, ...]]]
+
+
+class Views:
+    """What the views beside the screen were told, at the moment they were told it: the
+    table page and the club publisher hear of each event (and undo) through the
+    session's listeners and show the session's match as it is then."""
+
+    NAMES = ("page", "club publisher")
+
+    def __init__(self) -> None:
+        self.told: Told = {name: {} for name in self.NAMES}
+
+    def listeners(self) -> list[Any]:
+        return [self._listener(name) for name in self.NAMES]
+
+    def _listener(self, name: str) -> Any:
+        def heard(session: Session, event: Any, undone: bool = False) -> None:
+            self.told[name][session.match_id] = events_of(session.match.events)
+        return heard
+
+    def now(self) -> Told:
+        return {name: dict(matches) for name, matches in self.told.items()}
 
 
 def scoreboard(rnd: random.Random, players: list[str], rounds: int) -> list[dict[str, Any]]:
@@ -115,15 +152,17 @@ def an_export(folder: Path) -> str:
 Step = tuple[str, "Store | None"]
 
 
-def evening(state: Path, export: str) -> Iterator[Step]:
-    """An evening at the table, through the real Store and Session. Each ``yield`` is a
-    call that returned: what it did is on the screen now (the label says what, the store
-    is the open one to read it back from, None while the device is off)."""
+def evening(state: Path, export: str, views: Views) -> Iterator[Step]:
+    """An evening at the table, through the real Store and Session (``views`` hear of
+    every event). Each ``yield`` is a call that returned: what it did is on the screen
+    now (the label says what, the store is the open one to read it back from, None while
+    the device is off)."""
     rnd = random.Random(8)
+    told = views.listeners()
     store = Store.in_dir(state, vfs=VFS_NAME)
     yield "the device starts (a new game log)", store
 
-    first = Session.start("scoreboard", PLAYERS, {}, store)
+    first = Session.start("scoreboard", PLAYERS, {}, store, listeners=told)
     yield "a scoreboard game starts", store
     for n, event in enumerate([*scoreboard(rnd, PLAYERS, 3), {"type": "end"}]):
         first.apply(event)
@@ -142,7 +181,7 @@ def evening(state: Path, export: str) -> Iterator[Step]:
     publisher.set_meta(PUBLISHED_STATE + store.match(first.match_id).uid, "finished")
     yield "the broker has it as finished", store
 
-    second = Session.start("final-count", PLAYERS, {}, store)
+    second = Session.start("final-count", PLAYERS, {}, store, listeners=told)
     yield "a Final Count game starts", store
     for n, event in enumerate(rolls(7)):
         second.apply(event)
@@ -161,7 +200,7 @@ def evening(state: Path, export: str) -> Iterator[Step]:
     yield "the device starts again", store
     unfinished = store.unfinished()
     assert unfinished is not None
-    second = Session.resume(store, unfinished.id)
+    second = Session.resume(store, unfinished.id, listeners=told)
     for n, event in enumerate(rolls(5, start=6)):
         second.apply(event)
         yield f"final count roll {n + 7} after the restart", store
@@ -171,7 +210,8 @@ def evening(state: Path, export: str) -> Iterator[Step]:
 
     second.abandon()
     yield "the Final Count game is ended (kept as abandoned)", store
-    third = Session.start("scoreboard", ["Dee", "Eve"], {"low_wins": True}, store)
+    third = Session.start("scoreboard", ["Dee", "Eve"], {"low_wins": True}, store,
+                          listeners=told)
     yield "a low-wins scoreboard starts", store
     for n, event in enumerate(scoreboard(rnd, ["Dee", "Eve"], 3)):
         third.apply(event)
@@ -194,7 +234,9 @@ class PowerCuts:
         self.boot_dir = tmp_path / "booted"
         self.export = an_export(tmp_path / "other")
         self.card = Card(seed, on_sync=self._at_sync)
-        self.in_flight: list[tuple[str, list[tuple[str, dict[str, bytes]]]]] = []
+        self.views = Views()
+        #: (where, the card's images then, what the views had been told by then)
+        self.in_flight: list[tuple[str, list[tuple[str, dict[str, bytes]]], Told]] = []
         self.shown: dict[int, Shown] = {}
         self.acknowledged = 0
         self.booted = 0
@@ -207,39 +249,41 @@ class PowerCuts:
 
     def run(self) -> PowerCuts:
         with plugged_in(self.card):
-            for label, store in evening(self.state, self.export):
+            for label, store in evening(self.state, self.export, self.views):
                 self._returned(label, store)
         assert not self.card.errors, self.card.errors[:3]
         return self
 
     def _at_sync(self, card: Card) -> None:
         """The power fails while this sync is on its way: what the card may hold."""
-        self.in_flight.append((f"sync point {card.sync_points}", card.images(self.state)))
+        self.in_flight.append((f"sync point {card.sync_points}", card.images(self.state),
+                               self.views.now()))
 
     def _returned(self, label: str, store: Store | None) -> None:
         shown = self.shown if store is None else snapshot(store)
-        for where, images in self.in_flight:
-            self._boot_each(f"{where}, during '{label}'", images, self.shown, shown)
+        for where, images, told in self.in_flight:
+            self._boot_each(f"{where}, during '{label}'", images, self.shown, shown, told)
         self.in_flight = []
         self.acknowledged += 1
         self._boot_each(f"just after '{label}' was shown", self.card.images(self.state),
-                        shown, shown)
+                        shown, shown, self.views.now())
         self.shown = shown
 
     def _boot_each(self, where: str, images: list[tuple[str, dict[str, bytes]]],
-                   before: dict[int, Shown], after: dict[int, Shown]) -> None:
+                   before: dict[int, Shown], after: dict[int, Shown], told: Told) -> None:
         for variant, files in images:
-            key = hashlib.sha256(repr((sorted(files.items()), before, after)).encode()).digest()
+            key = hashlib.sha256(repr((sorted(files.items()), before, after, told))
+                                 .encode()).digest()
             if key in self._seen:
                 continue
             self._seen.add(key)
             self.booted += 1
-            problem = self._boot(files, before, after)
+            problem = self._boot(files, before, after, told)
             if problem:
                 self.failures.append(f"power cut at {where} ({OUTCOMES[variant]}): {problem}")
 
     def _boot(self, files: dict[str, bytes], before: dict[int, Shown],
-              after: dict[int, Shown]) -> str | None:
+              after: dict[int, Shown], told: Told) -> str | None:
         """Power back on with ``files``: what is wrong, or None."""
         shutil.rmtree(self.boot_dir, ignore_errors=True)
         self.boot_dir.mkdir()
@@ -263,7 +307,20 @@ class PowerCuts:
                         return f"match {match_id} is finished but its log does not end it"
         except StoreError as err:
             return f"the game log does not open: {err}"
-        return differences(found, before, after)
+        return differences(found, before, after) or untold(found, after, told)
+
+
+def untold(found: dict[int, Shown], after: dict[int, Shown], told: Told) -> str | None:
+    """A view told of events the card does not hold: what it was told must be on the
+    card, or what the call in flight is writing (``after``: it may land before the
+    views hear of it)."""
+    for view, matches in told.items():
+        for match_id, events in sorted(matches.items()):
+            held = found[match_id].events if match_id in found else ()
+            if held != events and (match_id not in after or held != after[match_id].events):
+                return (f"the {view} was told match {match_id} has {len(events)} events, "
+                        f"the card holds {len(held)}")
+    return None
 
 
 def differences(found: dict[int, Shown], before: dict[int, Shown],
@@ -319,6 +376,9 @@ def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(
     assert cuts.booted > 2 * cuts.card.sync_points
     assert [match.state for match in cuts.shown.values()] == [
         "finished", "abandoned", "finished", "finished", "playing"]
+    for view in Views.NAMES:  # the views heard every game played here, to its last event
+        assert cuts.views.told[view] == {match_id: cuts.shown[match_id].events
+                                         for match_id in (1, 2, 5)}
 
 
 @pytest.mark.parametrize("level", ["OFF", "NORMAL"])
@@ -341,6 +401,30 @@ def test_lowered_synchronous_is_caught(card_dir: Path, monkeypatch: pytest.Monke
     print("\n".join(cuts.failures[:4]))
     assert any("the screen showed" in failure or "is gone" in failure
                for failure in cuts.failures), cuts.failures[:3]
+
+
+def test_telling_the_views_before_the_commit_is_caught(card_dir: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutant the store's read-back alone lets through: a session that tells the
+    page and the club publisher of an event before its commit returns. Every call ends
+    with the store and the screen agreeing, so only what the views were told at the
+    cuts inside the commit shows it."""
+
+    def apply_telling_first(self: Session, event: Any) -> None:
+        self.match.check(event)
+        self.match.apply(event)
+        self.times.append(self.wall_clock())
+        self._tell(event)  # the views hear of it now...
+        self.store.append(self.match_id, event)  # ...and the commit comes after
+        self.synced = len(self.match.events)
+        if self.match.over:
+            self.store.finish(self.match_id, self.match.result())
+
+    monkeypatch.setattr(Session, "apply", apply_telling_first)
+    cuts = PowerCuts(card_dir).run()
+    print("\n".join(cuts.failures[:4]))
+    assert any(" was told match " in failure for failure in cuts.failures), cuts.failures[:3]
+    assert not [failure for failure in cuts.failures if " was told match " not in failure]
 
 
 def drop_store_directory_syncs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -336,7 +336,8 @@ def test_a_paired_phone_downloads_a_backup_that_restores(device, tmp_path) -> No
     with zipfile.ZipFile(file) as archive:
         manifest = json.loads(archive.read("manifest.json"))
     assert manifest["counts"]["matches"] == 1 and manifest["counts"]["unfinished"] == 0
-    assert restore_main(str(file), tmp_path / "restored", out=io.StringIO()) == 0
+    assert restore_main(str(file), tmp_path / "restored", ids="take",
+                        out=io.StringIO()) == 0
     with Store(tmp_path / "restored" / "companion.db") as restored:
         assert restored.match(match_id).finished is not None
         assert len(restored.events(match_id)) == 4

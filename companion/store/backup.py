@@ -22,6 +22,7 @@ only while no other program has that log open (:func:`in_use`).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -29,6 +30,7 @@ import os
 import sqlite3
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -36,14 +38,18 @@ from companion.errors import StoreError
 from companion.store import schema
 from companion.store.file import Clock, StoreFile
 from companion.store.records import SELECT_MATCH, MatchRecord, record
+from companion.store.restoring import put_in_place
 from companion.store.sql import fsync_dir, pragma, translate
 
 __all__ = [
     "BACKUP_SUFFIX",
     "BackupError",
     "BackupTooNew",
+    "FolderNotWritable",
     "LogInUse",
+    "NoRoom",
     "Snapshots",
+    "free_space",
     "in_use",
     "install",
     "open_backup",
@@ -65,6 +71,48 @@ CHUNK = 1 << 20
 #: holds a shared lock for as long as it is open (the "DMS" lock of SQLite's unix VFS).
 _SHM_DMS_BYTE = 128
 COUNTS = ("matches", "events", "players", "unfinished")
+#: The free bytes of the file system holding a directory (injected in tests).
+FreeSpace = Callable[[Path], int]
+
+
+def free_space(directory: Path) -> int:
+    """The bytes this program may still write in ``directory``'s file system."""
+    stat = os.statvfs(directory)
+    return stat.f_bavail * stat.f_frsize
+
+
+def megabytes(size: int, *, up: bool) -> str:
+    """``size`` in MB (10^6 bytes), rounded up for what is needed, down for what is
+    free, so that "needs 3 MB; 3 MB free" never reads as a refusal of what fits."""
+    whole, part = divmod(size, 1_000_000)
+    return f"{whole + (1 if up and part else 0)} MB"
+
+
+def measure(directory: Path, needed: int, doing: str, free: FreeSpace) -> None:
+    """NoRoom (one line: "needs 300 MB; 62 MB free") before writing ``needed`` bytes in
+    ``directory``, when its file system has less than that free."""
+    try:
+        have = free(directory)
+    except OSError as err:
+        raise StoreError(f"cannot {doing}: {directory}: {err.strerror or err}") from None
+    if needed > have:
+        raise NoRoom(f"cannot {doing}: it needs {megabytes(needed, up=True)}; "
+                     f"{megabytes(have, up=False)} free in {directory}")
+
+
+def writable_dir(directory: Path, doing: str) -> None:
+    """StoreError in words when nothing can be written in ``directory`` (a read-only
+    stick, a folder the service may not write)."""
+    if not directory.is_dir():
+        raise StoreError(f"cannot {doing}: it is not a directory")
+    if os.access(directory, os.W_OK):
+        return
+    try:
+        read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    raise FolderNotWritable(f"cannot {doing}: "
+                            f"{'it is read-only' if read_only else 'permission denied'}")
 
 
 class BackupError(StoreError):
@@ -77,6 +125,16 @@ class BackupTooNew(BackupError):
     """The backup was made by a newer companion (a newer schema or format)."""
 
     exit_status = 3
+
+
+class NoRoom(StoreError):
+    """Not enough free space for what is about to be written; nothing was written."""
+
+    exit_status = 1
+
+
+class FolderNotWritable(StoreError):
+    """The folder a backup is to go in cannot be written (read-only, permissions)."""
 
 
 class LogInUse(StoreError):
@@ -173,13 +231,18 @@ def manifest_for(db: Path, *, app_version: str, now: float) -> dict[str, Any]:
 
 
 def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version: str,
-                 clock: Clock = time.time) -> dict[str, Any]:
+                 clock: Clock = time.time, free: FreeSpace = free_space) -> dict[str, Any]:
     """Write a backup of ``store`` to the file ``dest`` and return its manifest.
 
     The file appears whole or not at all: it is written beside ``dest`` under a
-    temporary name, synced, then renamed. StoreError says what failed.
+    temporary name, synced, then renamed. Before anything is written, the folder must
+    be writable and have room for the copy of the log (NoRoom otherwise). StoreError
+    says what failed, in one line.
     """
     dest = Path(dest)
+    doing = f"write the backup in {dest.parent}"
+    writable_dir(dest.parent, doing)
+    measure(dest.parent, _log_bytes(Path(store.path)), doing, free)
     partial = dest.with_name(f".{dest.name}.partial")
     copy = dest.with_name(f".{dest.name}.db")
     try:
@@ -194,20 +257,40 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
         os.replace(partial, dest)
         fsync_dir(dest.parent)
     except OSError as err:
-        raise StoreError(f"cannot write the backup {dest}: {err.strerror or err}") from err
+        raise StoreError(f"cannot write the backup {dest}: {err.strerror or err}") from None
     finally:
-        for leftover in (copy, partial, Path(f"{copy}-journal")):
-            leftover.unlink(missing_ok=True)
+        for leftover in leftovers_of(dest):
+            with contextlib.suppress(OSError):  # what failed is said above, once
+                leftover.unlink(missing_ok=True)
     return manifest
+
+
+def leftovers_of(dest: Path) -> list[Path]:
+    """The hidden files a backup to ``dest`` writes on its way (left behind when the
+    device stops halfway)."""
+    copy = dest.with_name(f".{dest.name}.db")
+    return [copy, dest.with_name(f".{dest.name}.partial"), Path(f"{copy}-journal")]
+
+
+def _log_bytes(db: Path) -> int:
+    """The most a copy of the log ``db`` can take: the file and its write-ahead log."""
+    total = 0
+    for path in (db, Path(f"{db}-wal")):
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    return total
 
 
 # -- reading -----------------------------------------------------------------------------
 
 
-def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
+def open_backup(file: str | os.PathLike[str], work: Path, *,
+                free: FreeSpace = free_space) -> dict[str, Any]:
     """Check the backup ``file`` and extract its log to ``work/companion.db``; return
-    its manifest. BackupTooNew for a newer companion's backup, BackupError for anything
-    else wrong with it, StoreError when it cannot be read at all."""
+    its manifest. Before extracting, the manifest's size is measured against the free
+    space of ``work`` (NoRoom: nothing written). BackupTooNew for a newer companion's
+    backup, BackupError for anything else wrong with it, StoreError when it cannot be
+    read at all or ``work`` cannot be written."""
     path = Path(file)
     name = path.name
     if path.exists() and not path.is_file():
@@ -217,6 +300,8 @@ def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
     try:
         with zipfile.ZipFile(path) as archive:
             manifest = _read_manifest(archive, name)
+            measure(work.parent, restore_needs(manifest["db_bytes"]), f"restore {name}",
+                    free)
             with archive.open(DB_MEMBER) as member, open(work / DB_MEMBER, "wb") as out:
                 digest = _copy_capped(member, out, manifest["db_bytes"], name)
     except FileNotFoundError:
@@ -237,7 +322,14 @@ def open_backup(file: str | os.PathLike[str], work: Path) -> dict[str, Any]:
     if about["counts"] != manifest["counts"]:
         raise BackupError(f"{name} is damaged: its game log holds {about['counts']}, "
                           f"its manifest says {manifest['counts']}")
+    manifest["device_id"] = about["device_id"]  # the log's own word, not the manifest's
     return manifest
+
+
+def restore_needs(db_bytes: int) -> int:
+    """The free space a restore of a ``db_bytes`` log needs in the state directory: the
+    copy, and room for bringing it up to date as it is checked (its write-ahead log)."""
+    return db_bytes + db_bytes // 8 + (1 << 20)
 
 
 def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
@@ -297,10 +389,23 @@ def _copy_capped(src: BinaryIO, out: BinaryIO, size: int, name: str) -> str:
             raise BackupError(f"{name} is damaged: its game log is larger than its "
                               "manifest says")
         digest.update(chunk)
-        out.write(chunk)
-    out.flush()
-    os.fsync(out.fileno())
+        _write(out, chunk)
+    _write(out, b"")
     return digest.hexdigest()
+
+
+def _write(out: BinaryIO, chunk: bytes) -> None:
+    """Write a chunk of the extracted log (b"": sync it); StoreError about where it goes
+    (a full card), not OSError about the backup being read."""
+    try:
+        if chunk:
+            out.write(chunk)
+        else:
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as err:
+        raise StoreError(f"cannot write the restored game log in "
+                         f"{Path(str(out.name)).parent.parent}: {err.strerror or err}") from None
 
 
 def _sha256(path: Path) -> tuple[str, int]:
@@ -360,15 +465,5 @@ def install(checked: Path, state_dir: Path, *, clock: Clock = time.time) -> Path
     kept = None
     if any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
         kept = StoreFile.set_aside(target, clock=clock, label="before-restore")
-    try:
-        if os.geteuid() == 0:
-            # `sudo companion restore` into the service's directory: the log must stay
-            # the service's (owned by root, the device could only read it).
-            owner = state_dir.stat()
-            os.chown(checked, owner.st_uid, owner.st_gid)
-        os.replace(checked, target)
-        fsync_dir(state_dir)
-    except OSError as err:
-        raise StoreError(f"cannot put the restored game log in place: "
-                         f"{err.strerror or err}") from err
+    put_in_place(checked, state_dir)
     return kept

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from companion.errors import StoreError
 from companion.store import schema
 from companion.store.errors import StoreCorrupt, StoreTooNew
+from companion.store.restoring import recover
 from companion.store.sql import (
     CANNOT_SHARE,
     READ,
@@ -97,17 +98,20 @@ class StoreFile:
         A damaged file is renamed (see :meth:`set_aside`) and a new empty log started;
         the message says where the old one went. A file from a newer version raises
         :class:`StoreTooNew` and is not moved; any other error (read-only, disk full)
-        raises too, because starting afresh would not fix it.
+        raises too, because starting afresh would not fix it. A restore that was cut off
+        is finished or undone first (:func:`~companion.store.restoring.recover`), and the
+        message says which.
         """
+        restored = recover(state_dir)
         try:
-            return cls.in_dir(state_dir, **kw), None
+            return cls.in_dir(state_dir, **kw), restored
         except StoreTooNew:
             raise
         except StoreCorrupt:
             clock = kw.get("clock", time.time)
             moved = cls.set_aside(Path(state_dir) / cls.DEFAULT_NAME, clock=clock)
         message = f"Game log damaged: kept as {moved.name}, starting a new one"
-        return cls.in_dir(state_dir, **kw), message
+        return cls.in_dir(state_dir, **kw), "; ".join(filter(None, (restored, message)))
 
     @classmethod
     def set_aside(
