@@ -68,6 +68,15 @@ class Match:
 
     # -- what a game defines -------------------------------------------------------
 
+    @classmethod
+    def new_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a match started now is given: ``options`` plus what a new match
+        has on that an old log, which lacks the option, must replay without (Full
+        Counter counts the cards). The one place new matches get them:
+        :meth:`companion.session.Session.start`, and ``companion replay`` for a log
+        with no start line."""
+        return dict(options)
+
     def setup(self) -> None:
         """Set up the state before the first event (players and options are known)."""
 
