@@ -2,6 +2,12 @@
 descending, the value to beat and how many of it are on top, who is out; plays entered
 in a few presses; the loser of each game and the losses of the match.
 
+A match that counts the cards (option ``zones``: every new one entered by values) shows
+the pile and the deck, and what the player to play holds and plays from; DOWN lists
+every player's cards. The zone of a play is the engine's to know from the counts, so
+a face-up card is entered like any other, and ROLL turns over a face-down card once
+only those are left: no press more than before.
+
 The screens follow the engine (:mod:`companion.games.full_counter`): what they offer is
 what ``match.expecting()`` allows, and every outcome goes in as an event. In quick mode
 the values are not entered: ROLL is a plain play, OK picks an ability or power.
@@ -294,7 +300,14 @@ class FullCounterTable(GameScreen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "ROLL plain  OK power" if self.match.quick else "ROLL play  OK other"
+        if self.match.quick:
+            return "ROLL plain  OK power"
+        return "ROLL flip  OK other" if self._blind_only() else "ROLL play  OK other"
+
+    def _blind_only(self) -> bool:
+        """Counted, and only face-down cards are left: ROLL turns one over."""
+        types = self.match.expecting().types
+        return "blind" in types and "play" not in types
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
@@ -302,10 +315,14 @@ class FullCounterTable(GameScreen):
             return super().press(ctx, press)
         if is_(press, "roll") and match.quick:
             return self.apply(ctx, {"type": "play", "player": match.current})
+        if is_(press, "roll") and self._blind_only():
+            return BlindPicker(self, match.current, self)
         if is_(press, "roll"):
             return self._play_picker()
         if is_(press, "ok"):
             return self._others(ctx)
+        if is_(press, "down") and match.zones is not None:
+            return CardsHeld(match, self)
         return super().press(ctx, press)
 
     def _play_picker(self) -> Screen:
@@ -348,19 +365,30 @@ class FullCounterTable(GameScreen):
         items: list[MenuItem] = []
         if match.quick:
             items += self._quick_items(player)
-        if "pickup" in match.expecting().types:
+        types = match.expecting().types
+        if "pickup" in types:
             items.append(MenuItem("Picked up the pile", lambda ctx, menu: self.apply(
                 ctx, {"type": "pickup", "player": player})))
-        if not match.quick:
+        if "blind" in types:
             items.append(MenuItem("Blind card flipped", lambda ctx, menu: BlindPicker(
                 self, player, menu)))
+        if "out" in types:
+            items += self._out_items()
+        if match.zones is not None:  # out comes by itself: the counts instead
+            items.append(MenuItem("Cards held", lambda ctx, menu: CardsHeld(match, menu)))
+        return Menu(f"{player}: other", items, self)
+
+    def _out_items(self) -> list[MenuItem]:
+        """Going out by a press (a match that does not count the cards)."""
+        match = self.match
+        items = []
         last = (match.last or {}).get("player")
         if last in match.still_in:
             items.append(MenuItem(f"{last} is out", lambda ctx, menu: self._out(ctx, last)))
         items.append(MenuItem("Someone is out", lambda ctx, menu: Menu("Who is out?", [
             MenuItem(name, lambda ctx, m, name=name: self._out(ctx, name))
             for name in match.still_in], menu)))
-        return Menu(f"{player}: other", items, self)
+        return items
 
     def _quick_items(self, player: str) -> list[MenuItem]:
         items = []
@@ -406,15 +434,19 @@ class FullCounterTable(GameScreen):
         arrow = ">>" if state["direction"] == "clockwise" else "<<"
         canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
-        # The right column: the pile, the last play, how many are out (the direction is
-        # the title's arrow, ascending or descending the arrow by the value).
+        # The right column: the pile (and the deck, counted), what the player to play
+        # holds, the last play, how many are out (the direction is the title's arrow,
+        # ascending or descending the arrow by the value).
         pile = "" if state["pile"] is None else f"pile {state['pile']}"
+        if state["deck"]:
+            pile += f" dk {state['deck']}"
+        held = _holding_line(state, state["current"]) if state["zones"] else ""
         out = f"{len(state['out'])} out" if state["out"] else ""
         last = state["last"]
         said = [last["player"], *wrap(last["text"], RIGHT_COLUMNS)] if last else []
         if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
             pile, out = f"{pile}, {out}", ""
-        rows = [text for text in (pile, *said, out) if text]
+        rows = [text for text in (pile, held, *said, out) if text]
         for row, text in enumerate(rows[:4]):
             canvas.text(RIGHT_X, BODY_TOP + row * 10, text)
 
@@ -432,6 +464,54 @@ class FullCounterTable(GameScreen):
         _arrow(canvas, 2 + len(text) * 18, BODY_TOP + 8, 8, up=state["order"] == "ascending")
         run = state["top"]["run"]
         canvas.text(1, BODY_TOP + 30, f"x{run} of {rules.FOUR_OF_A_KIND}")
+
+
+#: What a player plays from, as the table screen says it (13 characters at most).
+ZONE_WORDS = {"hand": "hand", "face_up": "face up", "blind": "face down"}
+
+
+def _holding_line(state: dict, player: str) -> str:
+    """What ``player`` plays from and how many cards are left there: "hand 3",
+    "face up 2", "face down 3" (the other zones are on the DOWN screen)."""
+    zone = state["playing_from"].get(player, "hand")
+    return f"{ZONE_WORDS[zone]} {state['zones'][player][zone]}"
+
+
+class CardsHeld(Screen):
+    """Every player's cards by count, the deck and the pile (a counted match): one row
+    a player, hand / face-up / face-down, "out" for who is out. UP/DOWN scroll (five
+    players need six rows), any other button goes back."""
+
+    hint = "UP/DN more  OK back"
+
+    def __init__(self, match: Any, parent: Screen):
+        super().__init__(parent)
+        self.match = match
+        self.top = 0
+
+    def rows(self) -> list[str]:
+        """The deck and the pile, then a row a player: the name (up to 12 characters)
+        and the cards in hand, face up and face down, under the title's words."""
+        state = self.match.state()
+        rows = [f"deck {state['deck']}, pile {state['pile']}"]
+        for name in self.match.players:
+            held = state["zones"][name]
+            counts = ("out" if name in state["out"] else
+                      f"{held['hand']:>3}{held['face_up']:>3}{held['blind']:>3}")
+            rows.append(f"{name:<12}{counts:>9}")
+        return rows
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            last_top = max(0, len(self.rows()) - MENU_ROWS)
+            self.top = max(0, min(last_top, self.top + (1 if press.button == "down" else -1)))
+            return self
+        return self.parent.returned(ctx)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title("Cards: hand up down")
+        for row, text in enumerate(self.rows()[self.top:self.top + MENU_ROWS]):
+            canvas.line(row, text)
 
 
 def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:
