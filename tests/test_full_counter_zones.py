@@ -339,3 +339,73 @@ def test_zones_words():
     assert zones.holding("Ann") == "9 cards: 3 in hand, 3 face-up, 3 face-down"
     zones.held["Ann"].update(hand=1, face_up=0, blind=0)
     assert zones.holding("Ann") == "1 card: 1 in hand, 0 face-up, 0 face-down"
+
+
+# -- the page: counts as columns of the player table, cards by their names ----------------
+
+
+@pytest.fixture
+def device(tmp_path):
+    from web_device import Device
+
+    made = Device(tmp_path / "state")
+    yield made
+    made.close()
+
+
+def player_rows(page: str) -> list[list[str]]:
+    """The player table's header and rows as text cells."""
+    import re
+
+    table = page[page.index('<table class="scores'):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    return [[re.sub(r"<[^>]+>", "", cell).strip()
+             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)] for row in rows]
+
+
+def test_a_match_started_from_the_page_counts_and_shows_the_counts_as_columns(device):
+    device.pair()
+    assert device.client.post("/api/matches", json={
+        "game": "full-counter", "players": ["Ann", "Bob"]}).status_code == 200
+    for event in (starter(2, ["Ann"]), play("Ann", 9, 2)):
+        assert device.client.post("/api/events", json={"event": event}).status_code == 200
+    reply = device.client.post("/api/events", json={"event": out("Bob")})
+    assert reply.status_code == 409
+    assert "Bob still holds 9 cards: 3 in hand, 3 face-up, 3 face-down" in reply.text
+    page = device.client.get("/", headers={"accept": "text/html"}).text
+    rows = player_rows(page)
+    assert rows[0] == ["Player", "Total", "Hand", "Face up", "Face down"]
+    assert [row[2:] for row in rows[1:]] == [["3", "3", "3"], ["3", "3", "3"]]
+    facts = {fact["label"]: fact["text"] for fact in device.state()["context"]["facts"]}
+    assert facts["Deck"] == "32 cards" and facts["Pile"] == "2 cards"
+
+
+def test_card_downs_cards_in_hand_are_a_column_too(device):
+    device.pair()
+    device.client.post("/api/matches", json={"game": "card-down", "players": ["Ann", "Bob"]})
+    rows = player_rows(device.client.get("/", headers={"accept": "text/html"}).text)
+    assert rows[0][-1] == "In hand" and [row[-1] for row in rows[1:]] == ["7", "7"]
+    facts = [fact["label"] for fact in device.state()["context"]["facts"]]
+    assert "Cards in hand" not in facts
+
+
+def test_the_pads_name_the_cards_as_the_deck_prints_them():
+    from companion.remote.pads import pads
+
+    match = counted()
+    by_type = {pad["type"]: pad for pad in pads(match)}
+    assert set(by_type) == {"play", "chain"}                 # no out, no blind yet
+    value = next(f for f in by_type["play"]["fields"] if f["name"] == "value")
+    assert [value["names"][str(card)] for card in (1, 2, 3, 7, 8, "wildfire", "mirror")] == [
+        "1 Nuclear Blast", "2 Gold Bar", "3 Black Market", "7 Back Stabber",
+        "8 Magnetic Rays", "Wildfire", "Dirty Mirror"]
+    count = next(f for f in by_type["play"]["fields"] if f["name"] == "count")
+    assert count["max"] == 3                                 # three in hand
+    set_zones(match, deck=0, Ann={"hand": 0, "face_up": 0})
+    assert [pad["type"] for pad in pads(match)] == ["blind"]
+    quick = FullCounter(["Ann", "Bob"], {"quick": True})
+    quick.apply(starter(2, ["Ann"]))
+    effect = next(f for f in pads(quick)[0]["fields"] if f["name"] == "effect")
+    assert effect["names"]["back_stabber"] == "Back Stabber"
+    assert effect["names"]["four"] == "Four of a kind"

@@ -801,8 +801,27 @@ class FullCounter(Match):
              f"{top['card']}" + (f" (x{top['run']})" if top["run"] > 1 else "")),
             ("Pile", None if state["pile"] is None else n_cards(state["pile"])),
             ("Burns", state["burns"] or None),
+            ("Deck", None if state["deck"] is None else n_cards(state["deck"])),
+            ("On face-up cards", self._playing_from_words(state, FACE_UP)),
+            ("On face-down cards", self._playing_from_words(state, BLIND)),
             ("Out", ", ".join(state["out"])),
         ]
+
+    @staticmethod
+    def _playing_from_words(state: Mapping[str, Any], zone: str) -> str:
+        """Who plays from ``zone`` now ("Ann, Bob"), counted; "" for nobody."""
+        playing_from = state["playing_from"] or {}
+        return ", ".join(name for name, now in playing_from.items() if now == zone)
+
+    def player_columns(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """Counted: each player's cards in hand, face up and face down, columns of the
+        page's player table."""
+        zones = self._counts()["zones"]
+        if zones is None:
+            return []
+        return [(label, {name: held[zone] for name, held in zones.items()})
+                for label, zone in (("Hand", HAND), ("Face up", FACE_UP),
+                                    ("Face down", BLIND))]
 
 
 MATCH = FullCounter
