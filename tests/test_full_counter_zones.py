@@ -409,3 +409,17 @@ def test_the_pads_name_the_cards_as_the_deck_prints_them():
     effect = next(f for f in pads(quick)[0]["fields"] if f["name"] == "effect")
     assert effect["names"]["back_stabber"] == "Back Stabber"
     assert effect["names"]["four"] == "Four of a kind"
+
+
+def test_the_new_game_form_does_not_ask_what_a_new_match_gets_by_itself():
+    from companion.remote.web.pages import playable_games
+
+    full_counter = next(game for game in playable_games() if game["id"] == "full-counter")
+    assert "zones" not in full_counter["options"] and "quick" in full_counter["options"]
+
+
+def test_quick_mode_says_the_cards_are_not_counted():
+    quick = FullCounter(["Ann", "Bob"], {"quick": True})
+    facts = {fact["label"]: fact["text"] for fact in quick.context()["facts"]}
+    assert facts["Cards held"] == "not counted in quick mode"
+    assert quick.context()["columns"] == []

@@ -802,6 +802,7 @@ class FullCounter(Match):
             ("Pile", None if state["pile"] is None else n_cards(state["pile"])),
             ("Burns", state["burns"] or None),
             ("Deck", None if state["deck"] is None else n_cards(state["deck"])),
+            ("Cards held", "not counted in quick mode" if self.quick else None),
             ("On face-up cards", self._playing_from_words(state, FACE_UP)),
             ("On face-down cards", self._playing_from_words(state, BLIND)),
             ("Out", ", ".join(state["out"])),

@@ -110,7 +110,7 @@ class FullCounterSetup(SetupScreen):
         deck = rules.Deck.from_option(self.deck)
         which = "FU1" if deck.profile() == rules.DEFAULT_DECK else "own"
         return [
-            (f"Mode: {'quick' if self.quick else 'full (values)'}",
+            (f"Mode: {'quick, no count' if self.quick else 'full, counted'}",
              lambda ctx: self.change(quick=not self.quick)),
             (f"Games: {self.games or 'until ended'}",
              lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
