@@ -29,60 +29,39 @@ the counts rule out is refused. A log from before the option replays without it.
 Quick mode (option ``quick``) keeps turns, direction, ascending/descending and burns
 right without the values: a play is only its effect (plain, an ability, a power).
 
-The module is pure: no I/O, no clock, no random. :class:`Deck` is the deck profile
-(which numbers are which powers and abilities, how many of each): an option whose
-default is FU1.
+The module is pure: no I/O, no clock, no random. The cards and the deck profile
+(which numbers are which powers and abilities, how many of each: an option whose
+default is FU1) are :mod:`companion.games.full_counter_cards`, named here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
 from companion.games.base import Event, Expect, Match, check_fields, n_cards
+from companion.games.full_counter_cards import (  # noqa: F401 - the cards, named here too
+    ABILITIES,
+    BACK_STABBER,
+    BLACK_MARKET,
+    DEFAULT_DECK,
+    GOLD_BAR,
+    MAGNETIC_RAYS,
+    MIRROR,
+    NAMES,
+    NUCLEAR_BLAST,
+    PROFILE_LIMITS,
+    ROLES,
+    WILDFIRE,
+    Card,
+    Deck,
+    is_whole,
+)
 from companion.games.full_counter_zones import BLIND, FACE_UP, HAND, PLAY_ZONES, Zones
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
 from companion.words import and_list
-
-# -- the cards ------------------------------------------------------------------------
-
-#: The two powers without a number. Numbered cards are entered as their number.
-WILDFIRE, MIRROR = "wildfire", "mirror"
-#: The numbered cards that do something, by their role in the deck profile.
-NUCLEAR_BLAST, GOLD_BAR = "nuclear_blast", "gold_bar"
-BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS = "black_market", "back_stabber", "magnetic_rays"
-ROLES: tuple[str, ...] = (NUCLEAR_BLAST, GOLD_BAR, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
-#: Abilities act once per card laid (FU6); a chain's last card acts once.
-ABILITIES: tuple[str, ...] = (BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
-
-NAMES: dict[str, str] = {
-    NUCLEAR_BLAST: "Nuclear Blast",
-    GOLD_BAR: "Gold Bar",
-    BLACK_MARKET: "Black Market",
-    BACK_STABBER: "Back Stabber",
-    MAGNETIC_RAYS: "Magnetic Rays",
-    WILDFIRE: "Wildfire",
-    MIRROR: "Dirty Mirror",
-}
-
-#: FU1: numbered cards 1-11, four of each, four Wildfire, four Dirty Mirror = 52 cards.
-DEFAULT_DECK: dict[str, Any] = {
-    "numbers": 11,
-    "copies": 4,
-    WILDFIRE: 4,
-    MIRROR: 4,
-    NUCLEAR_BLAST: 1,
-    GOLD_BAR: 2,
-    BLACK_MARKET: 3,
-    BACK_STABBER: 7,
-    MAGNETIC_RAYS: 8,
-}
-#: What each profile entry may be, for the checks and the setup screen.
-PROFILE_LIMITS: dict[str, tuple[int, int]] = {
-    "numbers": (3, 20), "copies": (1, 8), WILDFIRE: (0, 8), MIRROR: (0, 8)}
 
 #: 3 face down, 3 face up, 3 in hand (FU2).
 DEALT_EACH = 9
@@ -102,113 +81,6 @@ NEXT_WORDS = {FACE_UP: "face up next", BLIND: "face down next"}
 
 #: The phases, as state()["phase"] names them: finding the starter, playing, finished.
 DEAL, PLAY, OVER = "deal", "play", "over"
-
-Card = int | str
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A deck profile: numbered cards 1..``numbers``, ``copies`` of each, the powers
-    without a number, and which number plays which role (None: not in this deck)."""
-
-    numbers: int
-    copies: int
-    wildfire: int
-    mirror: int
-    roles: Mapping[int, str]
-
-    def __deepcopy__(self, memo: dict) -> Deck:
-        return self  # never changes, so a match's safety copy may share it
-
-    @classmethod
-    def from_option(cls, given: Mapping[str, Any]) -> Deck:
-        """The profile named by the ``deck`` option (entries left out keep FU1's);
-        BadSetup says what is wrong with it."""
-        unknown = sorted(set(given) - set(DEFAULT_DECK))
-        if unknown:
-            raise BadSetup(f"the deck profile has no {', '.join(unknown)} "
-                           f"(it has: {', '.join(DEFAULT_DECK)})")
-        profile = {**DEFAULT_DECK, **given}
-        for key, (low, high) in PROFILE_LIMITS.items():
-            if not _whole(profile[key]) or not low <= profile[key] <= high:
-                raise BadSetup(f"deck {key} is a whole number {low}-{high}, not {profile[key]!r}")
-        roles: dict[int, str] = {}
-        for role in ROLES:
-            number = profile[role]
-            if number is None:
-                continue
-            if not _whole(number) or not 1 <= number <= profile["numbers"]:
-                raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
-                               f"not {number!r}")
-            if number in roles:
-                raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
-                               f"and {NAMES[role]}")
-            roles[number] = role
-        return cls(profile["numbers"], profile["copies"], profile[WILDFIRE], profile[MIRROR],
-                   roles)
-
-    @property
-    def size(self) -> int:
-        return self.numbers * self.copies + self.wildfire + self.mirror
-
-    def profile(self) -> dict[str, Any]:
-        """The profile as the ``deck`` option spells it."""
-        by_role = {role: number for number, role in self.roles.items()}
-        return {"numbers": self.numbers, "copies": self.copies, WILDFIRE: self.wildfire,
-                MIRROR: self.mirror, **{role: by_role.get(role) for role in ROLES}}
-
-    def cards(self) -> list[Card]:
-        """Every kind of card in the deck: the numbers, then Wildfire and Dirty Mirror."""
-        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
-        return [*range(1, self.numbers + 1), *powers]
-
-    def number_of(self, role: str) -> int | None:
-        return next((number for number, name in self.roles.items() if name == role), None)
-
-    def role(self, card: Card) -> str | None:
-        """``card``'s role: an ability or power, or None for a plain number."""
-        if card in (WILDFIRE, MIRROR):
-            return str(card)
-        return self.roles.get(card)  # type: ignore[call-overload]
-
-    def is_power(self, card: Card) -> bool:
-        """Power cards go on anything (FU4)."""
-        return self.role(card) in (NUCLEAR_BLAST, WILDFIRE, MIRROR)
-
-    def copies_of(self, card: Card) -> int:
-        return {WILDFIRE: self.wildfire, MIRROR: self.mirror}.get(card, self.copies)  # type: ignore[arg-type]
-
-    def name(self, card: Card) -> str:
-        """How the table calls ``card``: "7 Back Stabber", "Wildfire", "5"."""
-        role = self.role(card)
-        if card in (WILDFIRE, MIRROR):
-            return NAMES[str(card)]
-        return f"{card} {NAMES[role]}" if role else str(card)
-
-    def card(self, value: object) -> Card:
-        """``value`` if it names a card of this deck, else refused."""
-        if _whole(value) and 1 <= value <= self.numbers:  # type: ignore[operator]
-            return value  # type: ignore[return-value]
-        if value in (WILDFIRE, MIRROR) and self.copies_of(value):  # type: ignore[arg-type]
-            return value  # type: ignore[return-value]
-        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
-        also = f' or "{powers[0]}"' if len(powers) == 1 else ""
-        if len(powers) == 2:
-            also = f', "{WILDFIRE}" or "{MIRROR}"'
-        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {value!r}")
-
-    def starter_values(self) -> list[int]:
-        """The values asked about to find the starter: the Gold Bar, then 3, 4, ...
-        (FU2): every other number from low to high, except the Nuclear Blast."""
-        gold = self.number_of(GOLD_BAR)
-        blast = self.number_of(NUCLEAR_BLAST)
-        rest = [n for n in range(1, self.numbers + 1) if n not in (gold, blast)]
-        return ([gold] if gold else []) + rest
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 class PileCard(NamedTuple):
     """One card on the pile: who laid it, what it is (None in quick mode), and the value
@@ -273,7 +145,7 @@ class FullCounter(Match):
         if self.deck.size < DEALT_EACH * len(self.players):
             raise BadSetup(f"a {self.deck.size}-card deck cannot deal {DEALT_EACH} cards to "
                            f"each of {len(self.players)} players")
-        if not _whole(self.options["games"]) or self.options["games"] < 0:
+        if not is_whole(self.options["games"]) or self.options["games"] < 0:
             raise BadSetup("option games is how many games the match lasts (0: until ended)")
         self.options["deck"] = self.deck.profile()
         self.quick: bool = self.options["quick"]
@@ -319,7 +191,7 @@ class FullCounter(Match):
         if self.phase != DEAL:
             raise IllegalEvent(f"the starter is found before the first play ({self._now()})")
         asked = self.deck.starter_values()[self.asking]
-        if not _whole(event["value"]) or event["value"] != asked:
+        if not is_whole(event["value"]) or event["value"] != asked:
             raise IllegalEvent(f"the question now is who holds a {self._card_words(asked)}, "
                                f"not {event['value']!r}")
         face_up = self._names(event["face_up"], "face_up")
@@ -374,7 +246,7 @@ class FullCounter(Match):
         player = self._turn(event)
         card = self.deck.card(event["value"])
         count = event.get("count", 1)
-        if not _whole(count) or not 1 <= count <= self.deck.copies_of(card):
+        if not is_whole(count) or not 1 <= count <= self.deck.copies_of(card):
             raise IllegalEvent(f"a set of {self.deck.name(card)} is 1 to "
                                f"{self.deck.copies_of(card)} cards, not {count!r}")
         zone = self._zone_of(event, player, count)
@@ -392,7 +264,7 @@ class FullCounter(Match):
         player = self._turn(event)
         first, last = event["first"], event["last"]
         for value in (first, last):
-            if not _whole(value) or not 1 <= value <= self.deck.numbers:
+            if not is_whole(value) or not 1 <= value <= self.deck.numbers:
                 raise IllegalEvent(f"a chain runs through numbered cards 1-{self.deck.numbers}, "
                                    f"not {value!r}")
         if first == last:
@@ -599,7 +471,7 @@ class FullCounter(Match):
         if count is not None and effect not in ABILITIES:
             raise IllegalEvent("count goes with an ability: " + ", ".join(ABILITIES))
         times = 1 if count is None else count
-        if not _whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
+        if not is_whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
             raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {count!r}")
         role = None if effect in (PLAIN, FOUR) else str(effect)
         self.pile.append(PileCard(player, None, None))
