@@ -363,7 +363,10 @@ def test_a_counted_game_needs_no_press_for_face_up_face_down_or_out():
 def test_the_table_screen_shows_the_pile_the_deck_and_what_the_player_holds():
     ctx, game, screen = started(("Ann", "Bob"))
     push(screen, ctx, "ROLL DOWN DOWN OK ROLL")           # Ann lays a 4
-    assert {"pile 1 dk 33", "hand 3"} <= set(drawn(game))
+    assert {"pile 1 dk 33", "Ann", "4"} <= set(drawn(game))
+    game.match.zones.held["Bob"].update(hand=0)
+    game.match.zones.deck = 0
+    assert {"pile 1", "face up 3"} <= set(drawn(game))    # past the hand: said
 
 
 def drawn(screen) -> list[str]:

@@ -3,10 +3,11 @@ descending, the value to beat and how many of it are on top, who is out; plays e
 in a few presses; the loser of each game and the losses of the match.
 
 A match that counts the cards (option ``zones``: every new one entered by values) shows
-the pile and the deck, and what the player to play holds and plays from; DOWN lists
-every player's cards. The zone of a play is the engine's to know from the counts, so
-a face-up card is entered like any other, and ROLL turns over a face-down card once
-only those are left: no press more than before.
+the pile and the deck, and once the player to play is past the hand, how many face-up
+or face-down cards they have left; DOWN lists every player's cards. The zone of a play
+is the engine's to know from the counts, so a face-up card is entered like any other,
+and ROLL turns over a face-down card once only those are left: no press more than
+before.
 
 The screens follow the engine (:mod:`companion.games.full_counter`): what they offer is
 what ``match.expecting()`` allows, and every outcome goes in as an event. In quick mode
@@ -342,8 +343,9 @@ class FullCounterTable(GameScreen):
         canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
         # The right column: the pile (and the deck, counted), what the player to play
-        # holds, the last play, how many are out (the direction is the title's arrow,
-        # ascending or descending the arrow by the value).
+        # has left face up or face down once past the hand, the last play, how many are
+        # out (the direction is the title's arrow, ascending or descending the arrow by
+        # the value).
         pile = "" if state["pile"] is None else f"pile {state['pile']}"
         if state["deck"]:
             pile += f" dk {state['deck']}"
@@ -373,15 +375,16 @@ class FullCounterTable(GameScreen):
         canvas.text(1, BODY_TOP + 30, f"x{run} of {rules.FOUR_OF_A_KIND}")
 
 
-#: What a player plays from, as the table screen says it (13 characters at most).
-ZONE_WORDS = {"hand": "hand", "face_up": "face up", "blind": "face down"}
+#: Past the hand, what a player plays from, as the table screen says it.
+ZONE_WORDS = {"face_up": "face up", "blind": "face down"}
 
 
 def _holding_line(state: dict, player: str) -> str:
-    """What ``player`` plays from and how many cards are left there: "hand 3",
-    "face up 2", "face down 3" (the other zones are on the DOWN screen)."""
-    zone = state["playing_from"].get(player, "hand")
-    return f"{ZONE_WORDS[zone]} {state['zones'][player][zone]}"
+    """Once ``player`` is past the hand, what they play from and how many are left
+    there: "face up 2", "face down 3"; "" while on the hand (the player sees it; the
+    DOWN screen has every count)."""
+    zone = state["playing_from"].get(player)
+    return f"{ZONE_WORDS[zone]} {state['zones'][player][zone]}" if zone in ZONE_WORDS else ""
 
 
 class CardsHeld(Screen):
