@@ -7,7 +7,7 @@
     companion run [--sim] [--web HOST:PORT]   the device; --web serves the table page
     companion config                      print the effective configuration
     companion shuffle --cards 52 --piles 4 [--seed S] [--json]
-    companion replay GAME --players A,B --events LOG.jsonl
+    companion replay GAME --players A,B --events LOG.jsonl [--state]
     companion export --all / import FILE  carry every finished match to another device
     companion stats [--game G] [--player NAME] [--since DATE] [--json]
     companion bench                       measure speed and memory on this machine
@@ -108,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--players", help="comma-separated names in seat order")
     replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
+    replay.add_argument("--state", action="store_true",
+                        help="add the match's state() to the output as \"state\"")
 
     selftest = command("selftest", help="check the display, buzzer and buttons")
     selftest.add_argument("--wait", type=arguments.number(float, 0, 3600), default=10.0,
@@ -279,7 +281,7 @@ def cmd_shuffle(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from companion.replay import replay_main
 
-    return replay_main(args.game, args.players, args.option, args.events)
+    return replay_main(args.game, args.players, args.option, args.events, state=args.state)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:

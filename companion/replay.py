@@ -6,7 +6,10 @@ may instead say who plays and with which options::
     {"type": "start", "players": ["Ann", "Bob"], "options": {"hit_goal": true}}
 
 so a log can stand on its own; ``--players`` and ``--option`` then only have to agree
-with it. The output is one JSON object, the match's ``result()``.
+with it. A log without a start line is replayed as a match started now (with the
+options a new match gets, :meth:`Match.new_options`); a start line is the record, so
+its options are taken as they are. The output is one JSON object, the match's
+``result()``; with ``--state`` it also carries ``"state"``, the match's ``state()``.
 
 Exit status: 0 when the whole log replays; 1 when a line is malformed or its event is
 refused (the message names the line: ``line 7: it is Bob's turn, not Ann's``); 2 for
@@ -25,7 +28,7 @@ from typing import Any, TextIO
 
 from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
 from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
-from companion.games import Event, engine
+from companion.games import Event, Match, engine
 from companion.names import BadName, split_players
 
 START = "start"
@@ -81,17 +84,22 @@ def replay_main(
     events_path: str,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    state: bool = False,
 ) -> int:
     """Replay ``events_path`` (``-`` for stdin) as a game of ``game`` and print the result.
 
     ``players`` is the ``--players`` text ("Ann,Bob,Cy") or None; ``options`` are the
-    ``--option`` texts (None: none). Returns the exit status (see the module docstring).
+    ``--option`` texts (None: none); ``state`` adds the match's ``state()`` to the
+    output. Returns the exit status (see the module docstring).
     """
     # Resolved at call time, not as defaults, so redirected or captured streams work.
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
-        result = _replay(game, players, options or (), events_path)
+        match = _replay(game, players, options or (), events_path)
+        result = match.result()
+        if state:
+            result["state"] = match.state()
     except LineError as problem:
         print(one_line(problem), file=err)
         return 1
@@ -102,7 +110,8 @@ def replay_main(
     return 0
 
 
-def _replay(game: str, players: str | None, options: Sequence[str], events_path: str) -> dict:
+def _replay(game: str, players: str | None, options: Sequence[str],
+            events_path: str) -> Match:
     match_class = engine(game)  # UnknownGame: usage (exit 2)
     given_options: dict[str, Any] = {}
     for text in options:
@@ -121,6 +130,8 @@ def _replay(game: str, players: str | None, options: Sequence[str], events_path:
             raise UsageError(f"line {start_line}: this log is a game of {start['game']!r}")
     final_players = _agree_players(given_players, start, start_line)
     final_options = _agree_options(given_options, start, start_line)
+    if start is None:
+        final_options = match_class.new_options(final_options)
 
     events = [without_time(event) for _, event in numbered]
     try:
@@ -134,7 +145,7 @@ def _replay(game: str, players: str | None, options: Sequence[str], events_path:
         if index is None:
             raise
         raise LineError(numbered[index][0], str(problem)) from None
-    return match.result()
+    return match
 
 
 def _split_players(text: str) -> list[str]:

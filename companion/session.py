@@ -81,6 +81,7 @@ class Session:
     ) -> Session:
         """A new match, registered in the store when there is one. The players' names
         are checked and cleaned by the one name rule (BadName if one is refused)."""
+        options = engine(game_id).new_options(options or {})
         match = new_match(game_id, check_players(players), options)
         session = cls(match, store, None, listeners)
         if session.store is not None:

@@ -595,7 +595,7 @@ def test_companion_replay_prints_over_totals_winners(tmp_path):
 def test_undo_and_resume_through_the_store(tmp_path):
     lines, _ = documented_example()
     store = Store(tmp_path / "companion.db")
-    session = Session.start("full-counter", ["Ann", "Bob", "Cy"], {"quick": False},
+    session = Session.start("full-counter", ["Ann", "Bob", "Cy"], {"quick": False, "zones": False},
                             store=store)
     for event in lines[1:12]:
         session.apply(event)

@@ -3,12 +3,14 @@ pressed on the mock pins by ``companion sim --script``, exported and replayed.""
 
 from __future__ import annotations
 
+import json
 import random
 from types import SimpleNamespace
 
 from companion_cli import play_export_replay
 
 from companion.session import Session
+from companion.ui.canvas import Canvas
 from companion.ui.full_counter import (
     BlindPicker,
     DeckScreen,
@@ -85,10 +87,10 @@ def test_setup_shows_mode_games_and_the_deck_profile_and_roll_starts():
     ctx = Context(rng=random.Random(1))
     setup = FullCounterSetup(None, ["Ann", "Bob"])
     assert [item.label for item in setup.items] == [
-        "Players: Ann, Bob", "Mode: full (values)", "Games: until ended",
+        "Players: Ann, Bob", "Mode: full, counted", "Games: until ended",
         "Deck: FU1, 52 cards", "Start"]
     setup = push(setup, ctx, "DOWN OK DOWN OK OK")
-    assert setup.items[1].label == "Mode: quick" and setup.items[2].label == "Games: 3"
+    assert setup.items[1].label == "Mode: quick, no count" and setup.items[2].label == "Games: 3"
     question = push(setup, ctx, "ROLL")
     assert isinstance(question, StarterQuestion)
     match = question.table.match
@@ -201,7 +203,9 @@ def test_play_event_reads_sets_and_chains():
 
 
 def test_pickups_blind_cards_and_going_out_are_under_ok():
-    ctx, game, screen = started()
+    # A match that does not count the cards (one begun before they were counted): out
+    # and blind cards are pressed under OK.
+    ctx, game, screen = started(zones=False)
     screen = push(screen, ctx, "ROLL DOWN DOWN DOWN DOWN DOWN DOWN DOWN OK ROLL")   # Ann: 9
     others = push(screen, ctx, "OK")
     assert [item.label for item in others.items] == [
@@ -236,7 +240,7 @@ def test_quick_mode_roll_is_a_plain_play_and_ok_the_powers():
 
 
 def test_the_loser_is_shown_deals_next_and_the_match_ends_from_the_result():
-    ctx, game, screen = started(("Ann", "Bob"))
+    ctx, game, screen = started(("Ann", "Bob"), zones=False)
     result = push(screen, ctx, "OK DOWN DOWN OK OK")               # Someone is out: Ann
     assert isinstance(result, GameResult) and result.record["loser"] == "Bob"
     assert result.hint == "OK next  DN end match"
@@ -272,7 +276,7 @@ def test_the_shuffle_guide_knows_the_deck_size():
 
 
 def test_the_whole_match_pressed_in_process():
-    ctx, game, screen = table()
+    ctx, game, screen = table(zones=False)      # uncounted: players go out by a press
     for buttons, said in MATCH_PRESSES:
         screen = push(screen, ctx, buttons)
         if said.startswith("Ann tries a 9"):
@@ -291,7 +295,8 @@ def test_a_whole_match_through_the_pins_then_export_and_replay(tmp_path):
     for buttons, said in MATCH_PRESSES:
         lines += [f"# {said}"] + buttons.split()
     played = play_export_replay(tmp_path, "full-counter", ["Ann", "Bob", "Cy"],
-                                "\n".join(lines) + "\n", "--seed", "1", "--screens", "text")
+                                "\n".join(lines) + "\n", "--seed", "1", "--screens", "text",
+                                "--option", "zones=false")
     assert played.sim.stdout.count("--- step ") == len(presses_of(MATCH_PRESSES))
     events = played.log
     assert events[0]["type"] == "start" and events[0]["game"] == "full-counter"
@@ -302,3 +307,84 @@ def test_a_whole_match_through_the_pins_then_export_and_replay(tmp_path):
     assert result["totals"] == {"Ann": 0, "Bob": 0, "Cy": 2}
     assert result["winners"] == ["Ann", "Bob"]
     assert [game["loser"] for game in result["games"]] == ["Cy", "Cy"]
+
+
+# -- a match that counts the cards (every new one entered by values) -----------------------------
+
+#: 18 cards, 1-3 six times, no powers: two players hold all of it, the deck is empty.
+SMALL_DECK = {"numbers": 3, "copies": 6, "wildfire": 0, "mirror": 0, "nuclear_blast": None,
+              "gold_bar": 2, "black_market": None, "back_stabber": None, "magnetic_rays": None}
+#: A whole counted game (Ann, Bob; Bob deals): face-up and face-down cards are entered
+#: with the same presses as any card, and nobody presses "out".
+COUNTED_PRESSES: list[tuple[str, str]] = [
+    ("OK", "Ann has a face-up Gold Bar: she starts"),
+    ("ROLL OK OK OK ROLL", "Ann lays her three 1s: face up next"),
+    ("ROLL OK ROLL", "Bob lays a fourth 1: burn, Bob again"),
+    ("ROLL DOWN OK OK ROLL", "Bob lays two 2s, his hand is empty"),
+    ("ROLL OK OK ROLL", "Ann lays two face-up 2s: burn, Ann again"),
+    ("ROLL OK ROLL", "Ann lays her last face-up card, a 1: face down next"),
+    ("ROLL DOWN DOWN OK ROLL", "Bob lays a face-up 3"),
+    ("ROLL DOWN DOWN OK", "ROLL turns over Ann's face-down card: a 3"),
+    ("ROLL OK ROLL", "Bob lays a face-up 3"),
+    ("ROLL DOWN DOWN OK", "Ann's face-down 3: the fourth 3 burns, Ann again"),
+    ("ROLL OK", "Ann's last card, a face-down 1: she is out and Bob loses"),
+]
+
+
+def test_a_counted_game_needs_no_press_for_face_up_face_down_or_out():
+    ctx, game, screen = table(("Ann", "Bob"), deck=dict(SMALL_DECK))
+    assert game.match.options["zones"] is True            # a new match counts
+    for buttons, _said in COUNTED_PRESSES[:5]:
+        screen = push(screen, ctx, buttons)
+    state = game.match.state()
+    assert state["zones"]["Ann"] == {"hand": 0, "face_up": 1, "blind": 3}
+    assert state["playing_from"]["Ann"] == "face_up" and state["deck"] == 0
+    others = push(screen, ctx, "OK")
+    assert [item.label for item in others.items] == ["Cards held"]   # no "out", no blind
+    cards = push(others, ctx, "OK")
+    assert drawn(cards)[:4] == ["Cards: hand up down", "deck 0, pile 0",
+                                "Ann           0  1  3", "Bob           0  3  3"]
+    screen = push(cards, ctx, "OK BACK")
+    screen = push(game, ctx, "DOWN")                      # DOWN: the same screen
+    screen = push(screen, ctx, "OK")
+    for buttons, _said in COUNTED_PRESSES[5:7]:
+        screen = push(screen, ctx, buttons)
+    assert game.hint == "ROLL flip  OK other"
+    assert isinstance(push(game, ctx, "ROLL"), BlindPicker)
+    screen = push(game, ctx, "ROLL DOWN DOWN OK")
+    for buttons, _said in COUNTED_PRESSES[8:]:
+        screen = push(screen, ctx, buttons)
+    assert isinstance(screen, GameResult) and screen.record["loser"] == "Bob"
+    assert screen.record["out"] == ["Ann"]
+    assert [event["type"] for event in game.match.events].count("out") == 0
+    assert all("zone" not in event for event in game.match.events)
+
+
+def test_the_table_screen_shows_the_pile_the_deck_and_what_the_player_holds():
+    ctx, game, screen = started(("Ann", "Bob"))
+    push(screen, ctx, "ROLL DOWN DOWN OK ROLL")           # Ann lays a 4
+    assert {"pile 1 dk 33", "Ann", "4"} <= set(drawn(game))
+    game.match.zones.held["Bob"].update(hand=0)
+    game.match.zones.deck = 0
+    assert {"pile 1", "face up 3"} <= set(drawn(game))    # past the hand: said
+
+
+def drawn(screen) -> list[str]:
+    """Every piece of text ``screen`` draws, in order."""
+    canvas, texts = Canvas(), []
+    draw_text = canvas.text
+    canvas.text = lambda x, y, text, **how: (texts.append(text), draw_text(x, y, text, **how))
+    screen.draw(canvas)
+    return texts
+
+
+def test_a_counted_game_through_the_pins_then_export_and_replay(tmp_path):
+    lines = ["# Full Counter counted, Ann Bob, an 18-card deck"]
+    for buttons, said in [*COUNTED_PRESSES, ("DOWN OK", "the players end the match")]:
+        lines += [f"# {said}"] + buttons.split()
+    played = play_export_replay(tmp_path, "full-counter", ["Ann", "Bob"],
+                                "\n".join(lines) + "\n", "--seed", "1", "--option",
+                                "deck=" + json.dumps(SMALL_DECK))
+    assert played.log[0]["options"]["zones"] is True
+    assert played.result["games"][0]["loser"] == "Bob" and played.result["over"]
+    assert "out" not in [event["type"] for event in played.log]

@@ -258,8 +258,11 @@ def test_the_inspector_finds_a_cut_an_overlap_and_text_off_the_panel(inspector):
 GAMES = [
     ("final-count", 4, {"hit_goal": True},
      {"FinalCountTable", "ValuePicker", "HandResult", "Standings", "Menu"}),
-    ("full-counter", 5, {}, {"FullCounterTable", "ValuePicker", "BlindPicker",
-                             "StarterQuestion", "GameResult", "MatchOver", "Menu"}),
+    ("full-counter", 5, {"zones": False}, {"FullCounterTable", "ValuePicker", "BlindPicker",
+                                           "StarterQuestion", "GameResult", "MatchOver",
+                                           "Menu"}),
+    ("full-counter", 5, {}, {"FullCounterTable", "ValuePicker", "StarterQuestion",
+                             "CardsHeld", "Menu"}),
     ("full-counter", 5, {"quick": True}, {"FullCounterTable", "GameResult", "Menu"}),
     ("card-down", 10, {}, {"CardDownTable", "SpecialCard", "WordQuestion", "WentOut",
                            "ValuePicker", "GameResult", "Standings", "Menu"}),
@@ -434,6 +437,26 @@ def test_a_long_refusal_scrolls_instead_of_losing_its_last_words(inspector):
         refusal.press(ctx, press("down"))
     assert " ".join(seen).startswith("a play is one value") and seen[-1].endswith("like 5 6 7")
     assert refusal.press(ctx, press("ok")) is picker
+
+
+def test_full_counter_counted_at_its_largest_fits(inspector):
+    """Five long names, a hand of 40 after pick-ups, face-down cards only, a long last
+    play: the table, its OK menu and every row of the cards held."""
+    session = Session.start("full-counter", list(LONG_NAMES[:5]), {})
+    ctx = Context(rng=random.Random(1))
+    table = table_screen(session, Menu("Home", []))
+    table.apply(ctx, {"type": "starter", "value": 2, "face_up": [LONG_NAMES[0]]})
+    match = session.match
+    problems = fits(inspector, table.route(ctx), ctx, "down down down down up")
+    match.zones.held[LONG_NAMES[0]].update(hand=40)
+    match.zones.held[LONG_NAMES[1]].update(hand=0, face_up=0)
+    match.zones.deck = 0
+    table.apply(ctx, {"type": "play", "player": LONG_NAMES[0], "value": 6, "count": 4})
+    table.apply(ctx, {"type": "play", "player": LONG_NAMES[0], "value": 11, "count": 3})
+    assert match.expecting().types == ("blind", "pickup")
+    problems += fits(inspector, table.route(ctx), ctx, "ok")
+    problems += fits(inspector, table.route(ctx), ctx, "roll")
+    assert not problems, "\n".join(problems)
 
 
 def test_card_down_at_ten_players_fits_on_every_entry_screen(inspector):

@@ -68,6 +68,15 @@ class Match:
 
     # -- what a game defines -------------------------------------------------------
 
+    @classmethod
+    def new_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a match started now is given: ``options`` plus what a new match
+        has on that an old log, which lacks the option, must replay without (Full
+        Counter counts the cards). The one place new matches get them:
+        :meth:`companion.session.Session.start`, and ``companion replay`` for a log
+        with no start line."""
+        return dict(options)
+
     def setup(self) -> None:
         """Set up the state before the first event (players and options are known)."""
 
@@ -92,14 +101,23 @@ class Match:
         """What the table shows beyond totals and the prompt, taken from :meth:`state`
         (what the OLED draws from), so the screen and the page cannot disagree:
         ``facts`` (``[{"label": "Dealer", "text": "Ann"}, ...]``, in the order a player
-        reads them) and ``outcome`` (at the end, who won and how a tie was settled, in
-        words; None before). A game adds its own facts in :meth:`table_facts`."""
+        reads them), ``columns`` (``[{"label": "Hand", "values": {"Ann": 3}}]``, a
+        column of the player table each) and ``outcome`` (at the end, who won and how a
+        tie was settled, in words; None before). A game adds its own facts in
+        :meth:`table_facts` and columns in :meth:`player_columns`."""
         return {"facts": [{"label": label, "text": str(text)}
                           for label, text in self.table_facts() if text not in (None, "")],
+                "columns": [{"label": label, "values": dict(values)}
+                            for label, values in self.player_columns()],
                 "outcome": self.outcome() if self.over else None}
 
     def table_facts(self) -> list[tuple[str, Any]]:
         """(label, text) pairs for :meth:`context`; an empty text is left out."""
+        return []
+
+    def player_columns(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """(label, {player: value}) for :meth:`context`'s ``columns``: what the page
+        shows as columns of the player table (cards in hand), one a player."""
         return []
 
     def outcome(self) -> str:

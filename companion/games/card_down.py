@@ -673,7 +673,6 @@ class CardDown(Match):
             str(top[key]) for key in ("value", "colour", "suit") if top.get(key))
         if top is not None and top.get("value") in EFFECTS:
             card = f"{card} ({EFFECTS[top['value']]})"
-        hands = ", ".join(f"{name} {count}" for name, count in state["in_hand"].items())
         return [
             ("Game", state["game_number"]),
             ("Top card", card),
@@ -683,10 +682,13 @@ class CardDown(Match):
             ("Next", state["next"]),
             ("Must say", None if state["word_due"] is None
              else f"{state['current']}: {state['word_due']}"),
-            ("Cards in hand", hands),
             ("Draw pile", n_cards(state["draw_pile"])),
             ("Went out", state["went_out"]),
         ]
+
+    def player_columns(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """The cards each player holds, a column of the page's player table."""
+        return [("In hand", dict(self.in_hand))]
 
 
 MATCH = CardDown

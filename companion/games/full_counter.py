@@ -20,62 +20,48 @@ How a game goes at the table, and the event that tells the companion about each 
    and deals the next one. The match record counts losses; the players end the match
    between games (``end``), or it ends after the number of games agreed.
 
+With the option ``zones`` (every new match entered by values) the companion also
+counts each player's hand, face-up and face-down cards, the deck and the pile from the
+deal and the plays (:class:`~companion.games.full_counter_zones.Zones`): a play comes
+from the zone the counts say, a player whose last card leaves is out at once, and what
+the counts rule out is refused. A log from before the option replays without it.
+
 Quick mode (option ``quick``) keeps turns, direction, ascending/descending and burns
 right without the values: a play is only its effect (plain, an ability, a power).
 
-The module is pure: no I/O, no clock, no random. :class:`Deck` is the deck profile
-(which numbers are which powers and abilities, how many of each): an option whose
-default is FU1.
+The module is pure: no I/O, no clock, no random. The cards and the deck profile
+(which numbers are which powers and abilities, how many of each: an option whose
+default is FU1) are :mod:`companion.games.full_counter_cards`, named here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent
 from companion.games.base import Event, Expect, Match, check_fields, n_cards
+from companion.games.full_counter_cards import (  # noqa: F401 - the cards, named here too
+    ABILITIES,
+    BACK_STABBER,
+    BLACK_MARKET,
+    DEFAULT_DECK,
+    GOLD_BAR,
+    MAGNETIC_RAYS,
+    MIRROR,
+    NAMES,
+    NUCLEAR_BLAST,
+    PROFILE_LIMITS,
+    ROLES,
+    WILDFIRE,
+    Card,
+    Deck,
+    is_whole,
+)
+from companion.games.full_counter_zones import BLIND, FACE_UP, HAND, PLAY_ZONES, Zones
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
 from companion.words import and_list
-
-# -- the cards ------------------------------------------------------------------------
-
-#: The two powers without a number. Numbered cards are entered as their number.
-WILDFIRE, MIRROR = "wildfire", "mirror"
-#: The numbered cards that do something, by their role in the deck profile.
-NUCLEAR_BLAST, GOLD_BAR = "nuclear_blast", "gold_bar"
-BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS = "black_market", "back_stabber", "magnetic_rays"
-ROLES: tuple[str, ...] = (NUCLEAR_BLAST, GOLD_BAR, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
-#: Abilities act once per card laid (FU6); a chain's last card acts once.
-ABILITIES: tuple[str, ...] = (BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
-
-NAMES: dict[str, str] = {
-    NUCLEAR_BLAST: "Nuclear Blast",
-    GOLD_BAR: "Gold Bar",
-    BLACK_MARKET: "Black Market",
-    BACK_STABBER: "Back Stabber",
-    MAGNETIC_RAYS: "Magnetic Rays",
-    WILDFIRE: "Wildfire",
-    MIRROR: "Dirty Mirror",
-}
-
-#: FU1: numbered cards 1-11, four of each, four Wildfire, four Dirty Mirror = 52 cards.
-DEFAULT_DECK: dict[str, Any] = {
-    "numbers": 11,
-    "copies": 4,
-    WILDFIRE: 4,
-    MIRROR: 4,
-    NUCLEAR_BLAST: 1,
-    GOLD_BAR: 2,
-    BLACK_MARKET: 3,
-    BACK_STABBER: 7,
-    MAGNETIC_RAYS: 8,
-}
-#: What each profile entry may be, for the checks and the setup screen.
-PROFILE_LIMITS: dict[str, tuple[int, int]] = {
-    "numbers": (3, 20), "copies": (1, 8), WILDFIRE: (0, 8), MIRROR: (0, 8)}
 
 #: 3 face down, 3 face up, 3 in hand (FU2).
 DEALT_EACH = 9
@@ -90,115 +76,11 @@ EFFECTS: tuple[str, ...] = (PLAIN, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS, NU
 #: Turn order in words: seat order is clockwise (the next seat is on the left).
 DIRECTIONS = {LEFT: "clockwise", RIGHT: "anticlockwise"}
 
+#: The last play's words when it moves a player on to face-up or face-down cards.
+NEXT_WORDS = {FACE_UP: "face up next", BLIND: "face down next"}
+
 #: The phases, as state()["phase"] names them: finding the starter, playing, finished.
 DEAL, PLAY, OVER = "deal", "play", "over"
-
-Card = int | str
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A deck profile: numbered cards 1..``numbers``, ``copies`` of each, the powers
-    without a number, and which number plays which role (None: not in this deck)."""
-
-    numbers: int
-    copies: int
-    wildfire: int
-    mirror: int
-    roles: Mapping[int, str]
-
-    def __deepcopy__(self, memo: dict) -> Deck:
-        return self  # never changes, so a match's safety copy may share it
-
-    @classmethod
-    def from_option(cls, given: Mapping[str, Any]) -> Deck:
-        """The profile named by the ``deck`` option (entries left out keep FU1's);
-        BadSetup says what is wrong with it."""
-        unknown = sorted(set(given) - set(DEFAULT_DECK))
-        if unknown:
-            raise BadSetup(f"the deck profile has no {', '.join(unknown)} "
-                           f"(it has: {', '.join(DEFAULT_DECK)})")
-        profile = {**DEFAULT_DECK, **given}
-        for key, (low, high) in PROFILE_LIMITS.items():
-            if not _whole(profile[key]) or not low <= profile[key] <= high:
-                raise BadSetup(f"deck {key} is a whole number {low}-{high}, not {profile[key]!r}")
-        roles: dict[int, str] = {}
-        for role in ROLES:
-            number = profile[role]
-            if number is None:
-                continue
-            if not _whole(number) or not 1 <= number <= profile["numbers"]:
-                raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
-                               f"not {number!r}")
-            if number in roles:
-                raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
-                               f"and {NAMES[role]}")
-            roles[number] = role
-        return cls(profile["numbers"], profile["copies"], profile[WILDFIRE], profile[MIRROR],
-                   roles)
-
-    @property
-    def size(self) -> int:
-        return self.numbers * self.copies + self.wildfire + self.mirror
-
-    def profile(self) -> dict[str, Any]:
-        """The profile as the ``deck`` option spells it."""
-        by_role = {role: number for number, role in self.roles.items()}
-        return {"numbers": self.numbers, "copies": self.copies, WILDFIRE: self.wildfire,
-                MIRROR: self.mirror, **{role: by_role.get(role) for role in ROLES}}
-
-    def cards(self) -> list[Card]:
-        """Every kind of card in the deck: the numbers, then Wildfire and Dirty Mirror."""
-        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
-        return [*range(1, self.numbers + 1), *powers]
-
-    def number_of(self, role: str) -> int | None:
-        return next((number for number, name in self.roles.items() if name == role), None)
-
-    def role(self, card: Card) -> str | None:
-        """``card``'s role: an ability or power, or None for a plain number."""
-        if card in (WILDFIRE, MIRROR):
-            return str(card)
-        return self.roles.get(card)  # type: ignore[call-overload]
-
-    def is_power(self, card: Card) -> bool:
-        """Power cards go on anything (FU4)."""
-        return self.role(card) in (NUCLEAR_BLAST, WILDFIRE, MIRROR)
-
-    def copies_of(self, card: Card) -> int:
-        return {WILDFIRE: self.wildfire, MIRROR: self.mirror}.get(card, self.copies)  # type: ignore[arg-type]
-
-    def name(self, card: Card) -> str:
-        """How the table calls ``card``: "7 Back Stabber", "Wildfire", "5"."""
-        role = self.role(card)
-        if card in (WILDFIRE, MIRROR):
-            return NAMES[str(card)]
-        return f"{card} {NAMES[role]}" if role else str(card)
-
-    def card(self, value: object) -> Card:
-        """``value`` if it names a card of this deck, else refused."""
-        if _whole(value) and 1 <= value <= self.numbers:  # type: ignore[operator]
-            return value  # type: ignore[return-value]
-        if value in (WILDFIRE, MIRROR) and self.copies_of(value):  # type: ignore[arg-type]
-            return value  # type: ignore[return-value]
-        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
-        also = f' or "{powers[0]}"' if len(powers) == 1 else ""
-        if len(powers) == 2:
-            also = f', "{WILDFIRE}" or "{MIRROR}"'
-        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {value!r}")
-
-    def starter_values(self) -> list[int]:
-        """The values asked about to find the starter: the Gold Bar, then 3, 4, ...
-        (FU2): every other number from low to high, except the Nuclear Blast."""
-        gold = self.number_of(GOLD_BAR)
-        blast = self.number_of(NUCLEAR_BLAST)
-        rest = [n for n in range(1, self.numbers + 1) if n not in (gold, blast)]
-        return ([gold] if gold else []) + rest
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 class PileCard(NamedTuple):
     """One card on the pile: who laid it, what it is (None in quick mode), and the value
@@ -249,17 +131,27 @@ class FullCounter(Match):
     title = "Full Counter"
     min_players = 2
     max_players = 5
-    option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK)}
+    #: ``zones`` is false unless a match says so: a log from before the cards were
+    #: counted replays as it was played. A new match counts them (:meth:`new_options`).
+    option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK), "zones": False}
+
+    @classmethod
+    def new_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A new match entered by values counts the cards (quick mode cannot)."""
+        return {"zones": options.get("quick") is not True, **options}
 
     def setup(self) -> None:
         self.deck = Deck.from_option(self.options["deck"])
         if self.deck.size < DEALT_EACH * len(self.players):
             raise BadSetup(f"a {self.deck.size}-card deck cannot deal {DEALT_EACH} cards to "
                            f"each of {len(self.players)} players")
-        if not _whole(self.options["games"]) or self.options["games"] < 0:
+        if not is_whole(self.options["games"]) or self.options["games"] < 0:
             raise BadSetup("option games is how many games the match lasts (0: until ended)")
         self.options["deck"] = self.deck.profile()
         self.quick: bool = self.options["quick"]
+        if self.quick and self.options["zones"]:
+            raise BadSetup("quick mode does not count the cards: zones needs the values "
+                           "entered (quick=false)")
         self.seats = Seats(self.players)
         self.losses: dict[str, int] = scores.zero_totals(self.players)
         self.games: list[FinishedGame] = []
@@ -280,6 +172,8 @@ class FullCounter(Match):
         self.burns = 0
         self.out: list[str] = []
         self.last: dict[str, Any] | None = None
+        # The cards each player holds, by count, when the match counts them.
+        self.zones = Zones(self.players, self.deck.size) if self.options["zones"] else None
 
     @property
     def over(self) -> bool:
@@ -297,7 +191,7 @@ class FullCounter(Match):
         if self.phase != DEAL:
             raise IllegalEvent(f"the starter is found before the first play ({self._now()})")
         asked = self.deck.starter_values()[self.asking]
-        if not _whole(event["value"]) or event["value"] != asked:
+        if not is_whole(event["value"]) or event["value"] != asked:
             raise IllegalEvent(f"the question now is who holds a {self._card_words(asked)}, "
                                f"not {event['value']!r}")
         face_up = self._names(event["face_up"], "face_up")
@@ -348,35 +242,40 @@ class FullCounter(Match):
             player = self._turn(event)
             self._quick_play(player, event.get("effect", PLAIN), event.get("count"))
             return
-        check_fields(event, "play", ("player", "value"), ("count",))
+        check_fields(event, "play", ("player", "value"), ("count", "zone"))
         player = self._turn(event)
         card = self.deck.card(event["value"])
         count = event.get("count", 1)
-        if not _whole(count) or not 1 <= count <= self.deck.copies_of(card):
+        if not is_whole(count) or not 1 <= count <= self.deck.copies_of(card):
             raise IllegalEvent(f"a set of {self.deck.name(card)} is 1 to "
                                f"{self.deck.copies_of(card)} cards, not {count!r}")
+        zone = self._zone_of(event, player, count)
         self._check_legal(card)
-        burned = self._lay(player, [card] * count, times=count)
+        burned = self._lay(player, [card] * count, times=count, zone=zone)
         self._said(player, f"{count}x {self.deck.name(card)}" if count > 1
                    else self.deck.name(card), burned)
+        self._after_counted(player, zone)
 
     def on_chain(self, event: Event) -> None:
         """A run of consecutive values, ``first`` to ``last`` (either way up); the first
         must be legal and only the last card's effect applies (FU3)."""
         self._full_mode_only("chain")
-        check_fields(event, "chain", ("player", "first", "last"))
+        check_fields(event, "chain", ("player", "first", "last"), ("zone",))
         player = self._turn(event)
         first, last = event["first"], event["last"]
         for value in (first, last):
-            if not _whole(value) or not 1 <= value <= self.deck.numbers:
+            if not is_whole(value) or not 1 <= value <= self.deck.numbers:
                 raise IllegalEvent(f"a chain runs through numbered cards 1-{self.deck.numbers}, "
                                    f"not {value!r}")
         if first == last:
             raise IllegalEvent(f"a chain has at least two values; {first} alone is a play")
         step = 1 if last > first else -1
+        cards = list(range(first, last + step, step))
+        zone = self._zone_of(event, player, len(cards))
         self._check_legal(first)
-        burned = self._lay(player, list(range(first, last + step, step)), times=1)
+        burned = self._lay(player, cards, times=1, zone=zone)
         self._said(player, f"chain {first}-{last}", burned)
+        self._after_counted(player, zone)
 
     def on_blind(self, event: Event) -> None:
         """A face-down card turned over: it plays if legal, else the player picks up the
@@ -385,10 +284,16 @@ class FullCounter(Match):
         check_fields(event, "blind", ("player", "value"))
         player = self._turn(event)
         card = self.deck.card(event["value"])
+        if self.zones is not None:
+            self.zones.check_play(player, BLIND, 1)
         if self._legal(card):
-            burned = self._lay(player, [card], times=1)
+            burned = self._lay(player, [card], times=1, zone=BLIND)
             self._said(player, f"blind {self.deck.name(card)}", burned)
+            self._after_counted(player, BLIND)
         else:
+            if self.zones is not None:  # the card goes into the hand with the pile
+                self.zones.lay(player, BLIND, 1)
+                self.zones.pick_up(player, len(self.pile) + 1)
             self._pick_up(player)
             self._said(player, f"blind {self.deck.name(card)}: picked up")
 
@@ -398,6 +303,8 @@ class FullCounter(Match):
         player = self._turn(event)
         if not self.pile:
             raise IllegalEvent(f"the pile is empty: {player} may play any card")
+        if self.zones is not None:
+            self.zones.pick_up(player, len(self.pile))
         self._pick_up(player)
         self._said(player, "picked up")
 
@@ -409,13 +316,49 @@ class FullCounter(Match):
             raise IllegalEvent(f"players go out during a game ({self._now()})")
         if player in self.out:
             raise IllegalEvent(f"{player} is already out")
+        if self.zones is not None:  # counted: out comes by itself with the last card
+            raise IllegalEvent(f"{player} still holds {self.zones.holding(player)}")
+        self.last = {"player": player, "text": "is out"}
+        self._go_out(player)
+
+    def _go_out(self, player: str) -> None:
+        """``player`` has no cards left; with one player left the game is over."""
         self.out.append(player)
         if len(self.out) == len(self.players) - 1:
             self._finish_game(next(name for name in self.players if name not in self.out))
-            return
-        if self.current == player:
+        elif self.current == player:
             self.current = self._next_after(player)
-        self.last = {"player": player, "text": "is out"}
+
+    def _after_counted(self, player: str, zone: str | None) -> None:
+        """Counted: the player whose last card left is out at once (FU8); one who moves
+        on to face-up or face-down cards is told so in the last play's words."""
+        if self.zones is None or self.last is None:
+            return
+        if self.zones.total(player) == 0:
+            self._said(player, f"{self.last['text']}, out")
+            self._go_out(player)
+            return
+        now = self.zones.playing_from(player)
+        if now != zone and now in (FACE_UP, BLIND):
+            self._said(player, f"{self.last['text']}; {NEXT_WORDS[now]}")
+
+    def _zone_of(self, event: Event, player: str, cards: int) -> str | None:
+        """Where a play of ``cards`` cards comes from: the event's ``zone``, else the one
+        the counts say (hand, then face-up); refused when the counts rule it out. None
+        when the match does not count the cards."""
+        if self.zones is None:
+            if "zone" in event:
+                raise IllegalEvent("this match does not count the cards (option zones): "
+                                   "a play has no zone")
+            return None
+        zone = event.get("zone", self.zones.playing_from(player))
+        if "zone" in event and zone not in PLAY_ZONES:
+            raise IllegalEvent(f"a play's zone is {' or '.join(PLAY_ZONES)}, not {zone!r} "
+                               f"(a face-down card is a blind event)")
+        if zone == BLIND:
+            zone = HAND  # a play while only face-down cards are left: refused, saying why
+        self.zones.check_play(player, zone, cards)
+        return str(zone)
 
     def on_end(self, event: Event) -> None:
         """The players end the match between games; fewest losses wins."""
@@ -466,12 +409,21 @@ class FullCounter(Match):
     def order(self) -> str:
         return "ascending" if self.ascending else "descending"
 
-    def _lay(self, player: str, cards: list[Card], times: int) -> bool:
-        """Put ``cards`` on the pile; the last card's effect acts ``times`` times.
-        True if that burned the pile."""
+    def _lay(self, player: str, cards: list[Card], times: int, zone: str | None) -> bool:
+        """Put ``cards`` on the pile from ``zone`` (None: not counted); the last card's
+        effect acts ``times`` times. True if that burned the pile."""
         for card in cards:
             self.pile.append(PileCard(player, card, self._value_on_pile(card)))
-        return self._after_play(player, self.deck.role(cards[-1]), times)
+        if self.zones is not None and zone is not None:
+            self.zones.lay(player, zone, len(cards))
+        burned = self._after_play(player, self.deck.role(cards[-1]), times)
+        if self.zones is not None and zone == HAND:
+            # After a Wildfire the player plays again before drawing (the rule text),
+            # unless it was their last card in hand: nothing to play without drawing.
+            wildfire = cards[-1] == WILDFIRE
+            if not wildfire or not self.zones.held[player][HAND]:
+                self.zones.draw(player)
+        return burned
 
     def _value_on_pile(self, card: Card) -> int | None:
         if card == WILDFIRE:
@@ -495,6 +447,8 @@ class FullCounter(Match):
                 skip += 1
         if role == WILDFIRE or four or top_run(self.pile) >= FOUR_OF_A_KIND:
             # Burned: the same player goes again, any value (skips have nobody to skip).
+            if self.zones is not None:
+                self.zones.burn(len(self.pile))
             self.pile = []
             self.burns += 1
             self.free = True
@@ -517,7 +471,7 @@ class FullCounter(Match):
         if count is not None and effect not in ABILITIES:
             raise IllegalEvent("count goes with an ability: " + ", ".join(ABILITIES))
         times = 1 if count is None else count
-        if not _whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
+        if not is_whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
             raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {count!r}")
         role = None if effect in (PLAIN, FOUR) else str(effect)
         self.pile.append(PileCard(player, None, None))
@@ -607,10 +561,31 @@ class FullCounter(Match):
             beat = self.to_beat
             prompt = (f"{self.current}: any card" if beat is None
                       else f"{self.current}: {beat} or {'higher' if self.ascending else 'lower'}")
+            if self.zones is not None:
+                return self._counted_expect(cards, starts, pickup, prompt)
             return Expect(("play", "chain", "blind", *pickup, "out"), self.current,
                           {"value": tuple(cards), "first": starts, "count": counts,
                            "out": still_in}, prompt)
         return Expect((), None, {}, f"Match over: {' & '.join(self.winners)} won")
+
+    def _counted_expect(self, cards: list[Card], starts: tuple[Card, ...],
+                        pickup: tuple[str, ...], prompt: str) -> Expect:
+        """expecting() when the cards are counted: the zone the current player plays
+        from decides between a play and a blind card; ``out`` comes by itself."""
+        assert self.zones is not None and self.current is not None
+        zone = self.zones.playing_from(self.current)
+        if zone == BLIND:
+            return Expect(("blind", *pickup), self.current,
+                          {"value": tuple(self.deck.cards()), "out": ()},
+                          f"{self.current}: a face-down card")
+        held = self.zones.held[self.current][zone]
+        counts = tuple(range(1, min(self.deck.copies, held) + 1))
+        chain = ("chain",) if held >= 2 else ()
+        if zone == FACE_UP:
+            prompt = f"{prompt}, face up"
+        return Expect(("play", *chain, *pickup), self.current,
+                      {"value": tuple(cards), "first": starts if chain else (),
+                       "count": counts, "out": ()}, prompt)
 
     @property
     def still_in(self) -> list[str]:
@@ -659,7 +634,18 @@ class FullCounter(Match):
             "still_in": self.still_in,
             "last": None if self.last is None else dict(self.last),
             "leaders": scores.winners(self.losses, high_wins=False),
+            **self._counts(),
         }
+
+    def _counts(self) -> dict[str, Any]:
+        """state()'s counts of the cards (all null when the match does not count them):
+        ``zones`` per player, the ``deck``, the ``burnt`` cards and which zone each
+        player still in plays from (``playing_from``)."""
+        zones = self.zones
+        if zones is None or self.over:
+            return {"zones": None, "deck": None, "burnt": None, "playing_from": None}
+        return {"zones": zones.state(), "deck": zones.deck, "burnt": zones.burnt,
+                "playing_from": {name: zones.playing_from(name) for name in self.still_in}}
 
     def outcome(self) -> str:
         """Fewest losses wins (FU8); equal fewest share the win."""
@@ -687,8 +673,28 @@ class FullCounter(Match):
              f"{top['card']}" + (f" (x{top['run']})" if top["run"] > 1 else "")),
             ("Pile", None if state["pile"] is None else n_cards(state["pile"])),
             ("Burns", state["burns"] or None),
+            ("Deck", None if state["deck"] is None else n_cards(state["deck"])),
+            ("Cards held", "not counted in quick mode" if self.quick else None),
+            ("On face-up cards", self._playing_from_words(state, FACE_UP)),
+            ("On face-down cards", self._playing_from_words(state, BLIND)),
             ("Out", ", ".join(state["out"])),
         ]
+
+    @staticmethod
+    def _playing_from_words(state: Mapping[str, Any], zone: str) -> str:
+        """Who plays from ``zone`` now ("Ann, Bob"), counted; "" for nobody."""
+        playing_from = state["playing_from"] or {}
+        return ", ".join(name for name, now in playing_from.items() if now == zone)
+
+    def player_columns(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """Counted: each player's cards in hand, face up and face down, columns of the
+        page's player table."""
+        zones = self._counts()["zones"]
+        if zones is None:
+            return []
+        return [(label, {name: held[zone] for name, held in zones.items()})
+                for label, zone in (("Hand", HAND), ("Face up", FACE_UP),
+                                    ("Face down", BLIND))]
 
 
 MATCH = FullCounter

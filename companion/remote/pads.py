@@ -16,7 +16,9 @@ steppers for numbers and a Send button; it never shows a JSON box.
 Field kinds: ``fixed`` (sent as ``value``, not asked: whose turn it is), ``one`` (tap one
 of ``values``), ``many`` (tap ``values`` one at a time into a list of ``min``..``max``;
 ``distinct``: each at most once), ``number`` (a stepper from ``min`` to ``max``,
-starting at ``value``). A field whose ``name`` has a dot (``card.value``) fills a part
+starting at ``value``). ``names`` (optional) says how a value is shown on its button,
+keyed by the value as text (``{"7": "7 Back Stabber"}``); the value is what is sent.
+A field whose ``name`` has a dot (``card.value``) fills a part
 of an object (``{"card": {"value": ...}}``); ``optional`` fields may be left out.
 ``by_player`` (on a field after a ``player`` field) narrows it to the player chosen:
 ``{"Ann": {"values": [...], "min": 3, "max": 4}}`` (the dice Ann holds, the cards
@@ -167,14 +169,22 @@ def _card_down(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def _full_counter(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    from companion.games import full_counter as rules
+
     turn = [fixed("player", expect.player)]
     counts = expect.choices.get("count", (1,))
     count = field("count", "How many", "number", min=min(counts), max=max(counts), value=1)
     everyone = list(match.players)
     cards = match.deck.cards()
-    play = ([*turn, field("effect", "What it did", "one", expect.choices.get("effect", ())),
-             count] if match.quick else
-            [*turn, field("value", "Card", "one", expect.choices.get("value", ())), count])
+    # Each card as the deck prints it ("7 Back Stabber"), each effect by its name.
+    names = {str(card): match.deck.name(card) for card in cards}
+    effects = {effect: rules.NAMES.get(effect, effect.capitalize())
+               for effect in rules.EFFECTS}
+    effects[rules.FOUR] = "Four of a kind"
+    play = ([*turn, field("effect", "What it did", "one", expect.choices.get("effect", ()),
+                          names=effects), count] if match.quick else
+            [*turn, field("value", "Card", "one", expect.choices.get("value", ()),
+                          names=names), count])
     return {
         "starter": [fixed("value", (expect.choices.get("value") or (None,))[0]),
                     field("face_up", "Face up", "many", expect.choices.get("face_up", ()),
@@ -182,9 +192,11 @@ def _full_counter(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
                     field("in_hand", "In hand", "many", expect.choices.get("in_hand", ()),
                           min=0, max=len(everyone), distinct=True, optional=True)],
         "play": play,
-        "chain": [*turn, field("first", "From", "one", expect.choices.get("first", ())),
-                  field("last", "To", "one", [card for card in cards if isinstance(card, int)])],
-        "blind": [*turn, field("value", "The card", "one", cards)],
+        "chain": [*turn, field("first", "From", "one", expect.choices.get("first", ()),
+                               names=names),
+                  field("last", "To", "one", [card for card in cards if isinstance(card, int)],
+                        names=names)],
+        "blind": [*turn, field("value", "The card", "one", cards, names=names)],
         "pickup": turn,
         "out": [field("player", "Who is out", "one", expect.choices.get("out", ()))],
         "end": [],

@@ -2,6 +2,13 @@
 descending, the value to beat and how many of it are on top, who is out; plays entered
 in a few presses; the loser of each game and the losses of the match.
 
+A match that counts the cards (option ``zones``: every new one entered by values) shows
+the pile and the deck, and once the player to play is past the hand, how many face-up
+or face-down cards they have left; DOWN lists every player's cards. The zone of a play
+is the engine's to know from the counts, so a face-up card is entered like any other,
+and ROLL turns over a face-down card once only those are left: no press more than
+before.
+
 The screens follow the engine (:mod:`companion.games.full_counter`): what they offer is
 what ``match.expecting()`` allows, and every outcome goes in as an event. In quick mode
 the values are not entered: ROLL is a plain play, OK picks an ability or power.
@@ -16,6 +23,7 @@ from companion.errors import CompanionError
 from companion.games import full_counter as rules
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
+from companion.ui.full_counter_deck import DeckScreen
 from companion.ui.play import (
     GameOverScreen,
     GameScreen,
@@ -104,7 +112,7 @@ class FullCounterSetup(SetupScreen):
         deck = rules.Deck.from_option(self.deck)
         which = "FU1" if deck.profile() == rules.DEFAULT_DECK else "own"
         return [
-            (f"Mode: {'quick' if self.quick else 'full (values)'}",
+            (f"Mode: {'quick, no count' if self.quick else 'full, counted'}",
              lambda ctx: self.change(quick=not self.quick)),
             (f"Games: {self.games or 'until ended'}",
              lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
@@ -127,100 +135,6 @@ class FullCounterSetup(SetupScreen):
             self.move_to(0 if press.button == "up" else len(self.rows) - 1)
             return self
         return super().press(ctx, press)
-
-
-class DeckScreen(Screen):
-    """The deck profile: UP/DOWN choose a line, OK edits it (UP/DOWN change, OK keeps,
-    BACK cancels). A profile that does not add up is refused with the reason."""
-
-    LINES: tuple[tuple[str, str], ...] = (
-        ("numbers", "Numbers 1-"),
-        ("copies", "Copies of each"),
-        (rules.WILDFIRE, "Wildfire x"),
-        (rules.MIRROR, "Dirty Mirror x"),
-        (rules.NUCLEAR_BLAST, "Nuclear Blast"),
-        (rules.GOLD_BAR, "Gold Bar"),
-        (rules.BLACK_MARKET, "Black Market"),
-        (rules.BACK_STABBER, "Back Stabber"),
-        (rules.MAGNETIC_RAYS, "Magnetic Rays"),
-        ("reset", "Reset to FU1"),
-    )
-
-    def __init__(self, setup: FullCounterSetup):
-        super().__init__(setup)
-        self.setup = setup
-        self.row = 0
-        self.top = 0
-        self.editing: Any = None  # the value before editing began, while editing
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return "UP/DN value  OK keep" if self.editing is not None else "OK edit  BACK done"
-
-    @property
-    def key(self) -> str:
-        return self.LINES[self.row][0]
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if self.editing is not None:
-            return self._edit(ctx, press)
-        if press.button in ("up", "down"):
-            self.row = (self.row + (1 if press.button == "down" else -1)) % len(self.LINES)
-            self.top = min(max(self.top, self.row - MENU_ROWS + 1), self.row)
-        elif is_(press, "ok") and self.key == "reset":
-            self.setup.deck = dict(rules.DEFAULT_DECK)
-        elif is_(press, "ok"):
-            self.editing = self.setup.deck[self.key]
-        elif press.button in ("back", "roll"):
-            return self.setup.returned(ctx)
-        return self
-
-    def _edit(self, ctx: Context, press: Press) -> Screen:
-        deck = self.setup.deck
-        if press.button in ("up", "down"):
-            deck[self.key] = self._step(deck[self.key], 1 if press.button == "up" else -1)
-        elif is_(press, "back"):
-            deck[self.key], self.editing = self.editing, None
-        elif press.button in ("ok", "roll"):
-            try:
-                rules.Deck.from_option(deck)
-            except CompanionError as err:
-                # The value stays as set and still being edited: change it, or BACK.
-                return Message("Not allowed", wrap(str(err)), self)
-            self.editing = None
-        return self
-
-    def _step(self, value: int | None, step: int) -> int | None:
-        """The next value of the line being edited; a role runs off (None) and back."""
-        if self.key in rules.PROFILE_LIMITS:
-            low, high = rules.PROFILE_LIMITS[self.key]
-            return max(low, min(high, value + step))  # type: ignore[operator]
-        ring: list[int | None] = [None, *range(1, self.setup.deck["numbers"] + 1)]
-        at = ring.index(value) if value in ring else 0
-        return ring[(at + step) % len(ring)]
-
-    def draw(self, canvas: Canvas) -> None:
-        deck = self.setup.deck
-        try:
-            size = f"{rules.Deck.from_option(deck).size} cards"
-        except CompanionError:
-            size = "?"
-        canvas.title("Deck", size)
-        for row in range(MENU_ROWS):
-            index = self.top + row
-            if index >= len(self.LINES):
-                break
-            key, words = self.LINES[index]
-            value = "" if key == "reset" else deck[key]
-            if key in rules.PROFILE_LIMITS:
-                text = f"{words}{value}" if words.endswith(("-", "x")) else f"{words} {value}"
-            elif key == "reset":
-                text = words
-            else:
-                text = f"{words:<14}{'--' if value is None else value:>3}"
-            if index == self.row and self.editing is not None:
-                text = clip(text, 18) + " <>"
-            canvas.line(row, text, invert=index == self.row)
 
 
 class FullCounterTable(GameScreen):
@@ -294,7 +208,14 @@ class FullCounterTable(GameScreen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "ROLL plain  OK power" if self.match.quick else "ROLL play  OK other"
+        if self.match.quick:
+            return "ROLL plain  OK power"
+        return "ROLL flip  OK other" if self._blind_only() else "ROLL play  OK other"
+
+    def _blind_only(self) -> bool:
+        """Counted, and only face-down cards are left: ROLL turns one over."""
+        types = self.match.expecting().types
+        return "blind" in types and "play" not in types
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
@@ -302,10 +223,14 @@ class FullCounterTable(GameScreen):
             return super().press(ctx, press)
         if is_(press, "roll") and match.quick:
             return self.apply(ctx, {"type": "play", "player": match.current})
+        if is_(press, "roll") and self._blind_only():
+            return BlindPicker(self, match.current, self)
         if is_(press, "roll"):
             return self._play_picker()
         if is_(press, "ok"):
             return self._others(ctx)
+        if is_(press, "down") and match.zones is not None:
+            return CardsHeld(match, self)
         return super().press(ctx, press)
 
     def _play_picker(self) -> Screen:
@@ -348,19 +273,30 @@ class FullCounterTable(GameScreen):
         items: list[MenuItem] = []
         if match.quick:
             items += self._quick_items(player)
-        if "pickup" in match.expecting().types:
+        types = match.expecting().types
+        if "pickup" in types:
             items.append(MenuItem("Picked up the pile", lambda ctx, menu: self.apply(
                 ctx, {"type": "pickup", "player": player})))
-        if not match.quick:
+        if "blind" in types:
             items.append(MenuItem("Blind card flipped", lambda ctx, menu: BlindPicker(
                 self, player, menu)))
+        if "out" in types:
+            items += self._out_items()
+        if match.zones is not None:  # out comes by itself: the counts instead
+            items.append(MenuItem("Cards held", lambda ctx, menu: CardsHeld(match, menu)))
+        return Menu(f"{player}: other", items, self)
+
+    def _out_items(self) -> list[MenuItem]:
+        """Going out by a press (a match that does not count the cards)."""
+        match = self.match
+        items = []
         last = (match.last or {}).get("player")
         if last in match.still_in:
             items.append(MenuItem(f"{last} is out", lambda ctx, menu: self._out(ctx, last)))
         items.append(MenuItem("Someone is out", lambda ctx, menu: Menu("Who is out?", [
             MenuItem(name, lambda ctx, m, name=name: self._out(ctx, name))
             for name in match.still_in], menu)))
-        return Menu(f"{player}: other", items, self)
+        return items
 
     def _quick_items(self, player: str) -> list[MenuItem]:
         items = []
@@ -406,15 +342,20 @@ class FullCounterTable(GameScreen):
         arrow = ">>" if state["direction"] == "clockwise" else "<<"
         canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
-        # The right column: the pile, the last play, how many are out (the direction is
-        # the title's arrow, ascending or descending the arrow by the value).
+        # The right column: the pile (and the deck, counted), what the player to play
+        # has left face up or face down once past the hand, the last play, how many are
+        # out (the direction is the title's arrow, ascending or descending the arrow by
+        # the value).
         pile = "" if state["pile"] is None else f"pile {state['pile']}"
+        if state["deck"]:
+            pile += f" dk {state['deck']}"
+        held = _holding_line(state, state["current"]) if state["zones"] else ""
         out = f"{len(state['out'])} out" if state["out"] else ""
         last = state["last"]
         said = [last["player"], *wrap(last["text"], RIGHT_COLUMNS)] if last else []
         if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
             pile, out = f"{pile}, {out}", ""
-        rows = [text for text in (pile, *said, out) if text]
+        rows = [text for text in (pile, held, *said, out) if text]
         for row, text in enumerate(rows[:4]):
             canvas.text(RIGHT_X, BODY_TOP + row * 10, text)
 
@@ -432,6 +373,55 @@ class FullCounterTable(GameScreen):
         _arrow(canvas, 2 + len(text) * 18, BODY_TOP + 8, 8, up=state["order"] == "ascending")
         run = state["top"]["run"]
         canvas.text(1, BODY_TOP + 30, f"x{run} of {rules.FOUR_OF_A_KIND}")
+
+
+#: Past the hand, what a player plays from, as the table screen says it.
+ZONE_WORDS = {"face_up": "face up", "blind": "face down"}
+
+
+def _holding_line(state: dict, player: str) -> str:
+    """Once ``player`` is past the hand, what they play from and how many are left
+    there: "face up 2", "face down 3"; "" while on the hand (the player sees it; the
+    DOWN screen has every count)."""
+    zone = state["playing_from"].get(player)
+    return f"{ZONE_WORDS[zone]} {state['zones'][player][zone]}" if zone in ZONE_WORDS else ""
+
+
+class CardsHeld(Screen):
+    """Every player's cards by count, the deck and the pile (a counted match): one row
+    a player, hand / face-up / face-down, "out" for who is out. UP/DOWN scroll (five
+    players need six rows), any other button goes back."""
+
+    hint = "UP/DN more  OK back"
+
+    def __init__(self, match: Any, parent: Screen):
+        super().__init__(parent)
+        self.match = match
+        self.top = 0
+
+    def rows(self) -> list[str]:
+        """The deck and the pile, then a row a player: the name (up to 12 characters)
+        and the cards in hand, face up and face down, under the title's words."""
+        state = self.match.state()
+        rows = [f"deck {state['deck']}, pile {state['pile']}"]
+        for name in self.match.players:
+            held = state["zones"][name]
+            counts = ("out" if name in state["out"] else
+                      f"{held['hand']:>3}{held['face_up']:>3}{held['blind']:>3}")
+            rows.append(f"{name:<12}{counts:>9}")
+        return rows
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            last_top = max(0, len(self.rows()) - MENU_ROWS)
+            self.top = max(0, min(last_top, self.top + (1 if press.button == "down" else -1)))
+            return self
+        return self.parent.returned(ctx)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title("Cards: hand up down")
+        for row, text in enumerate(self.rows()[self.top:self.top + MENU_ROWS]):
+            canvas.line(row, text)
 
 
 def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:

@@ -134,8 +134,12 @@ def playable_games() -> list[dict[str, Any]]:
         if not (info.in_menu and available(info.game_id) and has_screens(info.game_id)):
             continue
         cls = engine(info.game_id)
+        # An option a new match gets by itself (Full Counter's zones) is not asked.
+        settled = cls.new_options({})
+        options = {name: value for name, value in cls.option_defaults.items()
+                   if name not in settled}
         games.append({"id": info.game_id, "title": info.title, "min": cls.min_players,
-                      "max": cls.max_players, "options": dict(cls.option_defaults)})
+                      "max": cls.max_players, "options": options})
     return games
 
 

@@ -21,6 +21,11 @@
     return node;
   }
   function shown(value) { return String(value).replace(/_/g, " "); }
+  // A value as its button shows it: the field's name for it ("7 Back Stabber"), if any.
+  function named(field, value) {
+    const name = field.names && field.names[String(value)];
+    return name || shown(value);
+  }
 
   // A field narrowed to the player chosen (the dice Ann holds, the cards Ann may hold).
   function narrowed(field) {
@@ -35,7 +40,7 @@
       const buttons = el("div", { class: "keys" });
       for (const value of field.values) {
         const key = el("button", { type: "button", class: "key", "aria-pressed":
-          String(chosen[field.name] === value) }, shown(value));
+          String(chosen[field.name] === value) }, named(field, value));
         key.addEventListener("click", () => {
           chosen[field.name] = chosen[field.name] === value && field.optional ? undefined : value;
           render();
@@ -49,7 +54,7 @@
       if (!list.length) picked.append(el("span", { class: "hint" }, "tap below to add"));
       list.forEach((value, index) => {
         const chip = el("button", { type: "button", class: "chip",
-          "aria-label": "take out " + shown(value) }, shown(value) + " \u00d7");
+          "aria-label": "take out " + named(field, value) }, named(field, value) + " \u00d7");
         chip.addEventListener("click", () => { list.splice(index, 1); render(); });
         picked.append(chip);
       });
@@ -58,7 +63,7 @@
       for (const value of field.values) {
         const full = list.length >= field.max || (field.distinct && list.includes(value));
         const key = el("button", { type: "button", class: "key",
-          "aria-label": "add " + shown(value) }, shown(value));
+          "aria-label": "add " + named(field, value) }, named(field, value));
         key.disabled = full;
         key.addEventListener("click", () => {
           chosen[field.name] = [...(chosen[field.name] || []), value];

@@ -1,0 +1,156 @@
+"""Full Counter's cards: which are powers and abilities, what they are called at the
+table, and the deck profile (:class:`Deck`, the ``deck`` option: how many of each card,
+which number plays which role; RULINGS FU1 is the default).
+
+Pure data and checks, for the engine (:mod:`companion.games.full_counter`), its
+screens and the phone's pads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BadSetup, IllegalEvent
+
+#: The two powers without a number. Numbered cards are entered as their number.
+WILDFIRE, MIRROR = "wildfire", "mirror"
+#: The numbered cards that do something, by their role in the deck profile.
+NUCLEAR_BLAST, GOLD_BAR = "nuclear_blast", "gold_bar"
+BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS = "black_market", "back_stabber", "magnetic_rays"
+ROLES: tuple[str, ...] = (NUCLEAR_BLAST, GOLD_BAR, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
+#: Abilities act once per card laid (FU6); a chain's last card acts once.
+ABILITIES: tuple[str, ...] = (BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS)
+
+NAMES: dict[str, str] = {
+    NUCLEAR_BLAST: "Nuclear Blast",
+    GOLD_BAR: "Gold Bar",
+    BLACK_MARKET: "Black Market",
+    BACK_STABBER: "Back Stabber",
+    MAGNETIC_RAYS: "Magnetic Rays",
+    WILDFIRE: "Wildfire",
+    MIRROR: "Dirty Mirror",
+}
+
+#: FU1: numbered cards 1-11, four of each, four Wildfire, four Dirty Mirror = 52 cards.
+DEFAULT_DECK: dict[str, Any] = {
+    "numbers": 11,
+    "copies": 4,
+    WILDFIRE: 4,
+    MIRROR: 4,
+    NUCLEAR_BLAST: 1,
+    GOLD_BAR: 2,
+    BLACK_MARKET: 3,
+    BACK_STABBER: 7,
+    MAGNETIC_RAYS: 8,
+}
+#: What each profile entry may be, for the checks and the setup screen.
+PROFILE_LIMITS: dict[str, tuple[int, int]] = {
+    "numbers": (3, 20), "copies": (1, 8), WILDFIRE: (0, 8), MIRROR: (0, 8)}
+
+Card = int | str
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck profile: numbered cards 1..``numbers``, ``copies`` of each, the powers
+    without a number, and which number plays which role (None: not in this deck)."""
+
+    numbers: int
+    copies: int
+    wildfire: int
+    mirror: int
+    roles: Mapping[int, str]
+
+    def __deepcopy__(self, memo: dict) -> Deck:
+        return self  # never changes, so a match's safety copy may share it
+
+    @classmethod
+    def from_option(cls, given: Mapping[str, Any]) -> Deck:
+        """The profile named by the ``deck`` option (entries left out keep FU1's);
+        BadSetup says what is wrong with it."""
+        unknown = sorted(set(given) - set(DEFAULT_DECK))
+        if unknown:
+            raise BadSetup(f"the deck profile has no {', '.join(unknown)} "
+                           f"(it has: {', '.join(DEFAULT_DECK)})")
+        profile = {**DEFAULT_DECK, **given}
+        for key, (low, high) in PROFILE_LIMITS.items():
+            if not is_whole(profile[key]) or not low <= profile[key] <= high:
+                raise BadSetup(f"deck {key} is a whole number {low}-{high}, not {profile[key]!r}")
+        roles: dict[int, str] = {}
+        for role in ROLES:
+            number = profile[role]
+            if number is None:
+                continue
+            if not is_whole(number) or not 1 <= number <= profile["numbers"]:
+                raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
+                               f"not {number!r}")
+            if number in roles:
+                raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
+                               f"and {NAMES[role]}")
+            roles[number] = role
+        return cls(profile["numbers"], profile["copies"], profile[WILDFIRE], profile[MIRROR],
+                   roles)
+
+    @property
+    def size(self) -> int:
+        return self.numbers * self.copies + self.wildfire + self.mirror
+
+    def profile(self) -> dict[str, Any]:
+        """The profile as the ``deck`` option spells it."""
+        by_role = {role: number for number, role in self.roles.items()}
+        return {"numbers": self.numbers, "copies": self.copies, WILDFIRE: self.wildfire,
+                MIRROR: self.mirror, **{role: by_role.get(role) for role in ROLES}}
+
+    def cards(self) -> list[Card]:
+        """Every kind of card in the deck: the numbers, then Wildfire and Dirty Mirror."""
+        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
+        return [*range(1, self.numbers + 1), *powers]
+
+    def number_of(self, role: str) -> int | None:
+        return next((number for number, name in self.roles.items() if name == role), None)
+
+    def role(self, card: Card) -> str | None:
+        """``card``'s role: an ability or power, or None for a plain number."""
+        if card in (WILDFIRE, MIRROR):
+            return str(card)
+        return self.roles.get(card)  # type: ignore[call-overload]
+
+    def is_power(self, card: Card) -> bool:
+        """Power cards go on anything (FU4)."""
+        return self.role(card) in (NUCLEAR_BLAST, WILDFIRE, MIRROR)
+
+    def copies_of(self, card: Card) -> int:
+        return {WILDFIRE: self.wildfire, MIRROR: self.mirror}.get(card, self.copies)  # type: ignore[arg-type]
+
+    def name(self, card: Card) -> str:
+        """How the table calls ``card``: "7 Back Stabber", "Wildfire", "5"."""
+        role = self.role(card)
+        if card in (WILDFIRE, MIRROR):
+            return NAMES[str(card)]
+        return f"{card} {NAMES[role]}" if role else str(card)
+
+    def card(self, value: object) -> Card:
+        """``value`` if it names a card of this deck, else refused."""
+        if is_whole(value) and 1 <= value <= self.numbers:  # type: ignore[operator]
+            return value  # type: ignore[return-value]
+        if value in (WILDFIRE, MIRROR) and self.copies_of(value):  # type: ignore[arg-type]
+            return value  # type: ignore[return-value]
+        powers = [card for card in (WILDFIRE, MIRROR) if self.copies_of(card)]
+        also = f' or "{powers[0]}"' if len(powers) == 1 else ""
+        if len(powers) == 2:
+            also = f', "{WILDFIRE}" or "{MIRROR}"'
+        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {value!r}")
+
+    def starter_values(self) -> list[int]:
+        """The values asked about to find the starter: the Gold Bar, then 3, 4, ...
+        (FU2): every other number from low to high, except the Nuclear Blast."""
+        gold = self.number_of(GOLD_BAR)
+        blast = self.number_of(NUCLEAR_BLAST)
+        rest = [n for n in range(1, self.numbers + 1) if n not in (gold, blast)]
+        return ([gold] if gold else []) + rest
+
+
+def is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

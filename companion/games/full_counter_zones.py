@@ -1,0 +1,116 @@
+"""Where every card of a Full Counter deal is, by count: each player's hand, face-up and
+face-down cards, and the deck (the pile is the engine's; burnt cards are counted here).
+
+The companion never sees a card, but it hears every play, so it knows how many cards
+are where (RULINGS FU2, FU3, FU7 and docs/events.md, "Counting the cards"):
+
+- the deal gives each player 3 face down, 3 face up and 3 in hand; the rest is the deck;
+- a play from the hand draws back up to 3 while the deck lasts;
+- face-up cards are played once the hand is empty and the deck gone, face-down ones
+  after the face-up ones;
+- a pick-up puts the pile into the hand (with the face-up card that could not be
+  played, when the player is on face-up cards).
+
+It refuses, in words, what the counts make impossible; the engine asks it before it
+changes anything, so a refusal leaves both as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.errors import IllegalEvent
+from companion.words import counted
+
+HAND, FACE_UP, BLIND = "hand", "face_up", "blind"
+#: The zones a play may name (a face-down card is its own event, ``blind``).
+PLAY_ZONES: tuple[str, ...] = (HAND, FACE_UP)
+#: 3 in hand, 3 face up, 3 face down (FU2); a hand is drawn back up to 3 (FU3).
+EACH_ZONE = 3
+
+ZONE_WORDS = {HAND: "in hand", FACE_UP: "face-up", BLIND: "face-down"}
+
+
+class Zones:
+    """The counts of one deal, from the deal until every card is played or burnt."""
+
+    def __init__(self, players: Sequence[str], deck_size: int):
+        self.held: dict[str, dict[str, int]] = {
+            name: {HAND: EACH_ZONE, FACE_UP: EACH_ZONE, BLIND: EACH_ZONE} for name in players}
+        self.deck = deck_size - 3 * EACH_ZONE * len(players)
+        self.burnt = 0
+
+    def total(self, player: str) -> int:
+        return sum(self.held[player].values())
+
+    def holding(self, player: str) -> str:
+        """What ``player`` holds, in words: "9 cards: 3 in hand, 3 face-up, 3 face-down"."""
+        held = self.held[player]
+        parts = ", ".join(f"{held[zone]} {ZONE_WORDS[zone]}" for zone in (HAND, FACE_UP, BLIND))
+        return f"{counted(self.total(player), 'card')}: {parts}"
+
+    def playing_from(self, player: str) -> str:
+        """The zone ``player`` plays from now: the hand, then face-up cards once the hand
+        is empty and the deck gone, then face-down cards (FU7)."""
+        held = self.held[player]
+        if held[HAND] or self.deck:
+            return HAND
+        return FACE_UP if held[FACE_UP] else BLIND
+
+    # -- checks (nothing changes) -------------------------------------------------------
+
+    def check_play(self, player: str, zone: str, cards: int) -> None:
+        """Refuse a play of ``cards`` cards from ``zone`` that the counts rule out."""
+        now = self.playing_from(player)
+        if zone != now:
+            raise IllegalEvent(self._not_yet(player, zone, now))
+        held = self.held[player][zone]
+        if cards > held:
+            raise IllegalEvent(f"{player} has {held} {ZONE_WORDS[zone]}, not {cards}: "
+                               f"a play is at most the cards held there")
+
+    def _not_yet(self, player: str, zone: str, now: str) -> str:
+        """Why ``player`` cannot play from ``zone`` while the counts say ``now``."""
+        held = self.held[player]
+        later = "face-up" if zone == FACE_UP else "face-down"
+        if now == HAND and held[HAND]:
+            return (f"{player} still has {counted(held[HAND], 'card')} in hand: {later} "
+                    f"cards come once the hand is empty and the deck gone")
+        if now == HAND:
+            return (f"the deck still has {counted(self.deck, 'card')}: {later} cards come "
+                    f"once the hand is empty and the deck gone")
+        if now == FACE_UP and zone == BLIND:
+            return (f"{player} still has {held[FACE_UP]} face-up: face-down cards come "
+                    f"after them")
+        if now == FACE_UP:
+            return f"{player} has no cards in hand: the next card is one of the face-up ones"
+        return (f"{player} has only face-down cards left: the next one is turned over "
+                f"(blind)")
+
+    # -- changes ------------------------------------------------------------------------
+
+    def lay(self, player: str, zone: str, cards: int) -> None:
+        """``cards`` cards leave ``zone`` for the pile."""
+        self.held[player][zone] -= cards
+
+    def draw(self, player: str) -> None:
+        """Draw back up to 3 in hand while the deck lasts (FU3)."""
+        drawn = min(self.deck, max(0, EACH_ZONE - self.held[player][HAND]))
+        self.held[player][HAND] += drawn
+        self.deck -= drawn
+
+    def pick_up(self, player: str, pile: int) -> None:
+        """The pile goes into the hand; a player on face-up cards takes the face-up card
+        that could not be played with it (FU7)."""
+        held = self.held[player]
+        if self.playing_from(player) == FACE_UP:
+            held[FACE_UP] -= 1
+            held[HAND] += 1
+        held[HAND] += pile
+
+    def burn(self, pile: int) -> None:
+        """The pile's cards leave the game (Wildfire, four of a kind)."""
+        self.burnt += pile
+
+    def state(self) -> dict[str, dict[str, int]]:
+        return {name: dict(held) for name, held in self.held.items()}
