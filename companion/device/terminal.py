@@ -278,7 +278,10 @@ class PngWriter:
         )
         self.count += 1
         path = self.directory / f"frame-{self.count:04d}.png"
-        self._writing(lambda: picture.save(path))
+        # Whole or not at all: a program reading the frames as they come (a test, a
+        # viewer) never opens one half written.
+        spare = self.directory / f".frame-{self.count:04d}.png.part"
+        self._writing(lambda: (picture.save(spare, format="PNG"), os.replace(spare, path)))
         return path
 
     def _writing(self, step: Callable[[], object]) -> None:
