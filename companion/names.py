@@ -86,7 +86,6 @@ def check_name(name: object, others: Iterable[str] = ()) -> str:
     return clean
 
 
-@lru_cache(maxsize=4096)  # names repeat: an import compares every match's with the roster
 def player_key(name: str) -> str:
     """What makes two names one player, everywhere names are compared (the roster,
     import's duplicate check, the figures, the club's league and seasons, the Players
@@ -105,6 +104,22 @@ def player_key(name: str) -> str:
     title bar draws alike (:func:`looks_like`: "Ànn" beside "Ann"), which is stricter
     than "one player" can be (it is not transitive: "ànn" is not "ann").
     """
+    if isinstance(name, str) and len(name) <= _KEYS_KEPT_UP_TO:
+        return _kept_key(name)
+    return _key(name)
+
+
+#: Names this long or shorter have their keys kept (names repeat: an import compares
+#: every match's with the roster); a longer string (a query from the network) is not.
+_KEYS_KEPT_UP_TO = 64
+
+
+@lru_cache(maxsize=4096)
+def _kept_key(name: str) -> str:
+    return _key(name)
+
+
+def _key(name: str) -> str:
     folded = unicodedata.normalize("NFC", _shown(name).casefold())
     same_as = _same_pixels()
     return "".join(same_as.get(char, char) for char in folded)
