@@ -120,9 +120,15 @@ def _kept_key(name: str) -> str:
 
 
 def _key(name: str) -> str:
-    folded = unicodedata.normalize("NFC", _shown(name).casefold())
     same_as = _same_pixels()
-    return "".join(same_as.get(char, char) for char in folded)
+    key = []
+    for char in _shown(name):
+        folded = unicodedata.normalize("NFC", char.casefold())
+        if char in same_as and (len(folded) == 1 or not all(c in same_as for c in folded)):
+            key.append(same_as[char])  # Ə is Ә's class, though it folds to an undrawn ə
+        else:  # ß as ss; an undrawable character as it folds
+            key.extend(same_as.get(part, part) for part in folded)
+    return "".join(key)
 
 
 def _shown(name: str) -> str:
