@@ -122,9 +122,9 @@ def standings(matches: Iterable[Any], season: Season | None = None) -> list[dict
     for match in matches:
         if match.finished is None or (season is not None and not season.holds(match.finished)):
             continue
-        rows = games.setdefault(match.game_id, {})
         if placeholder_seats(match.players):
             continue  # the game was played, by no one the league knows
+        rows = games.setdefault(match.game_id, {})
         placed = places(match.totals or {}, match.players, bool(match.low_wins))
         for name in match.players:
             row = rows.setdefault(player_key(name), _Row())

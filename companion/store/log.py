@@ -358,14 +358,17 @@ def _as_players(value: Any, seated: Sequence[str]) -> Any:
     any spelling of theirs) written as that player's seat (a tuple: no JSON value is
     one), so two spellings of one match compare equal."""
     seats = {player_key(name): ("seat", index) for index, name in enumerate(seated)}
-    if isinstance(value, str):
-        return seats.get(player_key(value), value) if len(value) <= NAME_MAX * 4 else value
-    if isinstance(value, list):
-        return [_as_players(item, seated) for item in value]
-    if isinstance(value, dict):
-        return {_as_players(key, seated): _as_players(item, seated)
-                for key, item in value.items()}
-    return value
+
+    def written(part: Any) -> Any:
+        if isinstance(part, str):
+            return seats.get(player_key(part), part) if len(part) <= NAME_MAX * 4 else part
+        if isinstance(part, list):
+            return [written(item) for item in part]
+        if isinstance(part, dict):
+            return {written(key): written(item) for key, item in part.items()}
+        return part
+
+    return written(value)
 
 
 def _match_json(

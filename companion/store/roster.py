@@ -3,8 +3,9 @@
 Names follow the one name rule (:mod:`companion.names`) and are kept as typed; they are
 compared by :func:`companion.names.player_key`, so "Åsa", "åsa" and "Аsa" (a Cyrillic А)
 are one player. A roster written before that rule may hold two names with one key
-("Ann" and "ann"): both stay listed (either can be removed), a lookup takes the one
-spelled exactly so first, and the figures count them as one player.
+("Åsa" and "åsa", or "Ann" and "Аnn"; SQLite's NOCASE already kept out "Ann" beside
+"ann"): both stay listed (either can be removed), a lookup takes the one spelled
+exactly so first, and the figures count them as one player.
 
 A match whose seats are only the set-up's placeholders (P1, P2, ... in seat order:
 :func:`companion.names.placeholder_seats`) adds no one to the roster.
