@@ -367,8 +367,10 @@ def _new_game(args: argparse.Namespace):
 def _no_lookalike_on_the_roster(store, players: list[str]) -> None:
     """A new game's players join the roster: UsageError (exit 2) for a name that would
     look like a roster name on the screen ("Аnn" beside "Ann"), as the roster refuses it
-    when it is added by hand."""
+    when it is added by hand, and for names the full roster has no room for (nobody
+    joins then: the game is not started)."""
     from companion.names import BadName, check_name
+    from companion.store import RosterFull, joining
 
     try:
         roster = [] if store is None else store.roster()
@@ -381,6 +383,10 @@ def _no_lookalike_on_the_roster(store, players: list[str]) -> None:
                 check_name(name, roster)
             except BadName as problem:
                 raise UsageError(f"--players: {problem} (a name on the roster)") from None
+    try:
+        joining(roster, players)
+    except RosterFull as problem:
+        raise UsageError(f"--players: {problem}") from None
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:

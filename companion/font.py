@@ -8,8 +8,8 @@ bytes, one per row (the top bit is the leftmost pixel). Nothing here needs Pillo
 the name rule (:mod:`companion.names`) can ask "can the screen draw this?" cheaply;
 :mod:`companion.ui.canvas` turns the same bytes into pictures::
 
-    >>> drawable("Ж"), drawable("中")
-    (True, False)
+    >>> drawable("Ж"), drawable("中"), drawable("\\x85")  # the last: a blank cell
+    (True, False, False)
     >>> glyph("А") == glyph("A")  # Cyrillic A is drawn as Latin A: the same pixels
     True
 """
@@ -48,8 +48,15 @@ def chars() -> str:
 
 
 def drawable(char: str) -> bool:
-    """Whether the screen has a glyph for ``char`` (one character)."""
-    return char in _loaded()[0]
+    """Whether the screen draws ``char`` (one character) as something: it has a glyph
+    for it, and the glyph has a pixel, unless it is the space between words. Latin-1's
+    control codes and no-break space are cells with nothing in them: not drawable."""
+    return char in _loaded()[0] and (char == " " or any(glyph(char)))
+
+
+def blank(char: str) -> bool:
+    """Whether ``char`` has a cell in the font that draws nothing (the space too)."""
+    return char in _loaded()[0] and not any(glyph(char))
 
 
 def glyph_index(char: str) -> int:

@@ -41,7 +41,7 @@ from companion import games
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, one_line
 from companion.export import EVENT_TIME, START_EXTRAS, load_json, without_time
 from companion.names import BadName, check_name, check_players
-from companion.store import DuplicateMatch, Store, checked_uid
+from companion.store import DuplicateMatch, RosterFull, Store, checked_uid, joining
 from companion.words import counted
 
 __all__ = [
@@ -291,9 +291,14 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
     stored or refused."""
     now = time.time() if now is None else now
     roster = store.roster()
+    joined = list(roster)  # with the names the file's matches before this one bring
     with reopen() as source:
         for match in iter_export(source):
             check_match(match, roster, now)
+            try:
+                joined += joining(joined, match.players)
+            except RosterFull as full:
+                raise ImportRefused(f"line {match.line}: {full}") from None
     stored = refused = 0
     batch: list[_Checked] = []
     try:

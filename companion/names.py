@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from companion import font
 from companion.errors import BadSetup
 
-__all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like", "split_players"]
+__all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
+           "placeholder_seats", "player_key", "split_players"]
 
 #: Longest name: the 128x64 screen shows a name beside a score.
 NAME_MAX = 12
@@ -75,12 +77,99 @@ def check_name(name: object, others: Iterable[str] = ()) -> str:
     for char in clean:
         if not font.drawable(char):
             raise BadName(f"the screen cannot draw '{char}' (U+{ord(char):04X})")
+    key = player_key(clean)
     for other in others:
-        if clean.casefold() == other.casefold():
+        if clean.casefold() == _shown(other).casefold():
             raise BadName(f"{clean} is the same name as {other}")
-        if looks_like(clean, other):
+        if key == player_key(other) or looks_like(clean, other):
             raise BadName(f"{clean} would look like {other} on the screen")
     return clean
+
+
+def player_key(name: str) -> str:
+    """What makes two names one player, everywhere names are compared (the roster,
+    import's duplicate check, the figures, the club's league and seasons, the Players
+    pages): the name as the screen shows it, case-folded, with every letter the screen
+    draws with another's pixels written as that one (Cyrillic а and Greek α as a).
+    Cells that draw nothing but a space (a control code or zero-width mark in a name
+    stored before the rule refused them) are left out::
+
+        >>> player_key("Ann") == player_key(" ann ") == player_key("Аnn") == "ann"
+        True
+        >>> player_key("Вob") == player_key("BOB"), player_key("Zoë") == player_key("Zoe")
+        (True, False)
+
+    A name is stored as typed and shown so; two names with one key are one player.
+    :func:`check_name` refuses a name with another's key, and also one that only the
+    title bar draws alike (:func:`looks_like`: "Ànn" beside "Ann"), which is stricter
+    than "one player" can be (it is not transitive: "ànn" is not "ann").
+    """
+    if isinstance(name, str) and len(name) <= _KEYS_KEPT_UP_TO:
+        return _kept_key(name)
+    return _key(name)
+
+
+#: Names this long or shorter have their keys kept (names repeat: an import compares
+#: every match's with the roster); a longer string (a query from the network) is not.
+_KEYS_KEPT_UP_TO = 64
+
+
+@lru_cache(maxsize=4096)
+def _kept_key(name: str) -> str:
+    return _key(name)
+
+
+def _key(name: str) -> str:
+    same_as = _same_pixels()
+    key = []
+    for char in _shown(name):
+        folded = unicodedata.normalize("NFC", char.casefold())
+        if char in same_as and (len(folded) == 1 or not all(c in same_as for c in folded)):
+            key.append(same_as[char])  # Ə is Ә's class, though it folds to an undrawn ə
+        else:  # ß as ss; an undrawable character as it folds
+            key.extend(same_as.get(part, part) for part in folded)
+    return "".join(key)
+
+
+def _shown(name: str) -> str:
+    """``name`` as its cells show it: NFC, without cells that draw nothing (controls,
+    zero-width marks, blank glyphs), trimmed, each run of spaces one space."""
+    if not isinstance(name, str):
+        return ""
+    kept = (char for char in unicodedata.normalize("NFC", name)
+            if unicodedata.category(char) not in _HIDDEN
+            and (char.isspace() or not font.blank(char)))
+    return " ".join("".join(kept).split())
+
+
+@lru_cache(maxsize=1)
+def _same_pixels() -> dict[str, str]:
+    """Each drawable character -> the first of its class (in the font's order, so Latin
+    first; small letters before capitals): characters drawn with the same pixels, and
+    each letter's other case, are one class (В is drawn as B, so в, В, b and B are
+    one)."""
+    chars = [char for char in font.chars() if font.drawable(char)]
+    order = {char: (char != char.casefold(), index) for index, char in enumerate(chars)}
+    first = {char: char for char in chars}
+
+    def find(char: str) -> str:
+        while first[char] != char:
+            char = first[char]
+        return char
+
+    def join(one: str, two: str) -> None:
+        one, two = find(one), find(two)
+        if one != two:
+            keep, drop = sorted((one, two), key=order.__getitem__)
+            first[drop] = keep
+
+    drawn: dict[bytes, str] = {}
+    for char in chars:
+        join(char, drawn.setdefault(font.glyph(char), char))
+        for other in (char.lower(), char.upper(), char.casefold()):
+            if other in first:  # one character, and one the screen draws
+                join(char, other)
+    return {char: find(char) for char in chars}
 
 
 def check_players(names: object) -> list[str]:
@@ -92,6 +181,19 @@ def check_players(names: object) -> list[str]:
     for name in names:
         seated.append(check_name(name, seated))
     return seated
+
+
+def placeholder_seats(players: Iterable[str]) -> bool:
+    """Whether ``players`` are the names a set-up shows and plays under while nobody is
+    seated (P1, P2, P3 in seat order: ``SetupScreen.default_names`` in
+    :mod:`companion.ui.play`): seats, not players. Such a match joins no one to the
+    roster, and its seats are no one in the figures and the club's seasons::
+
+        >>> placeholder_seats(["P1", "P2", "P3"]), placeholder_seats(["P1", "Ann"])
+        (True, False)
+    """
+    seats = list(players)
+    return bool(seats) and seats == [f"P{seat}" for seat in range(1, len(seats) + 1)]
 
 
 def split_players(text: str) -> list[str]:

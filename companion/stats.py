@@ -28,7 +28,11 @@ by id). Unfinished ones count only in ``last_played``; abandoned ones not at all
 - **Best score**: the highest total, or the lowest when every counted match of the game
   is one where the lowest total wins (a match's ``low_wins`` flag, else its engine's).
 - **Time played**: from a match's first event to its last.
-- **Names**: "Ann" and "ann" are one player (the roster's rule), shown as last spelt.
+- **Names**: one player per :func:`companion.names.player_key` ("Ann", "ann" and "Аnn"
+  with a Cyrillic А are one), shown as last spelt; the club's league and seasons and
+  the Players page count players the same way. A match seated only with the set-up's
+  placeholders (P1, P2, P3: :func:`companion.names.placeholder_seats`) counts for its
+  game, but its seats are no one's figures.
 - **A period** (``since``, seconds since the epoch) keeps the matches finished then or
   later; ratings are then over those matches alone.
 
@@ -58,6 +62,7 @@ from companion import games
 from companion.clock import day_text
 from companion.errors import CompanionError, StoreError
 from companion.games import GAMES, engine
+from companion.names import placeholder_seats, player_key
 from companion.store import MatchSummary, Store
 from companion.words import counted
 
@@ -286,9 +291,11 @@ class Tally:
         assert match.finished is not None
         game = self.games.setdefault(match.game_id, _Game())
         low = low_wins(match)
-        keys = [self._key(name) for name in match.players]
-        totals = {self._key(name): value for name, value in match.totals.items()}
-        winners = {self._key(name) for name in match.winners}
+        seats = () if placeholder_seats(match.players) else match.players  # P1, P2: no one
+        keys = list(dict.fromkeys(self._key(name) for name in seats))
+        totals = {self._key(name): value for name, value in match.totals.items()
+                  if name in seats}
+        winners = {self._key(name) for name in match.winners if name in seats}
         placed = places(keys, totals, winners, low)
         seconds = _seconds(match)
         game.plays += 1
@@ -310,7 +317,9 @@ class Tally:
         self.last = (match.finished, match.id)
 
     def _key(self, name: str) -> str:
-        key = name.casefold()
+        """One player's key (:func:`companion.names.player_key`); the figures show the
+        spelling of their latest match."""
+        key = player_key(name)
         self.names[key] = name
         return key
 
@@ -391,9 +400,10 @@ class Tally:
             when = _last_active(match)
             if since is not None and when < since:
                 continue
-            for name in match.players:
-                names.setdefault(name.casefold(), name)
-            for key in [None, *(name.casefold() for name in match.players)]:
+            seats = () if placeholder_seats(match.players) else match.players
+            for name in seats:
+                names.setdefault(player_key(name), name)
+            for key in [None, *(player_key(name) for name in seats)]:
                 seen[(match.game_id, key)] = _latest(seen.get((match.game_id, key)), when)
         return seen
 
@@ -453,7 +463,7 @@ class Tally:
         """Everyone ``player`` has finished a match with, most shared matches first:
         each the head-to-head of the two (``players``, ``matches``, ``wins``, ``games``,
         as ``companion stats --player A --player B`` gives it)."""
-        me = player.strip().casefold()
+        me = player_key(player)
         others = {key for m in self.together if me in m.players for key in m.players} - {me}
         rows = [self._head_to_head([me, other], None) for other in others]
         return sorted(rows, key=lambda row: (-row["matches"], row["players"][1].casefold()))
@@ -489,7 +499,7 @@ def _wanted(player: str | Sequence[str] | None) -> dict[str, str] | None:
     if player is None:
         return None
     named = [player] if isinstance(player, str) else list(player)
-    return {name.strip().casefold(): name.strip() for name in named}
+    return {player_key(name): name.strip() for name in named}
 
 
 def _game_order(game_ids: Iterable[str]) -> list[str]:
@@ -666,14 +676,14 @@ def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Seq
     """What to say about each ``--player`` the figures have no game for ("" if none):
     that they played no finished game (in the period), and whether the roster knows
     them at all (with the names it does know, when it is short)."""
-    found = {name.casefold() for name in shown["players"]}
-    known = {name.casefold() for name in roster}
+    found = {player_key(name) for name in shown["players"]}
+    known = {player_key(name) for name in roster}
     said = []
     for name in (name.strip() for name in players):
-        if name.casefold() in found:
+        if player_key(name) in found:
             continue
         line = f"{name}: no finished games" + (f" since {since}" if since else "")
-        if name.casefold() not in known:
+        if player_key(name) not in known:
             listed = ", ".join(roster[:10]) + (", ..." if len(roster) > 10 else "")
             line += (f" (no player of that name on the roster: {listed})" if roster
                      else " (no player of that name; the roster is empty)")

@@ -74,7 +74,8 @@ class MiscFixed:
                 self.glyphs[code] = (metrics[offset], bitmaps[offset])
 
     def cell(self, char: str, *, bold: bool = False) -> Image.Image | None:
-        """``char`` on the courB08 baseline in one cell; None if absent or too big."""
+        """``char`` on the courB08 baseline in one cell; None if absent, too big or blank
+        (then the next font is asked)."""
         found = self.glyphs.get(ord(char))
         if found is None:
             return None
@@ -84,6 +85,8 @@ class MiscFixed:
             return None
         cell = Image.new("1", (CELL_W, CELL_H))
         cell.paste(bitmap, (x, top))
+        if cell.getbbox() is None:
+            return None  # 5x8 has Ѝ and ѝ as empty cells: a letter drawn as nothing is absent
         if bold:
             cell = ImageChops.logical_or(cell, ImageChops.offset(cell, 1, 0))
         return cell

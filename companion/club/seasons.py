@@ -15,11 +15,12 @@ tied totals share a place). The order, written down once here and on the club pa
 3. more matches played;
 4. still level: the same rank, shared (listed by name).
 
-Players are matched across tables by the name rule (:mod:`companion.names`): "ann" at
-one table and "Ann" at another are one player (the roster's rule: case does not make
-another name). Names that merely look alike on the screen ("Ann" and Cyrillic "Аnn") are
-put in one row too, with one question for the organiser ("Ann / Аnn: one player?"),
-rather than shown as two rows that split one person's record.
+Players are matched across tables as the league and every figure match them, by
+:func:`companion.names.player_key`: "ann" at one table and "Ann" at another are one
+player, and so are names the screen draws alike ("Ann" and "Аnn" with a Cyrillic А),
+in one row under the latest spelling; a row that gathers spellings beyond case carries
+one question for the organiser ("Ann / Аnn: one player?"). A match seated only with the
+set-up's placeholders (P1, P2, P3) has no one in it to rank.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.names import looks_like
+from companion.names import placeholder_seats, player_key
 
 #: The tie-break order, as the club page prints it.
 TIE_BREAK = ("more wins", "better average place", "more matches played",
@@ -99,24 +100,6 @@ class _Row:
     places: int = 0
 
 
-class PlayerKeys:
-    """One key per player across the club's tables (see the module doc)."""
-
-    def __init__(self) -> None:
-        self._keys: list[str] = []   # a representative name per player
-        self.questions: dict[str, set[str]] = {}
-
-    def key(self, name: str) -> str:
-        for known in self._keys:
-            if known.casefold() == name.casefold():
-                return known
-            if looks_like(known, name):
-                self.questions.setdefault(known, {known}).add(name)
-                return known
-        self._keys.append(name)
-        return name
-
-
 def places(totals: dict[str, Any], players: Sequence[str], low_wins: bool) -> dict[str, int]:
     """Each player's place by total (1 = best; equal totals share a place)."""
     def score(name: str) -> float:
@@ -136,31 +119,35 @@ def standings(matches: Iterable[Any], season: Season | None = None) -> list[dict
     (:class:`~companion.store.MatchSummary`, finished ones) finished in ``season`` (None:
     all time); each game lists the organiser's questions about lookalike names."""
     games: dict[str, dict[str, _Row]] = {}
-    keys = PlayerKeys()
     for match in matches:
         if match.finished is None or (season is not None and not season.holds(match.finished)):
             continue
+        if placeholder_seats(match.players):
+            continue  # the game was played, by no one the league knows
         rows = games.setdefault(match.game_id, {})
         placed = places(match.totals or {}, match.players, bool(match.low_wins))
         for name in match.players:
-            row = rows.setdefault(keys.key(name), _Row())
-            if name not in row.names:
-                row.names.append(name)
+            row = rows.setdefault(player_key(name), _Row())
+            if name in row.names:
+                row.names.remove(name)
+            row.names.append(name)  # the latest spelling last, as the league shows it
             row.plays += 1
             row.wins += name in match.winners
             row.places += placed[name]
     result = []
     for game_id, rows in sorted(games.items()):
-        ranked = sorted(rows.items(), key=lambda kv: _order(kv[1]) + (kv[0].casefold(),))
+        ranked = sorted(rows.items(), key=lambda kv: _order(kv[1]) + (kv[0],))
         table, rank, last = [], 0, None
-        for index, (key, row) in enumerate(ranked):
+        for index, (_, row) in enumerate(ranked):
             if _order(row) != last:
                 rank, last = index + 1, _order(row)
-            question = keys.questions.get(key)
-            table.append({"rank": rank, "name": key, "plays": row.plays, "wins": row.wins,
-                          "avg_place": round(row.places / row.plays, 2),
-                          "question": (" / ".join(sorted(question)) + ": one player?")
-                          if question else None})
+            spelt: dict[str, str] = {}
+            for name in row.names:
+                spelt.setdefault(name.casefold(), name)  # case is no question
+            table.append({"rank": rank, "name": row.names[-1], "plays": row.plays,
+                          "wins": row.wins, "avg_place": round(row.places / row.plays, 2),
+                          "question": (" / ".join(sorted(spelt.values())) + ": one player?")
+                          if len(spelt) > 1 else None})
         result.append({"game_id": game_id, "rows": table})
     return result
 

@@ -44,7 +44,7 @@ from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError,
 from companion.names import check_name
 from companion.remote.dice import PHYSICAL_ROLL, remote_faces
 from companion.remote.pads import pads
-from companion.store import ROSTER_MAX
+from companion.store import ROSTER_MAX, RosterFull, joining
 
 if TYPE_CHECKING:
     from companion.app import App
@@ -341,10 +341,10 @@ def _room_on_the_roster(store: Any, names: list[str]) -> None:
     lacking = [name for name in names if name.casefold() not in known]
     for name in lacking:  # "Аnn" beside the roster's "Ann": refused as ADD PLAYER refuses it
         check_name(name, roster)
-    if lacking and len(known) + len(lacking) > ROSTER_MAX:
-        raise RemoteError("FULL", f"the roster is full ({len(known)} of {ROSTER_MAX} names), "
-                                  f"so {', '.join(lacking)} cannot join it; REMOVE PLAYER "
-                                  "one first, or play with names on the roster")
+    try:
+        joining(roster, names)
+    except RosterFull as full:
+        raise RemoteError("FULL", str(full)) from None
 
 
 def leave(app: App) -> dict[str, Any]:

@@ -59,7 +59,7 @@ from companion.store.log import MatchLog
 from companion.store.meta import Meta
 from companion.store.outbox import PUBLISHED_STATE, Outbox
 from companion.store.records import UID_DEVICE_DIGITS, MatchRecord, MatchSummary, checked_uid
-from companion.store.roster import ROSTER_MAX, Roster
+from companion.store.roster import ROSTER_MAX, Roster, joining
 from companion.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
@@ -82,6 +82,7 @@ __all__ = [
     "DuplicateMatch",
     "ROSTER_MAX",
     "RosterFull",
+    "joining",
     "checked_uid",
 ]
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import StoreError
-from companion.names import BadName, check_players
+from companion.names import NAME_MAX, BadName, check_players, player_key
 from companion.store.errors import DuplicateMatch
 from companion.store.meta import Meta
 from companion.store.records import (
@@ -326,24 +326,49 @@ def _refuse_same_match(
     started: float, finished: float, rows: Sequence[tuple[str, float]],
 ) -> None:
     """DuplicateMatch when a stored match equals this one in everything but its uid
-    (and origin): a copy with its label edited is still the same game. Cheap: only the
-    matches that finished at that very moment (the ``finished`` index) are compared."""
+    (and origin): a copy with its label edited is still the same game, and so is one
+    whose players are spelled otherwise but are the same players ("ann" for "Ann": one
+    :func:`~companion.names.player_key`), in its seats, options and events alike. Cheap:
+    only the matches that finished at that very moment (the ``finished`` index) are
+    compared."""
     candidates = conn.execute(
         "SELECT id, uid, players, options FROM matches"
         " WHERE finished = ? AND started = ? AND game_id = ?", (finished, started, game_id)
     ).fetchall()
+    mine = json.loads(players_json)
     for row in candidates:
-        if (row["players"] != players_json
-                or load(row["options"], "the options") != json.loads(options_json)):
+        theirs = load(row["players"], "the players")
+        if ([player_key(name) for name in theirs] != [player_key(name) for name in mine]
+                or _as_players(load(row["options"], "the options"), theirs)
+                != _as_players(json.loads(options_json), mine)):
             continue
         stored = conn.execute(
             "SELECT event, at FROM events WHERE match_id = ? ORDER BY seq", (row["id"],)
         ).fetchall()
         if len(stored) == len(rows) and all(
-            at == theirs["at"] and json.loads(text) == load(theirs["event"], "an event")
-            for (text, at), theirs in zip(rows, stored, strict=True)
+            at == their["at"] and _as_players(json.loads(text), mine)
+            == _as_players(load(their["event"], "an event"), theirs)
+            for (text, at), their in zip(rows, stored, strict=True)
         ):
             raise DuplicateMatch(row["uid"] or "", int(row["id"]))
+
+
+def _as_players(value: Any, seated: Sequence[str]) -> Any:
+    """``value`` (an event, the options) with each string naming a seated player (in
+    any spelling of theirs) written as that player's seat (a tuple: no JSON value is
+    one), so two spellings of one match compare equal."""
+    seats = {player_key(name): ("seat", index) for index, name in enumerate(seated)}
+
+    def written(part: Any) -> Any:
+        if isinstance(part, str):
+            return seats.get(player_key(part), part) if len(part) <= NAME_MAX * 4 else part
+        if isinstance(part, list):
+            return [written(item) for item in part]
+        if isinstance(part, dict):
+            return {written(key): written(item) for key, item in part.items()}
+        return part
+
+    return written(value)
 
 
 def _match_json(

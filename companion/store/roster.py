@@ -1,7 +1,14 @@
 """The roster: the names a table picks players from, most recently used first.
 
-Names follow the one name rule (:mod:`companion.names`) and are compared with Python's
-casefold, so "Åsa" and "åsa" are one player.
+Names follow the one name rule (:mod:`companion.names`) and are kept as typed; they are
+compared by :func:`companion.names.player_key`, so "Åsa", "åsa" and "Аsa" (a Cyrillic А)
+are one player. A roster written before that rule may hold two names with one key
+("Åsa" and "åsa", or "Ann" and "Аnn"; SQLite's NOCASE already kept out "Ann" beside
+"ann"): both stay listed (either can be removed), a lookup takes the one spelled
+exactly so first, and the figures count them as one player.
+
+A match whose seats are only the set-up's placeholders (P1, P2, ... in seat order:
+:func:`companion.names.placeholder_seats`) adds no one to the roster.
 """
 
 from __future__ import annotations
@@ -10,11 +17,11 @@ import sqlite3
 from collections.abc import Sequence
 
 from companion.errors import StoreError
-from companion.names import BadName, check_name
+from companion.names import BadName, check_name, placeholder_seats, player_key
 from companion.store.errors import RosterFull
 from companion.store.file import StoreFile
 
-__all__ = ["ROSTER_MAX", "Roster", "mark_used"]
+__all__ = ["ROSTER_MAX", "Roster", "joining", "mark_used"]
 
 #: Most names on the roster: a list longer than this is no longer pickable with five
 #: buttons, and a second way in (serial, web) must not be able to grow it without end.
@@ -39,7 +46,7 @@ class Roster(StoreFile):
         clean = _roster_name(name)
         now = self._now()
         with self._transaction() as conn:
-            existing = _find_player(conn, clean)
+            existing = _find_player(conn, clean, alike=False)
             if existing is not None:
                 raise StoreError(f"{existing} is already on the roster")
             _roster_lookalike(conn, clean)
@@ -75,7 +82,7 @@ class Roster(StoreFile):
             existing = _find_player(conn, clean_old)
             if existing is None:
                 raise StoreError(f"{clean_old} is not on the roster")
-            taken = _find_player(conn, clean)
+            taken = _find_player(conn, clean, alike=False)
             if taken is not None and taken != existing:
                 raise StoreError(f"{taken} is already on the roster")
             _roster_lookalike(conn, clean, keep=existing)
@@ -83,8 +90,29 @@ class Roster(StoreFile):
         return clean
 
 
+def joining(roster: Sequence[str], players: Sequence[str]) -> list[str]:
+    """The names of ``players`` that would join ``roster`` (one per player key, none
+    for placeholder seats); RosterFull, one line, when they would take it past
+    :data:`ROSTER_MAX` names."""
+    if placeholder_seats(players):
+        return []
+    known = {player_key(name) for name in roster}
+    new: dict[str, str] = {}
+    for name in players:
+        if player_key(name) not in known:
+            new.setdefault(player_key(name), name)
+    if new and len(roster) + len(new) > ROSTER_MAX:
+        raise RosterFull(f"the roster is full ({len(roster)} of {ROSTER_MAX} names), so "
+                         f"{', '.join(new.values())} cannot join it; remove a name first, "
+                         "or play with names on the roster")
+    return list(new.values())
+
+
 def mark_used(conn: sqlite3.Connection, names: list[str], now: float) -> None:
-    """Put ``names`` on the roster (if they are not) as used at ``now`` (a new match)."""
+    """Put ``names`` on the roster (if they are not) as used at ``now`` (a new match);
+    placeholder seats (:func:`~companion.names.placeholder_seats`) are not names."""
+    if placeholder_seats(names):
+        return
     for name in names:
         clean = name.strip()
         existing = _find_player(conn, clean)
@@ -113,14 +141,19 @@ def _roster_lookalike(conn: sqlite3.Connection, name: str, keep: str | None = No
     _roster_name(name, [other for other in others if other != keep])
 
 
-def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
-    """The roster's spelling of ``name``, compared case-insensitively.
+def _find_player(conn: sqlite3.Connection, name: str, *, alike: bool = True) -> str | None:
+    """The roster's spelling of ``name``: the one spelled exactly so, else one in other
+    capitals, else (``alike``) one with its player key (:func:`companion.names.player_key`).
 
     Python's casefold, not SQLite's NOCASE (which folds ASCII only), so "Åsa" and "åsa"
     are one player too.
     """
+    stored = [row[0] for row in conn.execute("SELECT name FROM players")]
+    if name in stored:
+        return name
     wanted = name.casefold()
-    for (stored,) in conn.execute("SELECT name FROM players"):
-        if stored.casefold() == wanted:
-            return stored
-    return None
+    found = next((known for known in stored if known.casefold() == wanted), None)
+    if found is None and alike:
+        key = player_key(name)
+        found = next((known for known in stored if player_key(known) == key), None)
+    return found

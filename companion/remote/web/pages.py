@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import one_line
+from companion.names import player_key
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.people import NAME_MAX, player_details
@@ -35,11 +36,11 @@ def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
     """The newest ``limit`` finished and abandoned matches, newest first, of ``game``
     and with ``player`` (any case) when given: a filter looks through every match, not
     only the newest ``limit`` (a player who last played long ago keeps their page)."""
-    wanted = player.strip().casefold()
+    wanted = player_key(player) if player.strip() else ""  # any spelling of that player
     records = store.past(limit if not (game or wanted) else PAST_ALL)
     rows = [_record_json(record) for record in records
             if (not game or record.game_id == game)
-            and (not wanted or any(name.casefold() == wanted for name in record.players))
+            and (not wanted or any(player_key(name) == wanted for name in record.players))
             ][:limit]
     entered = store.with_entered_dice([row["id"] for row in rows])
     for row in rows:  # faces typed in from real dice, not rolled by the device: say so
@@ -93,15 +94,20 @@ def export_text(store: Any, match_id: int, fmt: str) -> str:
 def player_figures(store: Any, played_only: bool = False) -> dict[str, Any]:
     """The roster and the figures ``companion stats --json`` gives
     (:func:`companion.stats.figures`: ``players`` -> NAME -> plays, wins, win_rate...;
-    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...).
+    ``games`` -> GAME -> ``players`` -> NAME -> rating, avg_score, best_score...), and
+    ``roster_figures``: each roster name -> its player's figures over all games (the
+    figures spell a player as they last played, the roster as it was typed: "Ann" on
+    the roster is the "ann" who won; ``{}`` for a name with no finished match).
     ``played_only`` (the club's page): only players and games with a finished match (a
     match a table never finished adds no one)."""
     from companion.stats import figures
 
-    shown = figures(store)
+    roster, shown = store.roster(), figures(store)
     if played_only:
         shown = played(shown)
-    return {"roster": store.roster(), "figures": shown}
+    by_key = {player_key(name): row for name, row in shown["players"].items()}
+    return {"roster": roster, "figures": shown,
+            "roster_figures": {name: by_key.get(player_key(name), {}) for name in roster}}
 
 
 def played(shown: dict[str, Any]) -> dict[str, Any]:

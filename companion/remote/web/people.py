@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.names import player_key
 from companion.remote.commands import RemoteError
 
 #: Longer than any name the roster takes (names.py caps them far below): refused early.
@@ -13,17 +14,21 @@ NAME_MAX = 64
 
 
 def player_details(store: Any, name: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
-    """``name`` (any case) with ``figures`` (``companion stats --player NAME --json``),
-    ``opponents`` (a head-to-head per opponent, most shared matches first), ``rival``
-    and ``nemesis`` (:func:`companion.stats.rival_and_nemesis`) and ``matches`` (their
-    finished and abandoned matches, newest first: ``matches``, the history rows with
-    them); NOTFOUND for a name the roster does not have and no match has."""
+    """``name`` (any spelling of the player) with ``figures`` (``companion stats
+    --player NAME --json``), ``opponents`` (a head-to-head per opponent, most shared
+    matches first), ``rival`` and ``nemesis`` (:func:`companion.stats.rival_and_nemesis`)
+    and ``matches`` (their finished and abandoned matches, newest first: ``matches``,
+    the history rows with them); NOTFOUND for a name the roster does not have and no
+    match has."""
     from companion.stats import figures, opponents, rival_and_nemesis
 
     wanted = name.strip()
-    roster = {known.casefold(): known for known in store.roster()}
-    played = [p for m in matches for p in m["players"] if p.casefold() == wanted.casefold()]
-    shown = roster.get(wanted.casefold()) or (played[0] if played else None)
+    key = player_key(wanted)  # one player in any spelling (companion.names.player_key)
+    roster = store.roster()
+    on_roster = [known for known in roster if known == wanted] or [
+        known for known in roster if player_key(known) == key]
+    played = [p for m in matches for p in m["players"] if player_key(p) == key]
+    shown = on_roster[0] if on_roster else (played[0] if played else None)
     if shown is None:
         raise RemoteError("NOTFOUND", f"no player {wanted!r}")
     rows = opponents(store, shown)
