@@ -34,8 +34,9 @@ what to change.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from companion import font
 from companion.errors import BadSetup
@@ -253,3 +254,22 @@ def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> list[bytes]:
         cells.append(font.glyph(char)[hidden_rows:] if font.drawable(char)
                      else char.encode())
     return cells
+
+
+def as_seats(value: Any, seated: Sequence[str]) -> Any:
+    """``value`` (an event, the options) with each string naming a seated player (in
+    any spelling of theirs) written as that player's seat (a tuple: no JSON value is
+    one), so two spellings of one match compare equal: the game log's duplicate check
+    and the club's both read a match this way."""
+    seats = {player_key(name): ("seat", index) for index, name in enumerate(seated)}
+
+    def written(part: Any) -> Any:
+        if isinstance(part, str):
+            return seats.get(player_key(part), part) if len(part) <= NAME_MAX * 4 else part
+        if isinstance(part, list):
+            return [written(item) for item in part]
+        if isinstance(part, dict):
+            return {written(key): written(item) for key, item in part.items()}
+        return part
+
+    return written(value)

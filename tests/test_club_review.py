@@ -151,14 +151,17 @@ def test_the_organiser_decides_on_the_club_page_from_the_dashboards_machine_only
     assert league_winners(page) == {"Ann": 0, "Bob": 1}
 
 
-def _moved(device: Device, uid: str, twin: str, delta: float) -> list[tuple[str, bytes]]:
+def _moved(device: Device, uid: str, twin: str, delta: float,
+           spelling: dict[str, str] | None = None) -> list[tuple[str, bytes]]:
     """The table's messages for ``uid`` again under ``twin``, every time moved by
-    ``delta`` (the chain hashes made again, as a forger would)."""
+    ``delta`` (the chain hashes made again, as a forger would), and each name in
+    ``spelling`` written its other way ("ann" for "Ann")."""
     out, hashes = [], {0: ""}
     for topic, data in device.history:
         message = json.loads(data)
         if message.get("uid") != uid or "/status" in topic:
             continue
+        message = _respelled(message, spelling or {})
         message["uid"] = twin
         if message.get("op") == "cut":
             message["match"]["started"] += delta
@@ -172,6 +175,16 @@ def _moved(device: Device, uid: str, twin: str, delta: float) -> list[tuple[str,
             message["hash"] = hashes.get(message["count"], message["hash"])
         out.append((topic.replace(uid, twin), json.dumps(message).encode()))
     return out
+
+
+def _respelled(part, spelling: dict[str, str]):
+    if isinstance(part, str):
+        return spelling.get(part, part)
+    if isinstance(part, list):
+        return [_respelled(item, spelling) for item in part]
+    if isinstance(part, dict):
+        return {_respelled(k, spelling): _respelled(v, spelling) for k, v in part.items()}
+    return part
 
 
 def _counted(store: Store) -> list[str]:
@@ -194,6 +207,19 @@ def test_the_same_match_with_its_times_moved_is_held_as_a_duplicate(tmp_path):
         record = device.dashboard.match(device.dashboard.find_uid(twin))
         assert (record.finished is not None) is (decision == "accepted")
     assert held(tmp_path) == []
+
+
+def test_the_same_match_spelled_otherwise_with_its_times_moved_is_a_duplicate(tmp_path):
+    # "ann" is Ann (one player key): the same match again under a new uid, an hour on,
+    # with her name in lower case, is held, not counted a second time.
+    device = finished(tmp_path)
+    uid = uid_of(device)
+    twin = uid[:16] + "a" * 16
+    for topic, data in _moved(device, uid, twin, 3600.0, {"Ann": "ann"}):
+        device.receiver.handle(topic, data)
+    assert _counted(device.dashboard) == [uid]
+    rows = [row for row in held(tmp_path) if row["uid"] == twin]
+    assert rows and rows[0]["what"] == "duplicate" and rows[0]["detail"]["same_as"] == uid
 
 
 def test_a_dashboard_catching_up_writes_no_rewritten_row():

@@ -19,6 +19,7 @@ from companion.club.mirror import MIRROR_KEY, Mirror, safe_result
 from companion.club.review import SETTLED
 from companion.errors import CompanionError, StoreError
 from companion.games import new_match, replay
+from companion.names import as_seats, player_key
 
 #: A table's time is believed when it lies between this (2020-01-01) and a few minutes
 #: past the dashboard's own clock; else the dashboard's receive time stands in for it
@@ -285,8 +286,26 @@ class MatchBook:
 
 
 def _content(game: Any) -> str:
-    """The match's fingerprint without its times (the same events, whenever played)."""
-    return fingerprint(game.game_id, game.players, game.options, content_digest(game.events))
+    """The match's fingerprint without its times (the same events, whenever played),
+    and without its spelling: "ann" for "Ann" is the same player (one
+    :func:`~companion.names.player_key`), in the seats, the options and the events."""
+    seated = list(game.players)
+    return fingerprint(game.game_id, [player_key(name) for name in seated],
+                       _plain(as_seats(dict(game.options), seated)),
+                       content_digest(_plain(as_seats(list(game.events), seated))))
+
+
+def _plain(part: Any) -> Any:
+    """:func:`~companion.names.as_seats`'s seats as JSON can write them, keys too: a
+    seat is ``"\\u0000seat N"``, a string no name or event field holds (names refuse
+    control characters)."""
+    if isinstance(part, tuple):
+        return f"\u0000seat {part[1]}"
+    if isinstance(part, list):
+        return [_plain(item) for item in part]
+    if isinstance(part, dict):
+        return {_plain(key): _plain(item) for key, item in part.items()}
+    return part
 
 
 def _canonical(value: Any) -> str:

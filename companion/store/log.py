@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import StoreError
-from companion.names import NAME_MAX, BadName, check_players, player_key
+from companion.names import BadName, as_seats, check_players, player_key
 from companion.store.errors import DuplicateMatch
 from companion.store.meta import Meta
 from companion.store.records import (
@@ -339,36 +339,18 @@ def _refuse_same_match(
     for row in candidates:
         theirs = load(row["players"], "the players")
         if ([player_key(name) for name in theirs] != [player_key(name) for name in mine]
-                or _as_players(load(row["options"], "the options"), theirs)
-                != _as_players(json.loads(options_json), mine)):
+                or as_seats(load(row["options"], "the options"), theirs)
+                != as_seats(json.loads(options_json), mine)):
             continue
         stored = conn.execute(
             "SELECT event, at FROM events WHERE match_id = ? ORDER BY seq", (row["id"],)
         ).fetchall()
         if len(stored) == len(rows) and all(
-            at == their["at"] and _as_players(json.loads(text), mine)
-            == _as_players(load(their["event"], "an event"), theirs)
+            at == their["at"] and as_seats(json.loads(text), mine)
+            == as_seats(load(their["event"], "an event"), theirs)
             for (text, at), their in zip(rows, stored, strict=True)
         ):
             raise DuplicateMatch(row["uid"] or "", int(row["id"]))
-
-
-def _as_players(value: Any, seated: Sequence[str]) -> Any:
-    """``value`` (an event, the options) with each string naming a seated player (in
-    any spelling of theirs) written as that player's seat (a tuple: no JSON value is
-    one), so two spellings of one match compare equal."""
-    seats = {player_key(name): ("seat", index) for index, name in enumerate(seated)}
-
-    def written(part: Any) -> Any:
-        if isinstance(part, str):
-            return seats.get(player_key(part), part) if len(part) <= NAME_MAX * 4 else part
-        if isinstance(part, list):
-            return [written(item) for item in part]
-        if isinstance(part, dict):
-            return {written(key): written(item) for key, item in part.items()}
-        return part
-
-    return written(value)
 
 
 def _match_json(
