@@ -25,7 +25,8 @@ from companion.store import Store
 from tests.mosquitto import Mosquitto, wait_for
 
 ACL = Path(__file__).resolve().parent.parent / "deploy" / "club" / "companion.acl"
-USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret"}
+USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret",
+         "table-7": "seven-secret", "table-8": "eight-secret"}
 
 
 def need(tool: str) -> str:
@@ -188,9 +189,32 @@ def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
         link.stop()
 
 
-def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch):
-    """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
-    takes a table over TLS with its password."""
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` listens on (any address, IPv4 or IPv6): its socket
+    inodes (``/proc/PID/fd``) looked up in ``/proc/net/tcp*``."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+@pytest.fixture
+def example_broker(secure, tmp_path):
+    """deploy/club/mosquitto.conf with only its paths and port made local, running:
+    (its port, its process)."""
     from companion.club.localbroker import free_port, mosquitto_binary
 
     _, ca = secure
@@ -204,27 +228,43 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch
         assert shipped in text
         text = text.replace(shipped, local)
     text += f"persistence_location {tmp_path}/\nlog_dest file {tmp_path}/log\n"
+    text += "log_type error\nlog_type warning\nlog_type notice\n"
     if os.geteuid() == 0:
         text += "user root\n"
     conf = tmp_path / "mosquitto.conf"
     conf.write_text(text)
     broker = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    posted: list = []
-    link = None
     try:
-        link = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-t1",
-                          lambda *item: posted.append(item), username="t1",
-                          password=USERS["t1"], ca_file=str(ca), retry=(0.05, 0.5)).start()
+        yield port, broker
+    finally:
+        broker.terminate()
+        broker.wait(30)
+
+
+def _example_link(port: int, ca: Path, user: str, client_id: str, posted: list,
+                  subscribe=()) -> BrokerLink:
+    return BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), client_id,
+                      lambda *item: posted.append(item), username=user,
+                      password=USERS[user], ca_file=str(ca), subscribe=subscribe,
+                      retry=(0.05, 0.5)).start()
+
+
+def test_the_example_broker_config_runs_as_shipped(secure, example_broker, monkeypatch):
+    """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
+    takes a table over TLS with its password, and caps a message's size."""
+    _, ca = secure
+    port, _ = example_broker
+    posted: list = []
+    link = _example_link(port, ca, "t1", "example-t1", posted)
+    try:
         wait_for(lambda: ("up",) in posted, what="a table to log in to the example broker")
         # Its message_size_limit: a big payload never reaches the dashboard (whose own
         # cap is lifted here, to see the broker's).
         monkeypatch.setattr("companion.club.mqtt.MAX_PAYLOAD", 10**9)
         seen: list = []
-        watcher = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-dash",
-                             lambda *item: seen.append(item), username="dashboard",
-                             password=USERS["dashboard"], ca_file=str(ca),
-                             subscribe=["companion/#"], retry=(0.05, 0.5)).start()
+        watcher = _example_link(port, ca, "dashboard", "example-dash", seen,
+                                subscribe=["companion/#"])
         try:
             wait_for(lambda: ("up",) in seen, what="the dashboard to log in")
             link.publish("companion/t1/log/big", b"x" * (wire.MAX_PAYLOAD + 1))
@@ -235,10 +275,42 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch
         finally:
             watcher.stop()
     finally:
-        if link is not None:
-            link.stop()
-        broker.terminate()
-        broker.wait(30)
+        link.stop()
+
+
+def test_the_example_broker_listens_only_on_its_tls_port(secure, example_broker):
+    """No default listener on 1883 (plain text, every interface) beside the TLS one,
+    whether 1883 is free or not: the broker's own listening sockets are read."""
+    port, broker = example_broker
+    wait_for(lambda: port in listening_ports(broker.pid), what="the TLS listener")
+    time.sleep(0.2)  # every listener is opened before the broker serves any
+    assert listening_ports(broker.pid) == {port}
+
+
+def test_a_login_asking_for_another_tables_client_id_gets_its_own(secure, example_broker):
+    """table-7's login asking for client id "table-8" is table-7 on the broker: table-8,
+    connected, is not knocked off (it would be, were the id taken as asked)."""
+    _, ca = secure
+    port, _ = example_broker
+    log_file = Path(example_broker[1].args[2]).parent / "log"
+    victim: list = []
+    eight = _example_link(port, ca, "table-8", "table-8", victim)
+    intruder: list = []
+    seven = None
+    try:
+        wait_for(lambda: ("up",) in victim, what="table-8 to connect")
+        seven = _example_link(port, ca, "table-7", "table-8", intruder)
+        wait_for(lambda: ("up",) in intruder, what="table-7 to connect")
+        wait_for(lambda: " as table-7 " in log_file.read_text(),
+                 what="the broker to name table-7's login by its user name")
+        time.sleep(0.5)  # a takeover would have dropped table-8 by now
+        assert ("down",) not in victim
+        assert " as table-8 " in log_file.read_text()  # table-8's own, once
+        assert log_file.read_text().count(" as table-8 ") == 1
+    finally:
+        if seven is not None:
+            seven.stop()
+        eight.stop()
 
 
 def test_a_table_with_another_tables_credentials_is_never_counted_delivered(secure, tmp_path):
