@@ -7,10 +7,12 @@ the example promises is what is tested: a table publishes only under its own top
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,8 @@ from tests.mosquitto import Mosquitto, wait_for
 
 ACL = Path(__file__).resolve().parent.parent / "deploy" / "club" / "companion.acl"
 USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret",
-         "table-7": "seven-secret", "table-8": "eight-secret"}
+         "table-7": "seven-secret", "table-8": "eight-secret",
+         "dashboard-2": "dash-two-secret"}
 
 
 def need(tool: str) -> str:
@@ -313,6 +316,73 @@ def test_a_login_asking_for_another_tables_client_id_gets_its_own(secure, exampl
         eight.stop()
 
 
+def _club_page(dash: Dashboard) -> str:
+    from companion.club.localbroker import free_port
+    from companion.club.web import serve
+
+    server = serve(dash, f"127.0.0.1:{free_port()}")
+    try:
+        with urllib.request.urlopen(f"{server.url}/", timeout=10) as reply:
+            return html.unescape(reply.read().decode())
+    finally:
+        server.stop()
+
+
+def test_a_dashboard_whose_login_another_client_takes_says_so_and_stops(
+        secure, example_broker, tmp_path):
+    """Two dashboards with one login on the example broker (a login is its client id):
+    the one pushed off says so in one line and on the page, and stops, so the other
+    keeps the club (they used to knock each other off for ever, neither storing). A
+    second dashboard with the ACL's second login sits beside the first."""
+    _, ca = secure
+    port, _ = example_broker
+    url = f"mqtts://127.0.0.1:{port}"
+    lines: list[str] = []
+
+    def dashboard(name: str, user: str) -> Dashboard:
+        dash = Dashboard(url, tmp_path / name, username=user, password=USERS[user],
+                         ca_file=str(ca), retry=(0.05, 0.5))
+        dash.on_notice = lambda text: lines.append(f"{name}: {text}")
+        return dash.start()
+
+    first = dashboard("first", "dashboard")
+    second = third = None
+    try:
+        wait_for(first.up.is_set, what="the first dashboard to connect")
+        third = dashboard("third", "dashboard-2")
+        wait_for(third.up.is_set, what="the dashboard with the second login")
+        second = dashboard("second", "dashboard")
+        wait_for(lambda: first.problem == "another client is using the login dashboard",
+                 what="the first dashboard to be pushed off")
+        wait_for(second.up.is_set, what="the second dashboard to connect")
+        time.sleep(1.0)  # were the first still retrying, it would push the second off
+        assert second.up.is_set() and second.problem is None
+        assert third.up.is_set() and third.problem is None
+        taken = [line for line in lines if "another client" in line]
+        assert taken == [line for line in lines if line.startswith("first: another")]
+        assert len(taken) == 1
+        assert "Not connected to the club broker: another client is using the login " \
+            "dashboard." in _club_page(first)
+    finally:
+        for dash in (first, second, third):
+            if dash is not None:
+                dash.stop()
+
+
+def test_a_dashboards_wrong_password_is_on_the_page(secure, tmp_path):
+    broker, ca = secure
+    dash = Dashboard(mqtts(broker), tmp_path / "club", username="dashboard",
+                     password="wrong", ca_file=str(ca), retry=(0.05, 0.5))
+    dash.on_notice = lambda text: None
+    dash.start()
+    try:
+        wait_for(lambda: dash.problem and "refused" in dash.problem, what="the refusal")
+        assert "the broker refused the login dashboard: wrong user name or password" \
+            in _club_page(dash)
+    finally:
+        dash.stop()
+
+
 def test_a_table_with_another_tables_credentials_is_never_counted_delivered(secure, tmp_path):
     """Table "t2" configured with t1's login: the ACL denies every publish, and MQTT
     3.1.1 acknowledges a denied publish all the same. No receipt comes, so its matches
@@ -385,3 +455,26 @@ def test_a_tls_failure_is_one_line_and_the_page_says_why(secure, tmp_path):
         assert "CERTIFICATE_VERIFY_FAILED" in data["broker"]["problem"]
     finally:
         dash.stop()
+
+
+def test_a_broker_that_restarts_or_stalls_is_never_read_as_a_taken_login():
+    from companion.club.login import LoginFight
+
+    now = [0.0]
+    fight = LoginFight(lambda: now[0])
+    for _ in range(10):  # restarts: a failed attempt between every drop
+        fight.up()
+        now[0] += 1
+        assert not fight.down()
+        fight.failed()
+    for _ in range(5):  # a drop now and then, reconnected at once
+        fight.up()
+        now[0] += 31
+        assert not fight.down()
+    now[0] += 31
+    results = []
+    for _ in range(3):  # dropped as soon as it is on, again and again
+        fight.up()
+        now[0] += 0.5
+        results.append(fight.down())
+    assert results == [False, False, True]
