@@ -13,6 +13,7 @@
     companion bench                       measure speed and memory on this machine
     companion console PORT [--baud N]     the device's serial console from a laptop
     companion club --broker URL [--web HOST:PORT] [--state-dir DIR]   the club dashboard
+    companion club --seat GAME --present NAMES --tables N [--json]   seat a club round
     companion backup [--to PATH] / restore FILE   the game log to one file, and back
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
@@ -179,6 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
                            "repeat it), besides [club] seasons")
     club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
                       help="the dashboard's own game log (default: the state dir's club/)")
+    club.add_argument("--seat", metavar="GAME", type=arguments.game,
+                      help="seat the night's next round of GAME (with --present, --tables) "
+                           "and store it; a running dashboard sends it to the tables")
+    club.add_argument("--present", metavar="NAMES", type=arguments.players,
+                      help="with --seat: the players present, comma-separated")
+    club.add_argument("--tables", metavar="N", type=arguments.number(int, 1, 500),
+                      help="with --seat: how many tables there are")
+    club.add_argument("--seed", metavar="S", type=arguments.number(int, 0, 2**32 - 1),
+                      help="with --seat: the draw's seed (default: a random one, shown)")
+    club.add_argument("--json", action="store_true", help="with --seat: print JSON")
     _backup_commands(command)
     return parser
 
@@ -548,6 +559,8 @@ def cmd_club(args: argparse.Namespace) -> int:
     from companion.logs import logging_to
 
     config = _config(args)
+    if args.seat or args.present or args.tables or args.seed is not None or args.json:
+        return _club_seat(args, config)
     broker = args.broker or config.club.broker
     if not broker:
         raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
@@ -563,6 +576,17 @@ def cmd_club(args: argparse.Namespace) -> int:
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
         return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
                          seasons=seasons)
+
+
+def _club_seat(args: argparse.Namespace, config: Config) -> int:
+    """``companion club --seat GAME --present NAMES --tables N``: the night's next round."""
+    from companion.club.rounds import seat_main
+
+    if not (args.seat and args.present and args.tables):
+        raise UsageError("club: --seat GAME --present NAMES --tables N go together")
+    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    return seat_main(state_dir, args.seat, args.present, args.tables, as_json=args.json,
+                     seed=args.seed)
 
 
 COMMANDS = {
