@@ -4,10 +4,12 @@ dashboard sending the round to the tables over a real Mosquitto."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 from pathlib import Path
 
+import pytest
 from companion_cli import companion
 
 from companion.club import night as nights
@@ -106,3 +108,100 @@ def test_late_arrivals_and_leavers_are_taken_in(tmp_path):
     two = nights.next_round(night, "final-count", later, tables, [], 1, 2)
     assert sorted(p for s in two.seats for p in s.players) == sorted(later)
     assert not pairs([two.seats]) & pairs(r.seats for r in night.rounds)
+
+
+# -- the round on the tables, over a real Mosquitto -----------------------------------------
+
+
+def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_press(
+        tmp_path):
+    """``--seat`` with the dashboard running: each table is sent its seats; the device
+    shows "Round 1: Ann, Bob, Cy - start?" and OK starts that game, the players joining
+    its roster as with NEW. An open game is not silently ended: the table is asked."""
+    from companion.clock import ManualClock
+    from companion.club.dashboard import Dashboard
+    from companion.club.rounds import seat_main
+    from companion.config import Club, Config
+    from companion.device.buttons import Press
+    from companion.launch import club_link, make_app
+    from companion.sim import sim_board_factory, sim_panel
+    from companion.ui.club_round import RoundOffer
+    from companion.ui.screen import Confirm
+    from tests.mosquitto import Mosquitto, wait_for
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        dash = Dashboard(broker.url, tmp_path / "club", sync_every=0.2,
+                         retry=(0.05, 0.5)).start()
+        config = Config(club=Club(broker=broker.url, table="table-2"))
+        app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(),
+                       clock=ManualClock(), seed=1, state_dir=tmp_path / "device")
+        try:
+            with club_link(app, config.club):
+                app.start()
+                # A game already open at the table when the round comes.
+                open_game = Session.start("scoreboard", ["Zed", "Yul"], store=app.ctx.store,
+                                          listeners=app.ctx.listeners)
+                open_game.apply({"type": "points", "player": "Zed", "points": 3})
+
+                def connected() -> bool:
+                    app.pump()
+                    return app.ctx.club_up
+                wait_for(connected, what="the table to connect")
+                out = io.StringIO()
+                seat_main(tmp_path / "club", "final-count", ["Ann", "Bob", "Cy", "Di",
+                                                            "Ed", "Flo"], 2,
+                          seed=11, out=out)
+                tables = nights.load(tmp_path / "club", _today()).current.as_json()["tables"]
+                mine = next(t for t in tables if t["table"] == "table-2")
+                assert "table-2" in out.getvalue()
+
+                def offered() -> bool:
+                    app.pump()
+                    return isinstance(app.screen, RoundOffer)
+                wait_for(offered, what="the round on the table's screen")
+                text = " ".join(app.screen.lines)
+                assert f"Round 1: {', '.join(mine['players'])} - start?" in text
+                assert "Final Count" in text
+                app.post("press", Press("ok"))
+                app.pump()
+                assert isinstance(app.screen, Confirm)  # the open game is asked about
+                app.post("press", Press("ok"))
+                app.pump()
+                session = app.current_session()
+                assert session is not None and session.match.game_id == "final-count"
+                assert list(session.match.players) == mine["players"]
+                roster = {name.casefold() for name in app.ctx.store.roster()}
+                assert {name.casefold() for name in mine["players"]} <= roster
+                assert app.ctx.store.match(open_game.match_id).abandoned
+        finally:
+            app.board.close()
+            dash.stop()
+
+
+def _today() -> str:
+    import time
+
+    from companion.clock import day_text
+
+    return day_text(time.time())
+
+
+def test_a_round_arriving_is_checked_like_anything_arriving():
+    from companion.club.rounds import parse_offer
+    from companion.club.wire import WireError, encode
+
+    def offer(**changes):
+        payload = {"night": "2026-11-26", "round": 2, "game": "final-count",
+                   "table": "table-7", "players": ["Ann", "Bob", "Cy"], **changes}
+        return encode(payload)
+
+    got = parse_offer(offer(), "table-7")
+    assert (got.round, got.game, got.players) == (2, "final-count", ("Ann", "Bob", "Cy"))
+    assert parse_offer(offer(players=[" Ann ", "Bob"]), "table-7").players == ("Ann", "Bob")
+    for bad in (offer(table="table-8"), offer(round=0), offer(round=10**9),
+                offer(game="nope"), offer(players=["Ann", "Аnn"]),
+                offer(players=["Ann", "B\u202eob"]), offer(players=["A" * 40, "Bob"]),
+                offer(players=["Ann", "Bob", "Cy", "Di", "Ed"]), offer(players="Ann,Bob"),
+                offer(night="x" * 200), b"x" * 70_000, b"[]"):
+        with pytest.raises(WireError):
+            parse_offer(bad, "table-7")

@@ -179,6 +179,34 @@ def test_the_acl_keeps_receipts_and_sync_requests_the_dashboards(secure):
         dashboard.stop()
 
 
+def test_a_table_reads_its_own_round_and_writes_none(secure):
+    """companion/<table>/round: the dashboard writes it; a table reads its own only,
+    and cannot write one (its own nor another's)."""
+    from companion.club.rounds import round_topic
+
+    broker, ca = secure
+    dashboard_seen: list = []
+    dashboard = _link(broker, ca, "dashboard", USERS["dashboard"], dashboard_seen,
+                      subscribe=["companion/#"])
+    table_seen: list = []
+    table = _link(broker, ca, "t1", USERS["t1"], table_seen, subscribe=["companion/+/round"])
+    try:
+        wait_for(lambda: ("up",) in dashboard_seen and ("up",) in table_seen, what="connect")
+        table.publish(round_topic("t1"), b'{"v":1,"forged":1}')
+        table.publish(round_topic("t2"), b'{"v":1,"forged":2}')
+        time.sleep(0.3)
+        dashboard.publish(round_topic("t2"), b'{"v":1,"other":true}')
+        dashboard.publish(round_topic("t1"), b'{"v":1,"mine":true}')
+        wait_for(lambda: any(item[0] == "message" for item in table_seen), what="its round")
+        time.sleep(0.3)
+        got = [item[1:3] for item in table_seen if item[0] == "message"]
+        assert got == [(round_topic("t1"), b'{"v":1,"mine":true}')]
+        assert not any(b"forged" in item[2] for item in dashboard_seen if item[0] == "message")
+    finally:
+        table.stop()
+        dashboard.stop()
+
+
 def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
     broker, ca = secure
     refused_before = broker.log.read_text().count("not authorised")

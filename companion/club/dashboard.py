@@ -28,6 +28,7 @@ from companion.club import wire
 from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.login import LoginFight
 from companion.club.receiver import Receiver
+from companion.club.rounds import RoundSender
 from companion.errors import CompanionError, StoreError
 
 log = logging.getLogger("companion.club")
@@ -176,6 +177,7 @@ class Dashboard:
             self.ready.set()
             return
         self._link = link
+        self._rounds = RoundSender.for_dashboard(self.state_dir, link)  # the night's rounds
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
@@ -186,6 +188,7 @@ class Dashboard:
             self._loop(receiver)
         finally:
             link.stop()
+            self._rounds.close()
             ledger.close()
             store.close()
 
@@ -214,6 +217,7 @@ class Dashboard:
             else:
                 self._guarded("receipts", receiver.receipts)
             if self.clock() >= next_check:  # whatever else is arriving
+                self._guarded("round", self._rounds.check)
                 self._guarded("sync", receiver.behind)
                 self._guarded("receipts", receiver.receipts)
                 next_check = self.clock() + self.sync_every

@@ -16,6 +16,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,6 +37,42 @@ def round_payload(day: str, rnd: nights.Round, seat: Any) -> bytes:
     """What one table is sent: the round, its game and who sits there."""
     return wire.encode({"night": day, "round": rnd.number, "game": rnd.game,
                         "table": seat.table, "players": list(seat.players)})
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A round as a table receives it."""
+
+    night: str
+    round: int
+    game: str
+    players: tuple[str, ...]
+
+
+def parse_offer(data: bytes, table: str) -> Offer:
+    """A round sent to ``table``, checked as anything arriving is (its size, every
+    number's range, the game, every name by the one rule for names, the game's number
+    of players); :class:`~companion.club.wire.WireError` if it is not one."""
+    from companion.errors import BadSetup, UnknownGame
+    from companion.games import engine
+    from companion.names import check_players
+
+    payload = wire.decode(data)
+    night = wire.need(payload, "night", str)
+    number = wire.need(payload, "round", int)
+    game = wire.need(payload, "game", str)
+    if len(night) > 10 or not 1 <= number <= nights.ROUNDS_MAX:
+        raise wire.WireError("not a round of a night")
+    if wire.need(payload, "table", str) != table:
+        raise wire.WireError("a round for another table")
+    try:
+        rules = engine(game)
+        players = check_players(wire.need(payload, "players", list))
+    except (UnknownGame, BadSetup) as err:
+        raise wire.WireError(str(err)) from None
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise wire.WireError(f"{len(players)} players for {game}")
+    return Offer(night, number, game, tuple(players))
 
 
 # -- the dashboard's side ---------------------------------------------------------------
@@ -90,6 +127,21 @@ class RoundSender:
         self.today = today
         self._seen: tuple[int, int] | None = None
         self._sent: dict[str, tuple[str, int]] = {}  # table: (day, round) it was sent
+        self.lock = DashboardLock(self.state_dir)
+
+    @classmethod
+    def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender:
+        """The running dashboard's sender over its broker link (it holds the lock that
+        tells ``--seat`` a dashboard is there until :meth:`close`)."""
+        from companion.clock import day_text
+
+        sender = cls(state_dir, lambda topic, data, retain: link.publish(
+            topic, data, retain=retain), lambda: day_text(time.time()))
+        sender.lock.take()
+        return sender
+
+    def close(self) -> None:
+        self.lock.release()
 
     def check(self) -> int:
         """Send a new round if there is one; how many tables were sent theirs."""
