@@ -205,3 +205,58 @@ def test_a_round_arriving_is_checked_like_anything_arriving():
                 offer(night="x" * 200), b"x" * 70_000, b"[]"):
         with pytest.raises(WireError):
             parse_offer(bad, "table-7")
+
+
+def test_the_club_page_shows_the_round_its_results_as_they_come_and_the_standings(tmp_path):
+    import html
+    import urllib.request
+
+    from companion.club.dashboard import Dashboard
+    from companion.club.publisher import Publisher
+    from companion.club.rounds import seat_main
+    from companion.club.web import serve
+    from companion.config import Club
+    from tests.mosquitto import Mosquitto, free_port, wait_for
+
+    def page(path: str) -> str:
+        with urllib.request.urlopen(f"{server.url}{path}", timeout=10) as reply:
+            return reply.read().decode()
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        dash = Dashboard(broker.url, tmp_path / "club", sync_every=0.2,
+                         retry=(0.05, 0.5)).start()
+        server = serve(dash, f"127.0.0.1:{free_port()}")
+        store = Store.in_dir(tmp_path / "table-1")
+        publisher = Publisher(Club(broker=broker.url, table="table-1"), store.path,
+                              retry=(0.05, 0.5)).start()
+        try:
+            seat_main(tmp_path / "club", "scoreboard", ["Ann", "Bob", "Cy", "Di"], 2,
+                      seed=5, out=io.StringIO(), wait=0)
+            data = json.loads(page("/api/club"))
+            night = data["night"]
+            assert night["round"] == 1 and night["finished"] == 0
+            seated = night["tables"][0]["players"]
+            assert night["tables"][0]["table"] == "table-1" and night["tables"][0]["result"] is None
+            text = html.unescape(page("/"))
+            assert "Round 1" in text and "draw seed 5" in text and seated[0] in text
+            session = Session.start("scoreboard", seated, store=store,
+                                    listeners=[publisher.listener])
+            for player, points in zip(seated, (2, 9), strict=True):
+                session.apply({"type": "points", "player": player, "points": points})
+            session.apply({"type": "end"})
+
+            def finished() -> dict:
+                night = json.loads(page("/api/club"))["night"]
+                return night if night["finished"] == 1 else {}
+            wait_for(finished, what="the round's first result on the page")
+            night = finished()
+            assert night["tables"][0]["result"]["winners"] == [seated[1]]
+            assert night["standings"][0]["name"] == seated[1]
+            assert night["standings"][0]["wins"] == 1
+            text = html.unescape(page("/"))
+            assert "Tonight's standings" in text and "1 of 2 tables finished" in text
+        finally:
+            publisher.stop()
+            store.close()
+            server.stop()
+            dash.stop()

@@ -217,7 +217,7 @@ class Dashboard:
             else:
                 self._guarded("receipts", receiver.receipts)
             if self.clock() >= next_check:  # whatever else is arriving
-                self._guarded("round", self._rounds.check)
+                self._guarded("round", lambda: self._rounds.check() and receiver.changed(""))
                 self._guarded("sync", receiver.behind)
                 self._guarded("receipts", receiver.receipts)
                 next_check = self.clock() + self.sync_every

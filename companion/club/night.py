@@ -217,3 +217,32 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
     except SeatingError as err:
         raise NightError(f"{title(game)}: {err}") from None
     return Round(len(night.rounds) + 1, game, seed, now, seats)
+
+
+# -- the club page ------------------------------------------------------------------------
+
+
+def view(state_dir: Path, store: Any, day: str) -> dict[str, Any] | None:
+    """The night for the club page: the current round (every table, who sits where and
+    its result once finished) and the night's standings; None before the first round."""
+    from companion.games import title
+
+    try:
+        night = load(state_dir, day)
+    except NightError:
+        return None
+    rnd = night.current
+    if rnd is None:
+        return None
+    matches = matches_of(store, night)
+    found = results(rnd, matches)
+    tables = []
+    for seat in rnd.seats:
+        match = found[seat.table]
+        tables.append({"table": seat.table, "players": list(seat.players),
+                       "result": None if match is None else {
+                           "winners": list(match.winners), "totals": dict(match.totals)}})
+    return {"round": rnd.number, "game": rnd.game, "title": title(rnd.game),
+            "seed": rnd.seed, "tables": tables,
+            "finished": sum(table["result"] is not None for table in tables),
+            "standings": standings(night, matches)}

@@ -11,8 +11,8 @@ the rendered tables, at most a few a second however busy the club is (changes th
 arrive meanwhile are folded into the next one).
 
 Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
-``{"tables": {NAME: {...}}, "league": [...], "seasons": [...], "tie_break": [...],
-"broker": {...}}``, ``GET /api/club/stream`` (SSE).
+``{"tables": {NAME: {...}}, "league": [...], "night": {...} or null, "seasons": [...],
+"tie_break": [...], "broker": {...}}``, ``GET /api/club/stream`` (SSE).
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class ClubPage:
         self.tick = 0
         self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
+        self._night_view: tuple[Any, dict[str, Any] | None] | None = None
         dashboard.on_change = self._changed
 
     def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
@@ -121,9 +122,30 @@ class ClubPage:
             figures, standings = await run_in_threadpool(self.source.read, fresh)
             self._league = (key, league(figures), standings)
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
+                "night": await self._night(key),
                 "seasons": self._league[2], "tie_break": list(TIE_BREAK),
                 "broker": {"connected": self._problem() is None,
                            "problem": self._problem()}}
+
+    async def _night(self, results: int) -> dict[str, Any] | None:
+        """The night's round and standings (:func:`companion.club.night.view`), read
+        again only when a result or the night's rounds changed."""
+        from starlette.concurrency import run_in_threadpool
+
+        from companion.clock import day_text
+        from companion.club.night import NIGHT_FILE, view
+
+        state_dir = Path(self.dashboard.state_dir)
+        try:
+            stat = (state_dir / NIGHT_FILE).stat()
+            mark: Any = (results, stat.st_mtime_ns, stat.st_size, day_text(time.time()))
+        except OSError:
+            return None
+        if self._night_view is None or self._night_view[0] != mark:
+            night = await run_in_threadpool(
+                self.source.read, lambda store: view(state_dir, store, mark[3]))
+            self._night_view = (mark, night)
+        return self._night_view[1]
 
     def _problem(self) -> str | None:
         """Why the dashboard is not connected to the broker (None: it is)."""
