@@ -260,3 +260,64 @@ def test_the_club_page_shows_the_round_its_results_as_they_come_and_the_standing
             store.close()
             server.stop()
             dash.stop()
+
+
+def test_the_organiser_seats_a_round_from_the_club_page_and_nobody_else(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    from companion.club.dashboard import Dashboard
+    from companion.club.organiser import COOKIE
+    from companion.club.web import serve
+    from tests.mosquitto import Mosquitto, free_port
+
+    def call(path: str, body: dict | None = None, cookie: str = "") -> tuple[int, str, dict]:
+        headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers.update({"Content-Type": "application/json", "Origin": server.url})
+        request = urllib.request.Request(f"{server.url}{path}", data=data, headers=headers)
+
+        class Keep(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kw):
+                return None  # see the redirect itself, with its cookie
+        try:
+            with urllib.request.build_opener(Keep).open(request, timeout=10) as reply:
+                return reply.status, reply.read().decode(), dict(reply.headers)
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read().decode(), dict(refused.headers)
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        dash = Dashboard(broker.url, tmp_path / "club", retry=(0.05, 0.5)).start()
+        server = serve(dash, f"127.0.0.1:{free_port()}")
+        try:
+            link = server.organiser_link
+            token = link.split("token=", 1)[1]
+            seat = {"game": "final-count", "present": "Ann, Bob, Cy\nDi, Ed, Flo", "tables": 2}
+            status, text, _ = call("/api/club/seat", seat)
+            assert status == 401 and "organiser" in json.loads(text)["error"]
+            assert call("/api/club/seat", seat, cookie="guess")[0] == 401
+            assert call("/organiser?token=guess")[0] == 401
+            status, _, headers = call(link[len(server.url):])
+            assert status == 303 and f"{COOKIE}={token}" in headers.get("set-cookie", "")
+            assert "Seat the next round" not in call("/")[1]
+            assert "Seat the next round" in call("/", cookie=token)[1]
+            status, text, _ = call("/api/club/seat", seat, cookie=token)
+            assert status == 200, text
+            round_ = json.loads(text)
+            assert round_["round"] == 1 and [len(t["players"]) for t in round_["tables"]] \
+                == [3, 3]
+            assert nights.load(tmp_path / "club", _today()).current.number == 1
+            page = call("/", cookie=token)[1]  # the form keeps who is present
+            present = page.split('name="present"', 1)[1].split("</textarea>", 1)[0]
+            assert all(name in present for name in ("Ann", "Bob", "Cy", "Di", "Ed", "Flo"))
+            status, text, _ = call("/api/club/seat", {**seat, "present": "Ann,Аnn,Bob"},
+                                   cookie=token)
+            assert status == 400 and "look like" in json.loads(text)["error"]
+            status, text, _ = call("/api/club/seat", {**seat, "tables": 1}, cookie=token)
+            assert status == 400 and "tables" in json.loads(text)["error"]
+            assert nights.load(tmp_path / "club", _today()).current.number == 1  # unchanged
+        finally:
+            server.stop()
+            dash.stop()

@@ -199,14 +199,8 @@ def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *
     from companion.clock import day_text
 
     out = out or sys.stdout
-    now = wall()
-    day = day_text(now)
-    night = nights.load(state_dir, day)
-    names = nights.table_names(nights.known_tables(state_dir), tables)
-    rnd = nights.next_round(night, game, present, names,
-                            finished_matches(state_dir, night), now, seed)
-    night.rounds.append(rnd)
-    nights.save(state_dir, night)
+    rnd = seat_round_here(state_dir, game, present, tables, seed, wall)
+    day = day_text(rnd.at)
     if as_json:
         print(json.dumps(rnd.as_json(), ensure_ascii=False), file=out)
     else:
@@ -224,6 +218,27 @@ def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *
         print(f"companion club: round {rnd.number} stored in {state_dir} (no dashboard "
               "running: it is sent to the tables when one starts)", file=sys.stderr)
     return 0
+
+
+def seat_round_here(state_dir: Path, game: str, present: Sequence[str], tables: int,
+                    seed: int | None = None,
+                    wall: Callable[[], float] = time.time) -> nights.Round:
+    """Seat the night's next round in ``state_dir`` and store it (one at a time: the
+    command and the club page may both try)."""
+    from companion.clock import day_text
+
+    state_dir = Path(state_dir)
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with open(state_dir / "club-night.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        now = wall()
+        night = nights.load(state_dir, day_text(now))
+        names = nights.table_names(nights.known_tables(state_dir), tables)
+        rnd = nights.next_round(night, game, present, names,
+                                finished_matches(state_dir, night), now, seed)
+        night.rounds.append(rnd)
+        nights.save(state_dir, night)
+    return rnd
 
 
 def round_text(rnd: nights.Round) -> str:

@@ -81,6 +81,9 @@ class ClubPage:
         self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
         self._night_view: tuple[Any, dict[str, Any] | None] | None = None
+        from companion.club.organiser import Organiser
+
+        self.organiser = Organiser(dashboard)  # seats a round from the organiser's browser
         dashboard.on_change = self._changed
 
     def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
@@ -95,7 +98,7 @@ class ClubPage:
         from companion.remote.web.asgi import build_app
 
         routes = [Route("/", self.page), Route("/api/club", self.api),
-                  Route("/api/club/stream", self.stream)]
+                  Route("/api/club/stream", self.stream), *self.organiser.routes()]
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
                         title="Tabletop Companion club", hosts=self.hosts)
@@ -164,7 +167,8 @@ class ClubPage:
     async def page(self, request: Any) -> Any:
         site = request.app.state.site
         site.check_read(request)
-        return site.render(request, "club.html", live=await self.live_html(request))
+        return site.render(request, "club.html", live=await self.live_html(request),
+                           **self.organiser.context(request))
 
     async def api(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
@@ -210,6 +214,7 @@ def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any
     sock = bind(listen)
     page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True), hosts)
     server = WebServer(page.asgi, sock, page.source).start()
+    server.organiser_link = page.organiser.link(server.url)
     server.ready.wait()
     if server.failed:
         raise CompanionError(f"club page: {server.failed}")
