@@ -7,7 +7,8 @@ its user only); opening it sets a cookie on that browser, whose club page then h
 form "Seat the next round" (game, who is present, how many tables). The form posts
 ``POST /api/club/seat {"game", "present", "tables", "seed"}`` (JSON, through the page's
 door: this site only), which seats and stores the round exactly as ``companion club
---seat`` does; the dashboard sends it to the tables.
+--seat`` does; the dashboard sends it to the tables. The form's script is the web
+page's ``static/club.js``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 
 TOKEN_FILE = "club-organiser.token"
 COOKIE = "companion_organiser"
-HERE = Path(__file__).resolve().parent
 
 
 def organiser_token(state_dir: Path) -> str:
@@ -55,7 +55,7 @@ class Organiser:
     def routes(self) -> list[Any]:
         from starlette.routing import Route
 
-        return [Route("/organiser", self.enter), Route("/club.js", self.script),
+        return [Route("/organiser", self.enter),
                 Route("/api/club/seat", self.seat, methods=["POST"])]
 
     def is_organiser(self, request: Any) -> bool:
@@ -72,12 +72,6 @@ class Organiser:
         reply = RedirectResponse("/", status_code=303)
         reply.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
         return reply
-
-    async def script(self, request: Any) -> Any:
-        from starlette.responses import Response
-
-        return Response((HERE / "templates" / "club.js").read_bytes(),
-                        media_type="text/javascript")
 
     def context(self, request: Any) -> dict[str, Any]:
         """What the page's form needs: nothing for anyone but the organiser."""

@@ -83,7 +83,8 @@ class ClubPage:
         self._night_view: tuple[Any, dict[str, Any] | None] | None = None
         from companion.club.organiser import Organiser
 
-        self.organiser = Organiser(dashboard)  # seats a round from the organiser's browser
+        # Seats a round from the organiser's browser (a dashboard with a state dir).
+        self.organiser = Organiser(dashboard) if hasattr(dashboard, "state_dir") else None
         dashboard.on_change = self._changed
 
     def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
@@ -98,7 +99,8 @@ class ClubPage:
         from companion.remote.web.asgi import build_app
 
         routes = [Route("/", self.page), Route("/api/club", self.api),
-                  Route("/api/club/stream", self.stream), *self.organiser.routes()]
+                  Route("/api/club/stream", self.stream),
+                  *(self.organiser.routes() if self.organiser else [])]
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
                         title="Tabletop Companion club", hosts=self.hosts)
@@ -138,6 +140,8 @@ class ClubPage:
         from companion.clock import day_text
         from companion.club.night import NIGHT_FILE, view
 
+        if not hasattr(self.dashboard, "state_dir"):
+            return None
         state_dir = Path(self.dashboard.state_dir)
         try:
             stat = (state_dir / NIGHT_FILE).stat()
@@ -168,7 +172,8 @@ class ClubPage:
         site = request.app.state.site
         site.check_read(request)
         return site.render(request, "club.html", live=await self.live_html(request),
-                           **self.organiser.context(request))
+                           **(self.organiser.context(request) if self.organiser
+                              else {"organiser": None}))
 
     async def api(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
