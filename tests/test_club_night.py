@@ -321,3 +321,44 @@ def test_the_organiser_seats_a_round_from_the_club_page_and_nobody_else(tmp_path
         finally:
             server.stop()
             dash.stop()
+
+
+def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_it_was(
+        tmp_path):
+    from companion.clock import ManualClock
+    from companion.club.rounds import Offer
+    from companion.config import Config
+    from companion.device.buttons import Press
+    from companion.launch import make_app
+    from companion.sim import sim_board_factory, sim_panel
+    from companion.ui.club_round import RoundOffer, offer_round
+    from companion.ui.screen import Message
+
+    app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock(), seed=1, state_dir=tmp_path / "device")
+    try:
+        app.start()
+        app.ctx.store.add_player("Ann")
+        before = app.screen
+        offer = Offer("2026-11-26", 3, "final-count", ("Аnn", "Bob"))  # Cyrillic А
+        app.post("call", lambda app: offer_round(app, offer))
+        app.pump()
+        assert isinstance(app.screen, RoundOffer)
+        newer = Offer("2026-11-26", 4, "final-count", ("Аnn", "Bob"))
+        app.post("call", lambda app: offer_round(app, newer))
+        app.pump()
+        assert app.screen.offer.round == 4 and app.screen.parent is before  # replaced
+        app.post("press", Press("ok"))
+        app.pump()
+        assert isinstance(app.screen, Message) and "look like Ann" in " ".join(app.screen.lines)
+        assert app.current_session() is None and app.ctx.store.roster() == ["Ann"]
+        app.post("press", Press("ok"))
+        app.pump()
+        assert app.screen is before
+        app.post("call", lambda app: offer_round(app, offer))
+        app.pump()
+        app.post("press", Press("back"))
+        app.pump()
+        assert app.screen is before and app.current_session() is None
+    finally:
+        app.board.close()

@@ -14,30 +14,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.ui.screen import MENU_ROWS, Confirm, Context, Message, Press, Screen, is_, wrap
+from companion.ui.screen import Confirm, Context, Message, Press, Screen, is_, wrap
 
 
-class RoundOffer(Screen):
-    """The round's seats and one question; UP/DOWN scroll a long list of names."""
-
-    hint = "OK start  BACK no"
+class RoundOffer(Message):
+    """The round's seats and one question; UP/DOWN scroll a long list of names (as a
+    :class:`Message` does), OK starts the game, BACK leaves it."""
 
     def __init__(self, app: Any, offer: Any, parent: Screen):
         from companion.games import title
 
-        super().__init__(parent)
+        lines = wrap(f"Round {offer.round}: {', '.join(offer.players)} - start?")
+        super().__init__(f"Club round {offer.round}", [*lines, title(offer.game)], parent)
         self.app = app
         self.offer = offer
-        self.title = f"Club round {offer.round}"
-        self.lines = wrap(f"Round {offer.round}: {', '.join(offer.players)} - start?")
-        self.lines.append(title(offer.game))
-        self.top = 0
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "OK start  BACK no"
 
     def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down") and len(self.lines) > MENU_ROWS:
-            step = 1 if press.button == "down" else -1
-            self.top = max(0, min(self.top + step, len(self.lines) - MENU_ROWS))
-            return self
         if is_(press, "ok"):
             return self.start(force=False)
         return super().press(ctx, press)
@@ -56,12 +52,6 @@ class RoundOffer(Screen):
                                lambda ctx: self.start(force=True), self.parent)
             return Message(self.title, wrap(refused.message), self.parent)
         return self.app.screen
-
-    def draw(self, canvas: Any) -> None:
-        more = len(self.lines) > MENU_ROWS
-        where = f"{self.top + 1}/{len(self.lines) - MENU_ROWS + 1}" if more else ""
-        canvas.title(self.title, where, right_gives_way=True)
-        canvas.paragraph(self.lines[self.top : self.top + MENU_ROWS])
 
 
 def offer_round(app: Any, offer: Any) -> None:
