@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -181,9 +182,7 @@ def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_pr
 def _today() -> str:
     import time
 
-    from companion.clock import day_text
-
-    return day_text(time.time())
+    return nights.night_of(time.time())
 
 
 def test_a_round_arriving_is_checked_like_anything_arriving():
@@ -362,3 +361,45 @@ def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_i
         assert app.screen is before and app.current_session() is None
     finally:
         app.board.close()
+
+
+def test_a_night_runs_until_six_in_the_morning():
+    import datetime as dt
+
+    def at(text: str) -> float:
+        return dt.datetime.fromisoformat(text).timestamp()  # local time, as day_text
+
+    assert nights.night_of(at("2026-11-26T19:00")) == "2026-11-26"
+    assert nights.night_of(at("2026-11-27T00:30")) == "2026-11-26"
+    assert nights.night_of(at("2026-11-27T06:30")) == "2026-11-27"
+
+
+def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(tmp_path):
+    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.rounds import RoundSender, round_topic
+
+    ledger = Ledger(tmp_path / LEDGER_NAME)
+    for table in ("t1", "t2", "t3"):
+        ledger.seen(table, 1.0)
+    ledger.close()
+    sent: list = []
+    day = ["2026-11-26"]
+    sender = RoundSender(tmp_path, lambda *message: sent.append(message), lambda: day[0])
+    night = nights.Night("2026-11-26")
+    night.rounds.append(nights.next_round(night, "final-count", NINE[:6], ["t1", "t2", "t3"],
+                                          [], 0, 1))
+    nights.save(tmp_path, night)
+    assert sender.check() == 3 and sender.check() == 0  # once
+    assert {topic for topic, _, retain in sent if retain} == {
+        round_topic(t) for t in ("t1", "t2", "t3")}
+    sent.clear()
+    night.rounds.append(nights.next_round(night, "final-count", NINE[:4], ["t1", "t2", "t3"],
+                                          [], 1, 2))
+    nights.save(tmp_path, night)
+    assert sender.check() == 2
+    assert (round_topic("t3"), b"", True) in sent  # not in round 2: its offer cleared
+    sent.clear()
+    day[0] = "2026-11-27"
+    os.utime(tmp_path / nights.NIGHT_FILE, ns=(1, 1))  # looked at again the next night
+    assert sender.check() == 0
+    assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2", "t3")]

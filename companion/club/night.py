@@ -10,7 +10,7 @@ A round's results are the club's finished matches of its game whose players are 
 its tables (every player sits at one table a round, so the players name the table)
 started after the round was drawn; the night's standing is :func:`~companion.club.
 seasons.standings` over those matches (more wins, then a better average place, then
-more matches). A file from another day is a new night.
+more matches). A file from another night (a night runs until 06:00) starts a new one.
 """
 
 from __future__ import annotations
@@ -38,6 +38,16 @@ ROUNDS_MAX = 100
 #: A table's clock may be behind the dashboard's: a match started up to this long
 #: before its round was drawn still counts for it.
 SKEW = 600.0
+#: A night runs until this hour of the next morning (a round seated at 00:30 belongs to
+#: the night before).
+NIGHT_ENDS = 6
+
+
+def night_of(when: float) -> str:
+    """The night a moment belongs to: the date it began (YYYY-MM-DD)."""
+    from companion.clock import day_text
+
+    return day_text(when - NIGHT_ENDS * 3600)
 
 
 class NightError(CompanionError):

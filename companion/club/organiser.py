@@ -77,12 +77,11 @@ class Organiser:
         """What the page's form needs: nothing for anyone but the organiser."""
         if not self.is_organiser(request):
             return {"organiser": None}
-        from companion.clock import day_text
         from companion.club import night as nights
         from companion.games import GAMES, available
 
         try:
-            current = nights.load(self.state_dir, day_text(time.time())).current
+            current = nights.load(self.state_dir, nights.night_of(time.time())).current
         except nights.NightError:
             current = None
         present = [name for seat in current.seats for name in seat.players] if current else []

@@ -128,15 +128,14 @@ class RoundSender:
         self._seen: tuple[int, int] | None = None
         self._sent: dict[str, tuple[str, int]] = {}  # table: (day, round) it was sent
         self.lock = DashboardLock(self.state_dir)
+        self._cleared = False
 
     @classmethod
     def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender:
         """The running dashboard's sender over its broker link (it holds the lock that
         tells ``--seat`` a dashboard is there until :meth:`close`)."""
-        from companion.clock import day_text
-
         sender = cls(state_dir, lambda topic, data, retain: link.publish(
-            topic, data, retain=retain), lambda: day_text(time.time()))
+            topic, data, retain=retain), lambda: nights.night_of(time.time()))
         sender.lock.take()
         return sender
 
@@ -156,7 +155,11 @@ class RoundSender:
         self._seen = mark
         night = nights.load(self.state_dir, self.today())
         rnd = night.current
-        if rnd is None:
+        if rnd is None:  # a new night: last night's rounds are no offer any more
+            if not self._cleared:
+                for table in nights.known_tables(self.state_dir):
+                    self.publish(round_topic(table), b"", True)
+                self._cleared = True
             return 0
         seated = {seat.table for seat in rnd.seats}
         for table in sorted(set(self._sent) - seated):
@@ -196,11 +199,10 @@ def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *
     running dashboard sends it to the tables."""
     import sys
 
-    from companion.clock import day_text
 
     out = out or sys.stdout
     rnd = seat_round_here(state_dir, game, present, tables, seed, wall)
-    day = day_text(rnd.at)
+    day = nights.night_of(rnd.at)
     if as_json:
         print(json.dumps(rnd.as_json(), ensure_ascii=False), file=out)
     else:
@@ -225,14 +227,13 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str], tables: 
                     wall: Callable[[], float] = time.time) -> nights.Round:
     """Seat the night's next round in ``state_dir`` and store it (one at a time: the
     command and the club page may both try)."""
-    from companion.clock import day_text
 
     state_dir = Path(state_dir)
     state_dir.mkdir(parents=True, exist_ok=True)
     with open(state_dir / "club-night.lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         now = wall()
-        night = nights.load(state_dir, day_text(now))
+        night = nights.load(state_dir, nights.night_of(now))
         names = nights.table_names(nights.known_tables(state_dir), tables)
         rnd = nights.next_round(night, game, present, names,
                                 finished_matches(state_dir, night), now, seed)

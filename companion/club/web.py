@@ -137,15 +137,14 @@ class ClubPage:
         again only when a result or the night's rounds changed."""
         from starlette.concurrency import run_in_threadpool
 
-        from companion.clock import day_text
-        from companion.club.night import NIGHT_FILE, view
+        from companion.club.night import NIGHT_FILE, night_of, view
 
         if not hasattr(self.dashboard, "state_dir"):
             return None
         state_dir = Path(self.dashboard.state_dir)
         try:
             stat = (state_dir / NIGHT_FILE).stat()
-            mark: Any = (results, stat.st_mtime_ns, stat.st_size, day_text(time.time()))
+            mark: Any = (results, stat.st_mtime_ns, stat.st_size, night_of(time.time()))
         except OSError:
             return None
         if self._night_view is None or self._night_view[0] != mark:
