@@ -403,3 +403,19 @@ def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(t
     os.utime(tmp_path / nights.NIGHT_FILE, ns=(1, 1))  # looked at again the next night
     assert sender.check() == 0
     assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2", "t3")]
+
+
+def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
+    from types import SimpleNamespace as Match
+
+    from companion.club.rounds import Offer, already_started
+
+    offer = Offer("2026-11-26", 2, "final-count", ("Ann", "Bob", "Cy"))
+    now = 1_800_000_000.0
+    assert already_started(offer, [Match(game_id="final-count", players=("cy", "ANN", "Bob"),
+                                          started=now - 600)], now)
+    for other in (Match(game_id="scoreboard", players=("Ann", "Bob", "Cy"), started=now),
+                  Match(game_id="final-count", players=("Ann", "Bob"), started=now),
+                  Match(game_id="final-count", players=("Ann", "Bob", "Cy"),
+                        started=now - 86_400)):
+        assert not already_started(offer, [other], now)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club import wire
-from companion.club.rounds import parse_offer, round_topic
+from companion.club.rounds import already_started, parse_offer, round_topic
 from companion.config import Club
 from companion.errors import CompanionError, StoreError
 from companion.store import PUBLISHED_STATE
@@ -481,8 +481,11 @@ class Publisher:
         except wire.WireError as err:
             log.warning("club: dropped a round: %s", err)
             return
-        if offer != self.offered:  # not the broker's kept copy again after a reconnect
-            self.offered = offer
+        if offer == self.offered:
+            return  # the broker's kept copy again after a reconnect
+        self.offered = offer
+        recent = [*self.store.summaries(finished=False), *self.store.past(5)]
+        if not already_started(offer, recent, time.time()):  # not again after a reboot
             self.on_round(offer)
 
 

@@ -75,6 +75,21 @@ def parse_offer(data: bytes, table: str) -> Offer:
     return Offer(night, number, game, tuple(players))
 
 
+#: A match of the round's game and players started this recently means the table has
+#: started the round already (a reboot brings the broker's kept copy of the offer back).
+STARTED_WITHIN = 12 * 3600
+
+
+def already_started(offer: Offer, matches: Sequence[Any], now: float) -> bool:
+    """One of the table's ``matches`` (anything with ``game_id``, ``players`` and
+    ``started``) is this round's game with its players, started lately."""
+    from companion.club.seating import key
+
+    players = {key(name) for name in offer.players}
+    return any(match.game_id == offer.game and {key(n) for n in match.players} == players
+               and now - match.started < STARTED_WITHIN for match in matches)
+
+
 # -- the dashboard's side ---------------------------------------------------------------
 
 
