@@ -111,3 +111,23 @@ def season(text: str) -> str:
     except SeasonError as problem:
         raise argparse.ArgumentTypeError(str(problem)) from None
     return text
+
+
+def game(text: str) -> str:
+    """An argparse type: a game's id (``final-count``)."""
+    from companion.games import GAMES, available
+
+    if not any(info.game_id == text and available(text) for info in GAMES):
+        known = ", ".join(info.game_id for info in GAMES if available(info.game_id))
+        raise argparse.ArgumentTypeError(f"is a game ({known}), not {text!r}")
+    return text
+
+
+def players(text: str) -> list[str]:
+    """An argparse type: comma-separated player names, by the one rule for names."""
+    from companion.names import BadName, split_players
+
+    try:
+        return split_players(text)
+    except BadName as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None

@@ -13,6 +13,7 @@
     companion bench                       measure speed and memory on this machine
     companion console PORT [--baud N]     the device's serial console from a laptop
     companion club --broker URL [--web HOST:PORT] [--state-dir DIR]   the club dashboard
+    companion club --seat GAME --present NAMES --tables N [--json]   seat a club round
     companion backup [--to PATH] / restore FILE   the game log to one file, and back
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
@@ -191,7 +192,17 @@ def build_parser() -> argparse.ArgumentParser:
     organiser.add_argument("--refuse", metavar="UID", type=arguments.match_uid,
                            help="refuse held match UID (the league keeps what it counted) "
                                 "and exit")
-    club.add_argument("--json", action="store_true", help="with --review: one JSON object")
+    club.add_argument("--seat", metavar="GAME", type=arguments.game,
+                      help="seat the night's next round of GAME (with --present, --tables) "
+                           "and store it; a running dashboard sends it to the tables")
+    club.add_argument("--present", metavar="NAMES", type=arguments.players,
+                      help="with --seat: the players present, comma-separated")
+    club.add_argument("--tables", metavar="N", type=arguments.number(int, 1, 500),
+                      help="with --seat: how many tables there are")
+    club.add_argument("--seed", metavar="S", type=arguments.number(int, 0, 2**32 - 1),
+                      help="with --seat: the draw's seed (default: a random one, shown)")
+    club.add_argument("--json", action="store_true",
+                      help="with --review or --seat: one JSON object")
     _backup_commands(command)
     return parser
 
@@ -580,8 +591,8 @@ def cmd_club(args: argparse.Namespace) -> int:
     from companion.logs import logging_to
 
     config = _config(args)
-    if args.json and not args.review:
-        raise UsageError("club: --json goes with --review")
+    if args.json and not (args.review or args.seat):
+        raise UsageError("club: --json goes with --review or --seat")
     if args.review or args.accept or args.refuse:
         from companion.club.main import review_main
 
@@ -589,6 +600,8 @@ def cmd_club(args: argparse.Namespace) -> int:
         decision = ("accepted", args.accept) if args.accept else (
             ("refused", args.refuse) if args.refuse else None)
         return review_main(state_dir, decision, as_json=args.json)
+    if args.seat or args.present or args.tables or args.seed is not None:
+        return _club_seat(args, config)
     broker = args.broker or config.club.broker
     if not broker:
         raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
@@ -604,6 +617,17 @@ def cmd_club(args: argparse.Namespace) -> int:
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
         return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
                          seasons=seasons)
+
+
+def _club_seat(args: argparse.Namespace, config: Config) -> int:
+    """``companion club --seat GAME --present NAMES --tables N``: the night's next round."""
+    from companion.club.rounds import seat_main
+
+    if not (args.seat and args.present and args.tables):
+        raise UsageError("club: --seat GAME --present NAMES --tables N go together")
+    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    return seat_main(state_dir, args.seat, args.present, args.tables, as_json=args.json,
+                     seed=args.seed)
 
 
 COMMANDS = {

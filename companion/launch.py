@@ -146,10 +146,15 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
             app.ctx.club_unconfirmed = count
         app.post("call", mark)
 
+    def offer(round_offer: Any) -> None:  # a round the organiser seated: to the screen
+        from companion.ui.club_round import offer_round
+
+        app.post("call", lambda app: offer_round(app, round_offer))
+
     def publisher(store: Any) -> Any:
         from companion.club.publisher import Publisher
 
-        return Publisher(club, store.path, on_link=show, on_lag=lag)
+        return Publisher(club, store.path, on_link=show, on_lag=lag, on_round=offer)
 
     with _log_follower(app, "club mode", "publish", publisher) as slot:
         yield slot

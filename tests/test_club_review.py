@@ -120,14 +120,18 @@ def test_a_decision_on_nothing_held_is_exit_1(tmp_path, capsys):
     assert review_main(tmp_path, out=io.StringIO()) == 0
 
 
-def test_the_organiser_decides_on_the_club_page_from_the_dashboards_machine_only(tmp_path):
+def test_only_the_organiser_decides_on_the_club_page(tmp_path):
     from starlette.testclient import TestClient
+
+    from companion.club.organiser import COOKIE, organiser_token
 
     device = finished(tmp_path)
     rewrite(device)
     pump(device)
 
     class Dashboard(FakeDashboard):
+        state_dir = tmp_path  # where the organiser's token is kept
+
         def snapshot(self) -> dict:
             return {**super().snapshot(), "held": self.receiver.held_rows()}
 
@@ -137,11 +141,17 @@ def test_the_organiser_decides_on_the_club_page_from_the_dashboards_machine_only
     page = ClubPage(Dashboard(device.receiver), device.dashboard)
     ident = device.receiver.held_rows()[0]["id"]
     headers = {"Origin": "http://testserver", "Content-Type": "application/json"}
-    client = TestClient(page.asgi(), client=("192.168.1.20", 5000))
+    # Anyone in the room, even on the dashboard's own machine, reads but does not decide.
+    client = TestClient(page.asgi(), client=("127.0.0.1", 5000))
     assert "rewrote a counted match" in client.get("/").text
+    assert 'class="organiser"' not in client.get("/").text
     refused = client.post(f"/api/club/held/{ident}/accept", content="{}", headers=headers)
     assert refused.status_code == 403 and "organiser" in refused.json()["error"]
-    local = TestClient(page.asgi(), client=("127.0.0.1", 5000))
+    # The browser that opened the organiser's link decides, from any machine.
+    local = TestClient(page.asgi(), client=("192.168.1.20", 5000))
+    opened = local.get(f"/organiser?token={organiser_token(tmp_path)}",
+                       follow_redirects=False)
+    assert opened.status_code == 303 and local.cookies.get(COOKIE)
     assert 'class="organiser"' in local.get("/").text
     done = local.post(f"/api/club/held/{ident}/accept", content="{}", headers=headers)
     assert done.status_code == 200 and done.json()["decision"] == "accepted"

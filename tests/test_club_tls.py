@@ -7,10 +7,12 @@ the example promises is what is tested: a table publishes only under its own top
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,9 @@ from companion.store import Store
 from tests.mosquitto import Mosquitto, wait_for
 
 ACL = Path(__file__).resolve().parent.parent / "deploy" / "club" / "companion.acl"
-USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret"}
+USERS = {"dashboard": "dash-secret", "t1": "one-secret", "t2": "two-secret",
+         "table-7": "seven-secret", "table-8": "eight-secret",
+         "dashboard-2": "dash-two-secret"}
 
 
 def need(tool: str) -> str:
@@ -175,6 +179,34 @@ def test_the_acl_keeps_receipts_and_sync_requests_the_dashboards(secure):
         dashboard.stop()
 
 
+def test_a_table_reads_its_own_round_and_writes_none(secure):
+    """companion/<table>/round: the dashboard writes it; a table reads its own only,
+    and cannot write one (its own nor another's)."""
+    from companion.club.rounds import round_topic
+
+    broker, ca = secure
+    dashboard_seen: list = []
+    dashboard = _link(broker, ca, "dashboard", USERS["dashboard"], dashboard_seen,
+                      subscribe=["companion/#"])
+    table_seen: list = []
+    table = _link(broker, ca, "t1", USERS["t1"], table_seen, subscribe=["companion/+/round"])
+    try:
+        wait_for(lambda: ("up",) in dashboard_seen and ("up",) in table_seen, what="connect")
+        table.publish(round_topic("t1"), b'{"v":1,"forged":1}')
+        table.publish(round_topic("t2"), b'{"v":1,"forged":2}')
+        time.sleep(0.3)
+        dashboard.publish(round_topic("t2"), b'{"v":1,"other":true}')
+        dashboard.publish(round_topic("t1"), b'{"v":1,"mine":true}')
+        wait_for(lambda: any(item[0] == "message" for item in table_seen), what="its round")
+        time.sleep(0.3)
+        got = [item[1:3] for item in table_seen if item[0] == "message"]
+        assert got == [(round_topic("t1"), b'{"v":1,"mine":true}')]
+        assert not any(b"forged" in item[2] for item in dashboard_seen if item[0] == "message")
+    finally:
+        table.stop()
+        dashboard.stop()
+
+
 def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
     broker, ca = secure
     refused_before = broker.log.read_text().count("not authorised")
@@ -188,9 +220,32 @@ def test_a_wrong_password_never_connects_and_never_blocks(secure, tmp_path):
         link.stop()
 
 
-def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch):
-    """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
-    takes a table over TLS with its password."""
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` listens on (any address, IPv4 or IPv6): its socket
+    inodes (``/proc/PID/fd``) looked up in ``/proc/net/tcp*``."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+@pytest.fixture
+def example_broker(secure, tmp_path):
+    """deploy/club/mosquitto.conf with only its paths and port made local, running:
+    (its port, its process)."""
     from companion.club.localbroker import free_port, mosquitto_binary
 
     _, ca = secure
@@ -204,27 +259,43 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch
         assert shipped in text
         text = text.replace(shipped, local)
     text += f"persistence_location {tmp_path}/\nlog_dest file {tmp_path}/log\n"
+    text += "log_type error\nlog_type warning\nlog_type notice\n"
     if os.geteuid() == 0:
         text += "user root\n"
     conf = tmp_path / "mosquitto.conf"
     conf.write_text(text)
     broker = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    posted: list = []
-    link = None
     try:
-        link = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-t1",
-                          lambda *item: posted.append(item), username="t1",
-                          password=USERS["t1"], ca_file=str(ca), retry=(0.05, 0.5)).start()
+        yield port, broker
+    finally:
+        broker.terminate()
+        broker.wait(30)
+
+
+def _example_link(port: int, ca: Path, user: str, client_id: str, posted: list,
+                  subscribe=()) -> BrokerLink:
+    return BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), client_id,
+                      lambda *item: posted.append(item), username=user,
+                      password=USERS[user], ca_file=str(ca), subscribe=subscribe,
+                      retry=(0.05, 0.5)).start()
+
+
+def test_the_example_broker_config_runs_as_shipped(secure, example_broker, monkeypatch):
+    """deploy/club/mosquitto.conf with only its paths and port made local: it starts,
+    takes a table over TLS with its password, and caps a message's size."""
+    _, ca = secure
+    port, _ = example_broker
+    posted: list = []
+    link = _example_link(port, ca, "t1", "example-t1", posted)
+    try:
         wait_for(lambda: ("up",) in posted, what="a table to log in to the example broker")
         # Its message_size_limit: a big payload never reaches the dashboard (whose own
         # cap is lifted here, to see the broker's).
         monkeypatch.setattr("companion.club.mqtt.MAX_PAYLOAD", 10**9)
         seen: list = []
-        watcher = BrokerLink(wire.Broker.parse(f"mqtts://127.0.0.1:{port}"), "example-dash",
-                             lambda *item: seen.append(item), username="dashboard",
-                             password=USERS["dashboard"], ca_file=str(ca),
-                             subscribe=["companion/#"], retry=(0.05, 0.5)).start()
+        watcher = _example_link(port, ca, "dashboard", "example-dash", seen,
+                                subscribe=["companion/#"])
         try:
             wait_for(lambda: ("up",) in seen, what="the dashboard to log in")
             link.publish("companion/t1/log/big", b"x" * (wire.MAX_PAYLOAD + 1))
@@ -235,10 +306,109 @@ def test_the_example_broker_config_runs_as_shipped(secure, tmp_path, monkeypatch
         finally:
             watcher.stop()
     finally:
-        if link is not None:
-            link.stop()
-        broker.terminate()
-        broker.wait(30)
+        link.stop()
+
+
+def test_the_example_broker_listens_only_on_its_tls_port(secure, example_broker):
+    """No default listener on 1883 (plain text, every interface) beside the TLS one,
+    whether 1883 is free or not: the broker's own listening sockets are read."""
+    port, broker = example_broker
+    wait_for(lambda: port in listening_ports(broker.pid), what="the TLS listener")
+    time.sleep(0.2)  # every listener is opened before the broker serves any
+    assert listening_ports(broker.pid) == {port}
+
+
+def test_a_login_asking_for_another_tables_client_id_gets_its_own(secure, example_broker):
+    """table-7's login asking for client id "table-8" is table-7 on the broker: table-8,
+    connected, is not knocked off (it would be, were the id taken as asked)."""
+    _, ca = secure
+    port, _ = example_broker
+    log_file = Path(example_broker[1].args[2]).parent / "log"
+    victim: list = []
+    eight = _example_link(port, ca, "table-8", "table-8", victim)
+    intruder: list = []
+    seven = None
+    try:
+        wait_for(lambda: ("up",) in victim, what="table-8 to connect")
+        seven = _example_link(port, ca, "table-7", "table-8", intruder)
+        wait_for(lambda: ("up",) in intruder, what="table-7 to connect")
+        wait_for(lambda: " as table-7 " in log_file.read_text(),
+                 what="the broker to name table-7's login by its user name")
+        time.sleep(0.5)  # a takeover would have dropped table-8 by now
+        assert ("down",) not in victim
+        assert " as table-8 " in log_file.read_text()  # table-8's own, once
+        assert log_file.read_text().count(" as table-8 ") == 1
+    finally:
+        if seven is not None:
+            seven.stop()
+        eight.stop()
+
+
+def _club_page(dash: Dashboard) -> str:
+    from companion.club.localbroker import free_port
+    from companion.club.web import serve
+
+    server = serve(dash, f"127.0.0.1:{free_port()}")
+    try:
+        with urllib.request.urlopen(f"{server.url}/", timeout=10) as reply:
+            return html.unescape(reply.read().decode())
+    finally:
+        server.stop()
+
+
+def test_a_dashboard_whose_login_another_client_takes_says_so_and_stops(
+        secure, example_broker, tmp_path):
+    """Two dashboards with one login on the example broker (a login is its client id):
+    the one pushed off says so in one line and on the page, and stops, so the other
+    keeps the club (they used to knock each other off for ever, neither storing). A
+    second dashboard with the ACL's second login sits beside the first."""
+    _, ca = secure
+    port, _ = example_broker
+    url = f"mqtts://127.0.0.1:{port}"
+    lines: list[str] = []
+
+    def dashboard(name: str, user: str) -> Dashboard:
+        dash = Dashboard(url, tmp_path / name, username=user, password=USERS[user],
+                         ca_file=str(ca), retry=(0.05, 0.5))
+        dash.on_notice = lambda text: lines.append(f"{name}: {text}")
+        return dash.start()
+
+    first = dashboard("first", "dashboard")
+    second = third = None
+    try:
+        wait_for(first.up.is_set, what="the first dashboard to connect")
+        third = dashboard("third", "dashboard-2")
+        wait_for(third.up.is_set, what="the dashboard with the second login")
+        second = dashboard("second", "dashboard")
+        wait_for(lambda: first.problem == "another client is using the login dashboard",
+                 what="the first dashboard to be pushed off")
+        wait_for(second.up.is_set, what="the second dashboard to connect")
+        time.sleep(1.0)  # were the first still retrying, it would push the second off
+        assert second.up.is_set() and second.problem is None
+        assert third.up.is_set() and third.problem is None
+        taken = [line for line in lines if "another client" in line]
+        assert taken == [line for line in lines if line.startswith("first: another")]
+        assert len(taken) == 1
+        assert "Not connected to the club broker: another client is using the login " \
+            "dashboard." in _club_page(first)
+    finally:
+        for dash in (first, second, third):
+            if dash is not None:
+                dash.stop()
+
+
+def test_a_dashboards_wrong_password_is_on_the_page(secure, tmp_path):
+    broker, ca = secure
+    dash = Dashboard(mqtts(broker), tmp_path / "club", username="dashboard",
+                     password="wrong", ca_file=str(ca), retry=(0.05, 0.5))
+    dash.on_notice = lambda text: None
+    dash.start()
+    try:
+        wait_for(lambda: dash.problem and "refused" in dash.problem, what="the refusal")
+        assert "the broker refused the login dashboard: wrong user name or password" \
+            in _club_page(dash)
+    finally:
+        dash.stop()
 
 
 def test_a_table_with_another_tables_credentials_is_never_counted_delivered(secure, tmp_path):
@@ -313,3 +483,26 @@ def test_a_tls_failure_is_one_line_and_the_page_says_why(secure, tmp_path):
         assert "CERTIFICATE_VERIFY_FAILED" in data["broker"]["problem"]
     finally:
         dash.stop()
+
+
+def test_a_broker_that_restarts_or_stalls_is_never_read_as_a_taken_login():
+    from companion.club.login import LoginFight
+
+    now = [0.0]
+    fight = LoginFight(lambda: now[0])
+    for _ in range(10):  # restarts: a failed attempt between every drop
+        fight.up()
+        now[0] += 1
+        assert not fight.down()
+        fight.failed()
+    for _ in range(5):  # a drop now and then, reconnected at once
+        fight.up()
+        now[0] += 31
+        assert not fight.down()
+    now[0] += 31
+    results = []
+    for _ in range(3):  # dropped as soon as it is on, again and again
+        fight.up()
+        now[0] += 0.5
+        results.append(fight.down())
+    assert results == [False, False, True]

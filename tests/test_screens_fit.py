@@ -561,3 +561,24 @@ def test_a_table_with_real_dice_fits_on_every_screen_it_meets(inspector, game_id
     walk.game(game_id, players, options, 1500)
     assert must_see <= walk.seen, f"the walk never reached {must_see - walk.seen}"
     assert not walk.failures, "\n" + walk.report()
+
+
+def test_the_club_rounds_offer_at_its_longest_fits(inspector):
+    """Round 100 at ten players named at the cap: every line reachable with DOWN."""
+    from companion.club.rounds import Offer
+    from companion.ui.club_round import RoundOffer
+    from companion.ui.screen import Confirm, wrap
+
+    ctx = Context(rng=random.Random(1))
+    home = Menu("Home", [])
+    offer = RoundOffer(None, Offer("2026-11-26", 100, "card-down", LONG_NAMES), home)
+    seen = []
+    for _ in offer.lines:
+        assert inspector.check(offer) == []
+        seen += [line for line in offer.lines[offer.top : offer.top + 4] if line not in seen]
+        offer.press(ctx, press("down"))
+    assert " ".join(seen).startswith("Round 100: WWWWWWWWWWWM, ")
+    assert seen[-2].endswith("- start?") and seen[-1] == "Final Card-Down"
+    question = Confirm(offer.title, wrap("A game is not finished. Keep it as abandoned "
+                                         "and start round 100?"), lambda ctx: None, home)
+    assert inspector.check(question) == []

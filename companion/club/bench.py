@@ -316,6 +316,7 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
         else:
             with LocalBroker(directory / "broker") as local:
                 result = run(local.url, tables, seconds, directory)
+    result["seating"] = seating_bench()
     if as_json:
         print(json.dumps(result), file=out)
     else:
@@ -328,4 +329,35 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
               f"{result['seconds']} s window: p50 {lag['p50']} ms  p95 {lag['p95']} ms  "
               f"max {lag['max']} ms  (target p95 <= {result['target_p95_ms']} ms)", file=out)
         print(f"  dashboard CPU   {result['dashboard_cpu_percent']} % of one core", file=out)
+        seating = result["seating"]
+        print(f"  seating {seating['players']} players at {seating['tables']} tables: "
+              f"round 1 {seating['round_1_s']} s, rounds 2-{seating['rounds']} at most "
+              f"{seating['later_max_s']} s, {seating['repeats']} pairs met again "
+              f"(target <= {seating['target_s']} s a round)", file=out)
     return 0
+
+
+def seating_bench(players: int = 200, tables: int = 50, rounds: int = 6,
+                  seed: int = 1) -> dict[str, Any]:
+    """Seat a night of ``rounds`` rounds of ``players`` at ``tables`` tables of Final
+    Count (2 to 4), each later round by a fresh random standing, and time each seating."""
+    import random
+
+    from companion.club.seating import pairs, repeats, seat_round
+
+    names = [f"P{number}" for number in range(players)]
+    table_names = [f"table-{number}" for number in range(1, tables + 1)]
+    rng = random.Random(seed)
+    history: list[Any] = []
+    times, again = [], 0
+    for _ in range(rounds):
+        met = pairs(history)
+        ranking = sorted(names, key=lambda name: rng.random())
+        start = time.perf_counter()
+        seats = seat_round(names, table_names, 2, 4, rng, ranking=ranking, met=met)
+        times.append(time.perf_counter() - start)
+        again += repeats(seats, met)
+        history.append(seats)
+    return {"players": players, "tables": tables, "rounds": rounds,
+            "round_1_s": round(times[0], 4), "later_max_s": round(max(times[1:]), 4),
+            "repeats": again, "target_s": 1.0}

@@ -26,13 +26,21 @@ from typing import Any
 
 from companion.club import wire
 from companion.club.ledger import LEDGER_NAME, Ledger
+from companion.club.login import LoginFight
 from companion.club.receiver import Receiver
+from companion.club.rounds import RoundSender
 from companion.errors import CompanionError, StoreError
 
 log = logging.getLogger("companion.club")
 
 #: The most message bytes one table may have waiting on the dashboard.
 LANE_BYTES = 4 * 1024 * 1024
+
+
+def taken_text(username: str) -> str:
+    """What the organiser reads when another client logged in with the dashboard's
+    login (the broker makes a login its client id, so only one of them can be on)."""
+    return f"another client is using the login {username or '(none)'}"
 
 
 class Lanes:
@@ -115,6 +123,9 @@ class Dashboard:
         #: One line for the organiser (connected, lost, cannot connect and why): logged
         #: by default (a problem as a warning); ``companion club`` prints it.
         self.on_notice: Callable[[str], None] = self._log_notice
+        self._fight = LoginFight(clock)
+        self._link: Any = None
+        self._gave_up = False
 
     @property
     def db_path(self) -> Path:
@@ -165,6 +176,8 @@ class Dashboard:
             self.error = str(err)
             self.ready.set()
             return
+        self._link = link
+        self._rounds = RoundSender.for_dashboard(self.state_dir, link)  # the night's rounds
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
@@ -175,6 +188,7 @@ class Dashboard:
             self._loop(receiver)
         finally:
             link.stop()
+            self._rounds.close()
             ledger.close()
             store.close()
 
@@ -203,6 +217,7 @@ class Dashboard:
             else:
                 self._guarded("receipts", receiver.receipts)
             if self.clock() >= next_check:  # whatever else is arriving
+                self._guarded("round", lambda: self._rounds.check() and receiver.changed(""))
                 self._guarded("sync", receiver.behind)
                 self._guarded("receipts", receiver.receipts)
                 next_check = self.clock() + self.sync_every
@@ -211,18 +226,36 @@ class Dashboard:
         kind = item[0]
         if kind == "call":
             item[1](receiver)
+        elif self._gave_up:
+            return  # the link's last words after it was stopped
         elif kind == "up":
+            self._fight.up()
             self.up.set()
             self.problem = None
             self.on_notice(f"subscribed to {self.broker}")
         elif kind == "down":
+            if not self.up.is_set():
+                return  # a refused login's socket closing: its reason stands
             self.up.clear()
+            if self._fight.down():
+                return self._taken()
             self.problem = "lost the broker; retrying"
             self.on_notice(f"lost the broker {self.broker}; retrying")
         elif kind == "failed":
+            self._fight.failed()
             if item[1] != self.problem:  # once per reason, not at every retry
                 self.on_notice(f"cannot reach the broker {self.broker}: {item[1]}; retrying")
             self.problem = item[1]
+
+    def _taken(self) -> None:
+        """Another client logs in with this dashboard's login: stop trying (each try
+        would push it off in turn, and neither would store anything) and say so."""
+        self._gave_up = True
+        self.problem = taken_text(self._link.username if self._link else "")
+        self.on_notice(f"{self.problem} on {self.broker}; this dashboard stops trying "
+                       "(each dashboard needs a login of its own: docs/club.md)")
+        if self._link is not None:
+            self._link.stop()
 
     def _log_notice(self, text: str) -> None:
         log.log(logging.WARNING if self.problem else logging.INFO, "club: %s", text)

@@ -87,6 +87,9 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
         print(f"companion club: keeping every table's matches in {dashboard.db_path}"
               + (f"; the club page is on {server.url}" if server else ""), file=out,
               flush=True)
+        if server is not None:  # the organiser seats rounds from the page with it
+            print(f"companion club: the organiser's link: {server.organiser_link}",
+                  file=out, flush=True)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:

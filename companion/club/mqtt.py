@@ -30,6 +30,18 @@ log = logging.getLogger("companion.club")
 
 Post = Callable[..., None]
 
+#: CONNACK reason codes of a wrong user name or password (MQTT 3.1.1's 4 and 5, as paho
+#: gives them: 134 and 135).
+BAD_LOGIN = (4, 5, 134, 135)
+
+
+def refusal(username: str, reason: Any) -> str:
+    """Why the broker refused a login, in words for the organiser."""
+    if getattr(reason, "value", None) in BAD_LOGIN:
+        who = f"the login {username}" if username else "a login without a user name"
+        return f"the broker refused {who}: wrong user name or password ({reason})"
+    return f"the broker refused the login: {reason}"
+
 
 class BrokerLink:
     """A paho client for ``broker``; ``will`` is (topic, payload) set retained when the
@@ -66,6 +78,7 @@ class BrokerLink:
             protocol=mqtt.MQTTv311,
         )
         user = username or broker.username
+        self.username = user
         if user:
             self.client.username_pw_set(user, password or broker.password or None)
         if broker.tls:
@@ -123,7 +136,7 @@ class BrokerLink:
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any,
                    properties: Any = None) -> None:
         if reason.is_failure:
-            self.post("failed", f"the broker refused the login: {reason}")
+            self.post("failed", refusal(self.username, reason))
             return
         for topic in self.subscribe:
             client.subscribe(topic, qos=1)

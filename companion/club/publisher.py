@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club import wire
+from companion.club.rounds import already_started, parse_offer, round_topic
 from companion.config import Club
 from companion.errors import CompanionError, StoreError
 from companion.store import PUBLISHED_STATE
@@ -106,8 +107,10 @@ class Publisher:
         retry: tuple[float, float] = (0.5, 10.0),
         resend_every: float = RESEND_EVERY,
         clock: Callable[[], float] = time.monotonic,
+        on_round: Callable[[Any], None] = lambda offer: None,
     ):
         self.club = club
+        self.on_round = on_round  # a round the organiser seated (companion.club.rounds)
         self.table = club.table
         self.db_path = Path(db_path)
         self.on_link = on_link
@@ -126,6 +129,7 @@ class Publisher:
         self.lagging = 0
         self.device = ""
         self._why = ""  # the last reason the broker could not be reached
+        self.offered: Any = None  # the last round offered to the table
 
     # -- what other threads call (never blocks) ------------------------------------
 
@@ -214,7 +218,8 @@ class Publisher:
             wire.Broker.parse(club.broker), client_id,
             self.post, username=club.username, password=club.password,
             ca_file=club.ca_file, will=(wire.status_topic(self.table), will),
-            subscribe=[wire.sync_topic(self.table), wire.receipt_topic(self.table)],
+            subscribe=[wire.sync_topic(self.table), wire.receipt_topic(self.table),
+                       round_topic(self.table)],
             retry=self.retry, keepalive=KEEPALIVE,
         ).start()
 
@@ -251,6 +256,8 @@ class Publisher:
                 log.warning("club: cannot reach the broker %s: %s; retrying",
                             self.club.broker, item[1])
             self._why = item[1]
+        elif kind == "message" and item[1] == round_topic(self.table):
+            self._round(item[2])
         elif kind == "message":
             where = _topic(item[1])
             if where == "receipt":
@@ -463,6 +470,23 @@ class Publisher:
         keep = have if have <= len(out.rows) and out.hashes[have] == digest else 0
         self._new_gen(out, keep)
         self._pass(match_id)
+
+    def _round(self, data: bytes) -> None:
+        """A round the organiser seated for this table: checked, then handed to the app
+        (an empty message clears a retained round: nothing to show)."""
+        if not data:
+            return
+        try:
+            offer = parse_offer(data, self.table)
+        except wire.WireError as err:
+            log.warning("club: dropped a round: %s", err)
+            return
+        if offer == self.offered:
+            return  # the broker's kept copy again after a reconnect
+        self.offered = offer
+        recent = [*self.store.summaries(finished=False), *self.store.past(5)]
+        if not already_started(offer, recent, time.time()):  # not again after a reboot
+            self.on_round(offer)
 
 
 def _topic(topic: str) -> str:

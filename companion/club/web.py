@@ -11,10 +11,11 @@ the rendered tables, at most a few a second however busy the club is (changes th
 arrive meanwhile are folded into the next one).
 
 Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
-``{"tables": {NAME: {...}}, "league": [...], "seasons": [...], "tie_break": [...],
-"broker": {...}, "held": [{"id": N, "table": T, "what": W, "text": ...}]}``, ``GET
-/api/club/stream`` (SSE), ``POST /api/club/held/ID/accept`` and ``.../refuse`` (the
-organiser: only from the machine the dashboard runs on).
+``{"tables": {NAME: {...}}, "league": [...], "night": {...} or null, "seasons": [...],
+"tie_break": [...], "broker": {...}, "held": [{"id": N, "table": T, "what": W, "text":
+...}]}``, ``GET /api/club/stream`` (SSE), ``POST /api/club/held/ID/accept`` and
+``.../refuse`` and ``POST /api/club/seat`` (the organiser only: the browser that opened
+the organiser's link, :mod:`companion.club.organiser`).
 """
 
 from __future__ import annotations
@@ -66,12 +67,6 @@ def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def organiser(request: Any) -> bool:
-    """The organiser is whoever uses the page on the machine the dashboard runs on."""
-    client = request.client
-    return client is not None and client.host in ("127.0.0.1", "::1", "localhost")
-
-
 def seen_text(when: float) -> str:
     """A "last seen" time: the hour today, else the day and hour."""
     from companion.clock import day_text
@@ -93,7 +88,18 @@ class ClubPage:
         self.tick = 0
         self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
+        self._night_view: tuple[Any, dict[str, Any] | None] | None = None
+        from companion.club.organiser import Organiser
+
+        # Seats a round from the organiser's browser (a dashboard with a state dir).
+        self.organiser = Organiser(dashboard) if hasattr(dashboard, "state_dir") else None
         dashboard.on_change = self._changed
+
+    def is_organiser(self, request: Any) -> bool:
+        """The one check of who is the organiser on the page: the browser that opened
+        the organiser's link (:class:`~companion.club.organiser.Organiser`); nobody
+        on a dashboard without a state dir."""
+        return self.organiser is not None and self.organiser.is_organiser(request)
 
     def _changed(self, snapshot: dict[str, Any]) -> None:  # the dashboard's thread
         from companion.remote.web.source import Change
@@ -109,7 +115,8 @@ class ClubPage:
         routes = [Route("/", self.page), Route("/api/club", self.api),
                   Route("/api/club/stream", self.stream),
                   Route("/api/club/held/{ident:int}/{decision}", self.decide,
-                        methods=["POST"])]
+                        methods=["POST"]),
+                  *(self.organiser.routes() if self.organiser else [])]
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
                         title="Tabletop Companion club", hosts=self.hosts)
@@ -136,10 +143,32 @@ class ClubPage:
             figures, standings = await run_in_threadpool(self.source.read, fresh)
             self._league = (key, league(figures), standings)
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
+                "night": await self._night(key),
                 "seasons": self._league[2], "tie_break": list(TIE_BREAK),
                 "broker": {"connected": self._problem() is None,
                            "problem": self._problem()},
                 "held": list(snapshot.get("held") or [])}
+
+    async def _night(self, results: int) -> dict[str, Any] | None:
+        """The night's round and standings (:func:`companion.club.night.view`), read
+        again only when a result or the night's rounds changed."""
+        from starlette.concurrency import run_in_threadpool
+
+        from companion.club.night import NIGHT_FILE, night_of, view
+
+        if not hasattr(self.dashboard, "state_dir"):
+            return None
+        state_dir = Path(self.dashboard.state_dir)
+        try:
+            stat = (state_dir / NIGHT_FILE).stat()
+            mark: Any = (results, stat.st_mtime_ns, stat.st_size, night_of(time.time()))
+        except OSError:
+            return None
+        if self._night_view is None or self._night_view[0] != mark:
+            night = await run_in_threadpool(
+                self.source.read, lambda store: view(state_dir, store, mark[3]))
+            self._night_view = (mark, night)
+        return self._night_view[1]
 
     def _problem(self) -> str | None:
         """Why the dashboard is not connected to the broker (None: it is)."""
@@ -159,11 +188,12 @@ class ClubPage:
         site = request.app.state.site
         site.check_read(request)
         return site.render(request, "club.html", live=await self.live_html(request),
-                           organiser=organiser(request))
+                           **(self.organiser.context(request) if self.organiser
+                              else {"organiser": None}))
 
     async def decide(self, request: Any) -> Any:
-        """The organiser accepts or refuses a held match (from this machine only: the
-        page's door has checked the Origin and the body's type already)."""
+        """The organiser accepts or refuses a held match (the page's door has checked
+        the Origin and the body's type already)."""
         from starlette.responses import JSONResponse
 
         request.app.state.site.check_read(request)
@@ -171,9 +201,10 @@ class ClubPage:
             request.path_params["decision"])
         if decision is None:
             return JSONResponse({"error": "accept or refuse"}, status_code=404)
-        if not organiser(request):
-            return JSONResponse({"error": "only the organiser decides, on the machine the "
-                                          "dashboard runs on"}, status_code=403)
+        if not self.is_organiser(request):
+            return JSONResponse({"error": "only the organiser decides (open the organiser's "
+                                          "link companion club printed, or use companion "
+                                          "club --accept / --refuse)"}, status_code=403)
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         loop = asyncio.get_running_loop()
         ident = request.path_params["ident"]
@@ -232,6 +263,7 @@ def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any
     sock = bind(listen)
     page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True), hosts)
     server = WebServer(page.asgi, sock, page.source).start()
+    server.organiser_link = page.organiser.link(server.url)
     server.ready.wait()
     if server.failed:
         raise CompanionError(f"club page: {server.failed}")

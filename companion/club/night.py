@@ -1,0 +1,258 @@
+"""A club night's rounds, kept in the dashboard's state dir (``club-night.json``).
+
+The organiser says who is present (``companion club --seat GAME --present NAMES
+--tables N``, or the club page); :func:`next_round` seats them with
+:mod:`companion.club.seating` (round 1 a seeded draw, later rounds by the standing in
+the night) and the round is stored here, where a running dashboard picks it up and sends
+it to the tables (:mod:`companion.club.rounds`).
+
+A round's results are the club's finished matches of its game whose players are one of
+its tables (every player sits at one table a round, so the players name the table)
+started after the round was drawn; the night's standing is :func:`~companion.club.
+seasons.standings` over those matches (more wins, then a better average place, then
+more matches). A file from another night (a night runs until 06:00) starts a new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.club.seating import Seat, SeatingError, key, pairs, seat_round
+from companion.errors import CompanionError
+
+NIGHT_FILE = "club-night.json"
+#: Most bytes the night's file may hold (a night of many rounds of 200 players is well
+#: under it); most players present, tables, and rounds in a night.
+NIGHT_MAX = 4 * 1024 * 1024
+PLAYERS_MAX = 1000
+TABLES_MAX = 500
+ROUNDS_MAX = 100
+#: A table's clock may be behind the dashboard's: a match started up to this long
+#: before its round was drawn still counts for it.
+SKEW = 600.0
+#: A night runs until this hour of the next morning (a round seated at 00:30 belongs to
+#: the night before).
+NIGHT_ENDS = 6
+
+
+def night_of(when: float) -> str:
+    """The night a moment belongs to: the date it began (YYYY-MM-DD)."""
+    from companion.clock import day_text
+
+    return day_text(when - NIGHT_ENDS * 3600)
+
+
+class NightError(CompanionError):
+    """A round cannot be made or the night's file cannot be read; one line."""
+
+
+@dataclass
+class Round:
+    """One round of the night: its number, game, the seed of its draw, when it was
+    drawn (the dashboard's clock) and who sits where."""
+
+    number: int
+    game: str
+    seed: int
+    at: float
+    seats: list[Seat]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"round": self.number, "game": self.game, "seed": self.seed, "at": self.at,
+                "tables": [{"table": seat.table, "players": list(seat.players)}
+                           for seat in self.seats]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Round:
+        try:
+            seats = [Seat(str(t["table"]), tuple(str(p) for p in t["players"]))
+                     for t in data["tables"]]
+            return cls(int(data["round"]), str(data["game"]), int(data["seed"]),
+                       float(data["at"]), seats)
+        except (KeyError, TypeError, ValueError) as err:
+            raise NightError(f"a round in {NIGHT_FILE} is not readable: {err}") from None
+
+
+@dataclass
+class Night:
+    """The rounds of one day."""
+
+    day: str
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+
+def load(state_dir: Path, day: str) -> Night:
+    """Today's night from ``state_dir`` (a new one when the file is from another day or
+    not there)."""
+    from companion.files import UnreadableFile, read_text_file
+
+    try:
+        data = json.loads(read_text_file(state_dir / NIGHT_FILE, NIGHT_MAX, "the night"))
+    except UnreadableFile as err:
+        if err.missing:
+            return Night(day)
+        raise NightError(str(err)) from None
+    except ValueError as err:
+        raise NightError(f"{state_dir / NIGHT_FILE} is not JSON: {err}") from None
+    if not isinstance(data, dict) or data.get("day") != day:
+        return Night(day)
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise NightError(f"{state_dir / NIGHT_FILE} has no list of rounds")
+    return Night(day, [Round.from_json(item) for item in rounds])
+
+
+def save(state_dir: Path, night: Night) -> None:
+    """Write the night whole (a new file moved over the old: a power cut leaves one or
+    the other, never half)."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    path = state_dir / NIGHT_FILE
+    partial = path.with_suffix(".partial")
+    text = json.dumps({"day": night.day, "rounds": [r.as_json() for r in night.rounds]},
+                      ensure_ascii=False, indent=1)
+    with open(partial, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
+
+
+def known_tables(state_dir: Path) -> list[str]:
+    """The club's tables the dashboard's ledger has heard of, in natural order
+    (table-2 before table-10)."""
+    from companion.club.ledger import LEDGER_NAME
+
+    path = state_dir / LEDGER_NAME
+    if not path.exists():
+        return []
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT table_name FROM seen UNION "
+                              "SELECT table_name FROM devices").fetchall()
+    except sqlite3.Error:
+        return []
+    return sorted({str(name) for (name,) in rows}, key=_natural)
+
+
+def table_names(known: Sequence[str], count: int) -> list[str]:
+    """``count`` tables: the club's own when it has that many, else table-1..N."""
+    if len(known) >= count:
+        return list(known[:count])
+    return [f"table-{number}" for number in range(1, count + 1)]
+
+
+def _natural(name: str) -> tuple[Any, ...]:
+    import re
+
+    return tuple(int(part) if part.isdigit() else part
+                 for part in re.split(r"(\d+)", name.casefold()))
+
+
+# -- results and standings ----------------------------------------------------------------
+
+
+def results(rnd: Round, matches: Iterable[Any]) -> dict[str, Any]:
+    """Each table's finished match of the round (a :class:`~companion.store.
+    MatchSummary`), or None while it is being played."""
+    wanted = {frozenset(key(name) for name in seat.players): seat.table for seat in rnd.seats}
+    found: dict[str, Any] = {seat.table: None for seat in rnd.seats}
+    for match in matches:
+        if match.game_id != rnd.game or match.started < rnd.at - SKEW:
+            continue
+        table = wanted.get(frozenset(key(name) for name in match.players))
+        if table is not None and (found[table] is None or match.id > found[table].id):
+            found[table] = match
+    return found
+
+
+def matches_of(store: Any, night: Night) -> list[Any]:
+    """The store's matches finished since the night's first round was drawn."""
+    if not night.rounds:
+        return []
+    return list(store.summaries(since=night.rounds[0].at - SKEW))
+
+
+def night_matches(night: Night, matches: Sequence[Any]) -> list[Any]:
+    """The finished matches of the night's rounds."""
+    return [match for rnd in night.rounds for match in results(rnd, matches).values()
+            if match is not None]
+
+
+def standings(night: Night, matches: Sequence[Any]) -> list[dict[str, Any]]:
+    """The night's standings, best first: rank, name, wins, average place, played."""
+    from companion.club.seasons import standings as by_game
+
+    mine = [match._replace(game_id="night") for match in night_matches(night, matches)]
+    games = by_game(mine)
+    return games[0]["rows"] if games else []
+
+
+# -- the next round -----------------------------------------------------------------------
+
+
+def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence[str],
+               matches: Sequence[Any], now: float, seed: int | None = None) -> Round:
+    """Seat ``present`` at ``tables`` for the night's next round of ``game``."""
+    from companion.errors import UnknownGame
+    from companion.games import engine, title
+    from companion.names import check_players
+
+    try:
+        rules = engine(game)
+    except UnknownGame as err:
+        raise NightError(str(err)) from None
+    names = check_players(present)
+    if len(names) > PLAYERS_MAX:
+        raise NightError(f"at most {PLAYERS_MAX} players a night")
+    if len(night.rounds) >= ROUNDS_MAX:
+        raise NightError(f"at most {ROUNDS_MAX} rounds a night")
+    seed = secrets.randbits(32) if seed is None else seed
+    ranking = [row["name"] for row in standings(night, matches)]
+    try:
+        seats = seat_round(names, tables, rules.min_players, rules.max_players,
+                           random.Random(seed), ranking=ranking,
+                           met=pairs(r.seats for r in night.rounds))
+    except SeatingError as err:
+        raise NightError(f"{title(game)}: {err}") from None
+    return Round(len(night.rounds) + 1, game, seed, now, seats)
+
+
+# -- the club page ------------------------------------------------------------------------
+
+
+def view(state_dir: Path, store: Any, day: str) -> dict[str, Any] | None:
+    """The night for the club page: the current round (every table, who sits where and
+    its result once finished) and the night's standings; None before the first round."""
+    from companion.games import title
+
+    try:
+        night = load(state_dir, day)
+    except NightError:
+        return None
+    rnd = night.current
+    if rnd is None:
+        return None
+    matches = matches_of(store, night)
+    found = results(rnd, matches)
+    tables = []
+    for seat in rnd.seats:
+        match = found[seat.table]
+        tables.append({"table": seat.table, "players": list(seat.players),
+                       "result": None if match is None else {
+                           "winners": list(match.winners), "totals": dict(match.totals)}})
+    return {"round": rnd.number, "game": rnd.game, "title": title(rnd.game),
+            "seed": rnd.seed, "tables": tables,
+            "finished": sum(table["result"] is not None for table in tables),
+            "standings": standings(night, matches)}

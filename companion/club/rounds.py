@@ -1,0 +1,278 @@
+"""A night's round, from the organiser to the tables.
+
+``companion club --seat GAME --present NAMES --tables N`` (:func:`seat_main`) seats the
+round (:mod:`companion.club.night`), prints it and stores it in the dashboard's state
+dir. A dashboard running on that state dir (it holds :data:`LOCK_FILE`) picks it up
+within a few seconds (:class:`RoundSender`) and sends each table its seats on
+``companion/<table>/round`` (retained, so a table that connects later still gets it);
+a table left out of the round has its old one cleared. It notes what it sent in
+:data:`SENT_FILE`, which the command waits for to say "sent".
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.club import night as nights
+from companion.club import wire
+
+LOCK_FILE = "club-dashboard.lock"
+SENT_FILE = "club-night-sent.json"
+#: How long ``--seat`` waits for a running dashboard to send the round.
+SEND_WAIT = 15.0
+
+
+def round_topic(table: str) -> str:
+    return f"{wire.ROOT}/{table}/round"
+
+
+def round_payload(day: str, rnd: nights.Round, seat: Any) -> bytes:
+    """What one table is sent: the round, its game and who sits there."""
+    return wire.encode({"night": day, "round": rnd.number, "game": rnd.game,
+                        "table": seat.table, "players": list(seat.players)})
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A round as a table receives it."""
+
+    night: str
+    round: int
+    game: str
+    players: tuple[str, ...]
+
+
+def parse_offer(data: bytes, table: str) -> Offer:
+    """A round sent to ``table``, checked as anything arriving is (its size, every
+    number's range, the game, every name by the one rule for names, the game's number
+    of players); :class:`~companion.club.wire.WireError` if it is not one."""
+    from companion.errors import BadSetup, UnknownGame
+    from companion.games import engine
+    from companion.names import check_players
+
+    payload = wire.decode(data)
+    night = wire.need(payload, "night", str)
+    number = wire.need(payload, "round", int)
+    game = wire.need(payload, "game", str)
+    if len(night) > 10 or not 1 <= number <= nights.ROUNDS_MAX:
+        raise wire.WireError("not a round of a night")
+    if wire.need(payload, "table", str) != table:
+        raise wire.WireError("a round for another table")
+    try:
+        rules = engine(game)
+        players = check_players(wire.need(payload, "players", list))
+    except (UnknownGame, BadSetup) as err:
+        raise wire.WireError(str(err)) from None
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise wire.WireError(f"{len(players)} players for {game}")
+    return Offer(night, number, game, tuple(players))
+
+
+#: A match of the round's game and players started this recently means the table has
+#: started the round already (a reboot brings the broker's kept copy of the offer back).
+STARTED_WITHIN = 12 * 3600
+
+
+def already_started(offer: Offer, matches: Sequence[Any], now: float) -> bool:
+    """One of the table's ``matches`` (anything with ``game_id``, ``players`` and
+    ``started``) is this round's game with its players, started lately."""
+    from companion.club.seating import key
+
+    players = {key(name) for name in offer.players}
+    return any(match.game_id == offer.game and {key(n) for n in match.players} == players
+               and now - match.started < STARTED_WITHIN for match in matches)
+
+
+# -- the dashboard's side ---------------------------------------------------------------
+
+
+class DashboardLock:
+    """Held by a running dashboard on its state dir, so ``--seat`` knows one is there."""
+
+    def __init__(self, state_dir: Path):
+        self.path = Path(state_dir) / LOCK_FILE
+        self._handle: Any = None
+
+    def take(self) -> bool:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+")  # noqa: SIM115 - held open while the dashboard runs
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._handle = handle
+        return True
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    @staticmethod
+    def held(state_dir: Path) -> bool:
+        """A dashboard runs on ``state_dir`` now."""
+        path = Path(state_dir) / LOCK_FILE
+        if not path.exists():
+            return False
+        with open(path, "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            return False
+
+
+class RoundSender:
+    """Sends the night's newest round to the tables when the night's file changes;
+    ``publish(topic, payload, retain)``; ``today()`` the day a night is kept for."""
+
+    def __init__(self, state_dir: Path, publish: Callable[[str, bytes, bool], Any],
+                 today: Callable[[], str]):
+        self.state_dir = Path(state_dir)
+        self.publish = publish
+        self.today = today
+        self._seen: tuple[int, int] | None = None
+        self._sent: dict[str, tuple[str, int]] = {}  # table: (day, round) it was sent
+        self.lock = DashboardLock(self.state_dir)
+        self._cleared = False
+
+    @classmethod
+    def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender:
+        """The running dashboard's sender over its broker link (it holds the lock that
+        tells ``--seat`` a dashboard is there until :meth:`close`)."""
+        sender = cls(state_dir, lambda topic, data, retain: link.publish(
+            topic, data, retain=retain), lambda: nights.night_of(time.time()))
+        sender.lock.take()
+        return sender
+
+    def close(self) -> None:
+        self.lock.release()
+
+    def check(self) -> int:
+        """Send a new round if there is one; how many tables were sent theirs."""
+        path = self.state_dir / nights.NIGHT_FILE
+        try:
+            info = os.stat(path)
+        except OSError:
+            return 0
+        mark = (info.st_mtime_ns, info.st_size)
+        if mark == self._seen:
+            return 0
+        self._seen = mark
+        night = nights.load(self.state_dir, self.today())
+        rnd = night.current
+        if rnd is None:  # a new night: last night's rounds are no offer any more
+            if not self._cleared:
+                for table in nights.known_tables(self.state_dir):
+                    self.publish(round_topic(table), b"", True)
+                self._cleared = True
+            return 0
+        seated = {seat.table for seat in rnd.seats}
+        for table in sorted(set(self._sent) - seated):
+            self.publish(round_topic(table), b"", True)  # not in this round
+            del self._sent[table]
+        sent = 0
+        for seat in rnd.seats:
+            if self._sent.get(seat.table) != (night.day, rnd.number):
+                self.publish(round_topic(seat.table), round_payload(night.day, rnd, seat), True)
+                self._sent[seat.table] = (night.day, rnd.number)
+                sent += 1
+        _write_json(self.state_dir / SENT_FILE, {"day": night.day, "round": rnd.number})
+        return sent
+
+
+def _write_json(path: Path, data: Any) -> None:
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(data))
+    os.replace(partial, path)
+
+
+def sent_round(state_dir: Path) -> tuple[str, int] | None:
+    try:
+        data = json.loads((Path(state_dir) / SENT_FILE).read_text())
+        return str(data["day"]), int(data["round"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *,
+              as_json: bool = False, seed: int | None = None, out: TextIO | None = None,
+              wall: Callable[[], float] = time.time, wait: float = SEND_WAIT) -> int:
+    """``companion club --seat``: seat the night's next round, store it, print it; a
+    running dashboard sends it to the tables."""
+    import sys
+
+
+    out = out or sys.stdout
+    rnd = seat_round_here(state_dir, game, present, tables, seed, wall)
+    day = nights.night_of(rnd.at)
+    if as_json:
+        print(json.dumps(rnd.as_json(), ensure_ascii=False), file=out)
+    else:
+        print(round_text(rnd), file=out)
+    if DashboardLock.held(state_dir):
+        deadline = time.monotonic() + wait
+        while sent_round(state_dir) != (day, rnd.number) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        sent = sent_round(state_dir) == (day, rnd.number)
+        print(f"companion club: round {rnd.number} "
+              + ("sent to the tables" if sent else
+                 "stored; the dashboard has not sent it yet (is its broker down?)"),
+              file=sys.stderr)
+    else:
+        print(f"companion club: round {rnd.number} stored in {state_dir} (no dashboard "
+              "running: it is sent to the tables when one starts)", file=sys.stderr)
+    return 0
+
+
+def seat_round_here(state_dir: Path, game: str, present: Sequence[str], tables: int,
+                    seed: int | None = None,
+                    wall: Callable[[], float] = time.time) -> nights.Round:
+    """Seat the night's next round in ``state_dir`` and store it (one at a time: the
+    command and the club page may both try)."""
+
+    state_dir = Path(state_dir)
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with open(state_dir / "club-night.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        now = wall()
+        night = nights.load(state_dir, nights.night_of(now))
+        names = nights.table_names(nights.known_tables(state_dir), tables)
+        rnd = nights.next_round(night, game, present, names,
+                                finished_matches(state_dir, night), now, seed)
+        night.rounds.append(rnd)
+        nights.save(state_dir, night)
+    return rnd
+
+
+def round_text(rnd: nights.Round) -> str:
+    from companion.games import title
+
+    lines = [f"Round {rnd.number}: {title(rnd.game)} (draw seed {rnd.seed})"]
+    width = max(len(seat.table) for seat in rnd.seats)
+    lines += [f"  {seat.table:<{width}}  {', '.join(seat.players)}" for seat in rnd.seats]
+    return "\n".join(lines)
+
+
+def finished_matches(state_dir: Path, night: nights.Night) -> list[Any]:
+    """The dashboard's matches finished since the night began (none without rounds or
+    without a store yet)."""
+    from companion.store import Store
+
+    path = Path(state_dir) / Store.DEFAULT_NAME
+    if not night.rounds or not path.exists():
+        return []
+    with Store(path, readonly=True) as store:
+        return nights.matches_of(store, night)

@@ -1,0 +1,62 @@
+"""The club's round on a table: "Round 2: Ann, Bob, Cy - start?".
+
+The organiser seats a round (``companion club --seat``, docs/club.md); the dashboard
+sends each table its seats, the table's publisher checks them
+(:func:`companion.club.rounds.parse_offer`) and the offer reaches this screen through
+the app's one queue. OK starts the game exactly as the serial console's and the web
+page's NEW does (:func:`companion.remote.commands.new_game`: the players join the
+roster, the game is shown); a game still open is never silently ended: the table is
+asked whether to keep it as abandoned first. BACK leaves the offer (the screen it
+interrupted comes back).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.ui.screen import Confirm, Context, Message, Press, Screen, is_, wrap
+
+
+class RoundOffer(Message):
+    """The round's seats and one question; UP/DOWN scroll a long list of names (as a
+    :class:`Message` does), OK starts the game, BACK leaves it."""
+
+    def __init__(self, app: Any, offer: Any, parent: Screen):
+        from companion.games import title
+
+        lines = wrap(f"Round {offer.round}: {', '.join(offer.players)} - start?")
+        super().__init__(f"Club round {offer.round}", [*lines, title(offer.game)], parent)
+        self.app = app
+        self.offer = offer
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return "OK start  BACK no"
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "ok"):
+            return self.start(force=False)
+        return super().press(ctx, press)
+
+    def start(self, force: bool) -> Screen:
+        """Start the round's game as NEW does; an open game is asked about first."""
+        from companion.remote.commands import RemoteError, guarded, new_game
+
+        offer = self.offer
+        try:
+            guarded(new_game, self.app, offer.game, list(offer.players), None, force)
+        except RemoteError as refused:
+            if refused.code == "OPEN" and not force:
+                return Confirm(self.title, wrap("A game is not finished. Keep it as "
+                                                f"abandoned and start round {offer.round}?"),
+                               lambda ctx: self.start(force=True), self.parent)
+            return Message(self.title, wrap(refused.message), self.parent)
+        return self.app.screen
+
+
+def offer_round(app: Any, offer: Any) -> None:
+    """On the owner thread: show the offer over whatever is on the screen (a newer
+    offer takes the place of one still shown)."""
+    under = app.screen.parent if isinstance(app.screen, RoundOffer) else app.screen
+    app.set_screen(RoundOffer(app, offer, under))
+    app.wake()  # news for the people at the table
