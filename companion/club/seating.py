@@ -20,6 +20,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.names import player_key
+
 #: Most steps the exact search may take before the greedy fill takes over (a step is
 #: one player tried at one seat): small nights are searched whole, 200 players at 50
 #: tables stay well under a second.
@@ -39,8 +41,9 @@ class Seat:
 
 
 def key(name: str) -> str:
-    """The player a name is, for pairs and standings (case does not matter)."""
-    return name.casefold()
+    """The player a name is, for pairs and standings: the one key every count of
+    players uses (:func:`companion.names.player_key`: "ann" and "Аnn" are Ann)."""
+    return player_key(name)
 
 
 def table_sizes(count: int, tables: int, low: int, high: int) -> list[int]:
