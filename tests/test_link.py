@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import doctest
 import json
+import select
+import socket
 import threading
 import time
 
@@ -599,6 +601,64 @@ def test_reading_a_loop_port_in_pieces_gives_the_same_lines() -> None:
     port.close()
     assert items[:4] == [Line("HELP"), Line("STATUS"), Line("x"), Line("x")]
     assert [item.code for item in items[4:]] == ["BADLINE", "TOOLONG"]  # x NUL; 2000 q
+
+
+# -- the whole link over socket:// (a TCP server on this machine) -------------------------------
+
+
+def test_a_command_sent_while_the_socket_opens_is_answered(device, monkeypatch) -> None:
+    # The peer's command arrives after the connection stands but before pyserial's
+    # open() returns, every time: that open() used to empty its input just then.
+    from serial.urlhandler import protocol_socket
+
+    connect = socket.create_connection
+
+    def connect_then_wait_for_the_peer(*args, **kwargs):
+        sock = connect(*args, **kwargs)
+        select.select([sock], [], [], WAIT)  # bounded: until the peer's bytes are here
+        return sock
+
+    monkeypatch.setattr(protocol_socket.socket, "create_connection",
+                        connect_then_wait_for_the_peer)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        link = Link(device, socket_url(server), retry=0.01).start()
+        try:
+            assert first_reply(server, b"STATUS\n").startswith("OK {")
+        finally:
+            link.stop()
+
+
+def test_every_socket_connect_and_reconnect_answers_its_first_command(device) -> None:
+    for fresh in range(4):
+        with socket.create_server(("127.0.0.1", 0)) as server:
+            link = Link(device, socket_url(server), retry=0.01).start()
+            try:
+                for again in range(2):  # a fresh connect, then a reconnect
+                    reply = first_reply(server, b"PLAYERS\n")
+                    assert reply.startswith("OK ["), (fresh, again, reply)
+            finally:
+                link.stop()
+
+
+def socket_url(server: socket.socket) -> str:
+    host, port = server.getsockname()[:2]
+    return f"socket://{host}:{port}"
+
+
+def first_reply(server: socket.socket, command: bytes) -> str:
+    """Take the link's next connection, send ``command`` the moment it stands, and
+    return the first line that comes back; then hang up (the link reconnects)."""
+    server.settimeout(WAIT)
+    peer, _ = server.accept()
+    with peer:
+        peer.settimeout(WAIT)
+        peer.sendall(command)
+        data = b""
+        while b"\n" not in data:
+            chunk = peer.recv(4096)
+            assert chunk, "the link hung up without a reply"
+            data += chunk
+    return data.split(b"\n")[0].decode().rstrip("\r")
 
 
 def test_serial_console_runs_a_link_only_with_a_url(device) -> None:
