@@ -684,6 +684,18 @@ def test_console_and_serial_options_parse() -> None:
     assert (args.command, args.port, args.baud) == ("console", "/dev/ttyACM0", 9600)
     args = build_parser().parse_args(["sim", "--serial", "loop://"])
     assert args.serial == "loop://"
+    for url in ("socket://192.168.1.20:4000", "/dev/ttyACM9", "rfc2217://[::1]:2217"):
+        assert build_parser().parse_args(["sim", "--serial", url]).serial == url
+
+
+@pytest.mark.parametrize("url", ["nope://x", "socket://host", "socket://host:0",
+                                 "rfc2217://:2217"])
+def test_a_serial_url_that_can_never_open_is_a_config_error(url) -> None:
+    from companion.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError, match=r"serial\.url"):
+        parse_config(f'[serial]\nurl = "{url}"\n')
+    assert parse_config('[serial]\nurl = "/dev/not-plugged-in-yet"\n').serial.url
 
 
 def test_sim_serial_with_a_script_is_refused(tmp_path, capsys) -> None:
