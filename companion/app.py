@@ -343,6 +343,8 @@ class App:
             return
         self.ctx.store = self.game_log.store
         self._tell_saved()
+        if isinstance(self.screen, QuitUnsaved):  # nothing is lost now: no question
+            self.set_screen(self.screen.parent)
         lines = ["Games are saved", "again."]
         if session is not None and session is self.ctx.parked:
             self.ctx.parked = None  # in the log now: offered from there

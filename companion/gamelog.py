@@ -321,7 +321,13 @@ class LostNote:
                 f"be written{why}. Games resume from before them.")
 
     def clear(self) -> None:
-        """Make the note (or blank it after it was said), while there is room."""
+        """Make the note (or blank it after it was said), while there is room; a blank
+        note is left as it is (no card write at every start)."""
+        try:
+            if self.path.read_bytes() == b" " * self.SIZE:
+                return
+        except OSError:
+            pass  # not made yet
         self._put(b"")
 
     def write(self, count: int, sessions: Iterable[Any], problem: str) -> None:

@@ -243,3 +243,34 @@ def test_the_question_fits_the_panel_and_says_all(count: int,
     question = QuitUnsaved(count, lambda ctx: None, Menu("Home", []))
     assert Inspector(monkeypatch).check(question) == []
     assert len(question.lines) <= 4  # Confirm shows four lines: none is left off
+
+
+def test_saving_back_while_the_question_is_shown_takes_the_question_away(
+        tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    storage = Storage(FULL)
+    storage.refusing = False
+    with device(state, storage) as app:
+        session = play_until_unsaved(app, storage)
+        table = app.screen
+        app.quit(ask=True)
+        app.pump()
+        assert isinstance(app.screen, QuitUnsaved)
+        storage.refusing = False
+        app.clock.advance(30)
+        app.pump()  # the retry's deadline: written
+        assert app.screen.title == "Saved again" and app.screen.parent is table
+        assert stored_events(state, session.match_id) == session.match.events
+        assert app.running
+
+
+def test_a_blank_note_is_not_written_again_at_every_start(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with _opened(state):
+        pass
+    note = state / LostNote.NAME
+    assert note.read_bytes() == b" " * LostNote.SIZE
+    before = note.stat().st_mtime_ns
+    with _opened(state):
+        pass
+    assert note.stat().st_mtime_ns == before
