@@ -221,6 +221,9 @@ class KeyPlayer:
         self.decoder = KeyReader()
         self.typed: queue.SimpleQueue[Press | str] = queue.SimpleQueue()
         self._stopping = threading.Event()
+        # stop() writes here to wake the reader: it reads on after a quit key (the app
+        # may ask first), and must not be left reading a terminal the caller closes.
+        self._wake_read, self._wake_write = os.pipe()
         self._threads = [threading.Thread(target=self._read, daemon=True),
                          threading.Thread(target=self._play, daemon=True)]
 
@@ -229,16 +232,22 @@ class KeyPlayer:
             thread.start()
 
     def stop(self) -> None:
-        """Stop playing (the press being played is finished first)."""
+        """Stop reading and playing (the press being played is finished first)."""
         self._stopping.set()
         self.typed.put("quit")  # wakes the player if it waits for keys
-        self._threads[1].join()
+        os.write(self._wake_write, b"!")
+        for thread in reversed(self._threads):
+            if thread.ident is not None:  # started
+                thread.join()
+        os.close(self._wake_read)
+        os.close(self._wake_write)
 
     def _read(self) -> None:
         while not self._stopping.is_set():
             data = self._read_chunk()
             if not data:
-                self.typed.put("end")
+                if not self._stopping.is_set():
+                    self.typed.put("end")
                 return
             for key in self.decoder.feed(data):
                 self.typed.put(key)
@@ -249,6 +258,8 @@ class KeyPlayer:
         key, so an arrow key must not be cut after its ESC when keys come fast."""
         data = b""
         try:
+            if self._wake_read in select.select([self.fd, self._wake_read], [], [])[0]:
+                return b""  # stop(): not the end of the input, nobody is told
             data = os.read(self.fd, 4096)
             while data.endswith(b"\x1b") and select.select([self.fd], [], [], 0)[0]:
                 more = os.read(self.fd, 4096)

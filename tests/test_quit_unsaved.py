@@ -274,3 +274,55 @@ def test_a_blank_note_is_not_written_again_at_every_start(tmp_path: Path) -> Non
     with _opened(state):
         pass
     assert note.stat().st_mtime_ns == before
+
+
+def test_the_simulator_on_a_full_card_asks_at_q_and_quits_at_the_second(
+        small_card: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+        capsys: pytest.CaptureFixture) -> None:
+    """The whole path as typed: a card that filled up after the log (and its note) were
+    made; a new game played unsaved; q shows the question, q again quits; the note says
+    what was lost, and the terminal says the warnings companion.log could not take."""
+    import os
+    import pty
+    import tty
+
+    from companion.config import Buttons, Config, Idle
+    from companion.sim import run_interactive
+
+    state = small_card / "state"
+    with _opened(state):
+        pass  # the log and its note, made while there is room
+    fill(small_card)
+    asked: list[list[str]] = []
+    shown = QuitUnsaved.__init__
+
+    def shown_and_noted(self, *args, **kw) -> None:
+        shown(self, *args, **kw)
+        asked.append(self.lines)
+
+    monkeypatch.setattr(QuitUnsaved, "__init__", shown_and_noted)
+    frames: list[str] = []
+    leader, follower = pty.openpty()
+    try:
+        tty.setraw(follower)
+        # Enter: the "not saved" notice away, Enter: Final Count, space: start, two rolls,
+        # then q (the question) and q (quit all the same).
+        os.write(leader, b"\r\r   qq")
+        clock = ManualClock()
+        config = Config(buttons=Buttons(bounce_time=0.0, hold_time=10.0),
+                        idle=Idle(0.0, 0.0, 0.0))
+        with os.fdopen(follower, "r", closefd=False) as stdin:
+            out = io.StringIO()
+            status = run_interactive(config, stdin=stdin, out=out, clock=clock,
+                                     wait=clock.advance, state_dir=state)
+        frames.append(out.getvalue())
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert status == 0
+    assert [" ".join(lines) for lines in asked] == [
+        "2 events are not saved: free some space first, or they are lost."]
+    said = LostNote(state).read()
+    assert "2 events of Final Count were lost" in said, said
+    err = capsys.readouterr().err
+    assert "could not take them" in err and "2 events of Final Count are lost" in err
