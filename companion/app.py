@@ -27,7 +27,8 @@ from companion.device.buttons import ButtonDecoder, Press
 from companion.errors import CompanionError
 from companion.notify import Notifier
 from companion.ui.canvas import HEIGHT, WIDTH
-from companion.ui.screen import Confirm, Context, Message, Screen, wrap
+from companion.ui.quit import QuitUnsaved
+from companion.ui.screen import Context, Message, Screen, wrap
 
 log = logging.getLogger("companion")
 
@@ -398,17 +399,3 @@ def _half_lit(image: Image.Image) -> Image.Image:
     mask.putdata([255 * ((x + y) % 2) for y in range(image.height) for x in range(image.width)])
     return Image.composite(image, Image.new("1", image.size), mask)
 
-
-class QuitUnsaved(Confirm):
-    """Quitting while events wait for the storage: how many, and OK to lose them or BACK
-    to stay (and free some space: the retry then writes them, and quitting is plain)."""
-
-    hint = "OK quit  BACK stay"
-
-    def __init__(self, count: int, quit_losing: Callable[[Context], None], parent: Screen):
-        from companion.words import counted
-
-        one = count == 1
-        lines = wrap(f"{counted(count, 'event')} {'is' if one else 'are'} not saved: free "
-                     f"some space first, or {'it is' if one else 'they are'} lost.")
-        super().__init__("Quit? Not saved", lines, quit_losing, parent)

@@ -15,7 +15,6 @@ import pytest
 from test_storage_lost import fill, small_card, wall  # noqa: F401 - fixtures
 from test_store_on_device import Storage, device, stored_events, tap
 
-from companion.app import QuitUnsaved
 from companion.clock import ManualClock
 from companion.errors import StoreError
 from companion.gamelog import GameLog, LostNote
@@ -23,6 +22,7 @@ from companion.logs import logging_to
 from companion.remote import commands
 from companion.sim import NOT_SAVED, EventLines, say_problems
 from companion.store import Store
+from companion.ui.quit import QuitUnsaved
 
 FULL = "cannot write the game log: disk full"
 
