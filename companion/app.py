@@ -398,4 +398,3 @@ def _half_lit(image: Image.Image) -> Image.Image:
     mask = Image.new("1", image.size)
     mask.putdata([255 * ((x + y) % 2) for y in range(image.height) for x in range(image.width)])
     return Image.composite(image, Image.new("1", image.size), mask)
-

@@ -206,10 +206,11 @@ class KeyPlayer:
     A reader thread only reads bytes, decodes them (:class:`KeyReader`) and queues what
     they mean; one player thread takes them off the queue and plays each press through
     the pins (:class:`PressPlayer`) before the next. Typing faster than presses can be
-    played makes a queue, never a lost or merged press. ``q`` (and Ctrl-C, Ctrl-D)
-    takes its turn too: what was typed before it happens first, then ``on_quit(True)``
-    is called, and keys are read on (the app may ask first: events not saved yet). The
-    end of the input calls ``on_quit(False)``: nobody is left to answer.
+    played makes a queue, never a lost or merged press. ``q`` (and Ctrl-D) takes its
+    turn too: what was typed before it happens first, then ``on_quit(True)`` is called,
+    and keys are read on (the app may ask first: events not saved yet). The end of the
+    input calls ``on_quit(False)``: nobody is left to answer. Ctrl-C, a signal in
+    cbreak mode, stops at once.
     """
 
     def __init__(self, fd: int, player: PressPlayer, on_quit: Callable[[bool], None]):
