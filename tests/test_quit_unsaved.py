@@ -46,6 +46,19 @@ def play_until_unsaved(app, storage: Storage, unsaved: int = 3):
     return session
 
 
+def room_until_played() -> Storage:
+    """The storage seam: writable until :func:`play_until_unsaved` fills the card."""
+    storage = Storage(FULL)
+    storage.refusing = False
+    return storage
+
+
+def ask_to_quit(app) -> None:
+    """The simulator's q: a quit a person can be asked about."""
+    app.quit(ask=True)
+    app.pump()
+
+
 def screen_words(app) -> str:
     return " ".join(app.screen.lines)
 
@@ -53,20 +66,17 @@ def screen_words(app) -> str:
 def test_quitting_from_the_keys_asks_first_and_the_next_start_says_what_was_lost(
         tmp_path: Path, wall: ManualClock) -> None:  # noqa: F811 - the fixture
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     with device(state, storage) as app:
         session = play_until_unsaved(app, storage)
         table = app.screen
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert app.running and isinstance(app.screen, QuitUnsaved)
         assert screen_words(app) == ("3 events are not saved: free some space first, or "
                                      "they are lost.")
         tap(app, "back")  # stay: the game goes on as it was
         assert app.running and app.screen is table
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert isinstance(app.screen, QuitUnsaved)
         tap(app, "ok")  # quit all the same
         assert not app.running
@@ -92,16 +102,13 @@ def test_quitting_from_the_keys_asks_first_and_the_next_start_says_what_was_lost
 
 def test_a_second_quit_key_at_the_question_quits(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     with device(state, storage) as app:
         play_until_unsaved(app, storage, unsaved=1)
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert isinstance(app.screen, QuitUnsaved)
         assert screen_words(app).startswith("1 event is not saved")
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert not app.running
     assert "1 event of Final Count" in LostNote(state).read()
 
@@ -109,16 +116,13 @@ def test_a_second_quit_key_at_the_question_quits(tmp_path: Path) -> None:
 def test_room_made_before_quitting_again_saves_everything_and_asks_nothing(
         tmp_path: Path) -> None:
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     with device(state, storage) as app:
         session = play_until_unsaved(app, storage)
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         tap(app, "back")
         storage.refusing = False  # the owner freed some space
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert not app.running
         assert stored_events(state, session.match_id) == session.match.events
     assert LostNote(state).read() == ""
@@ -128,8 +132,7 @@ def test_a_quit_nobody_can_answer_still_leaves_the_note(tmp_path: Path,
                                                         caplog: pytest.LogCaptureFixture
                                                         ) -> None:
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     with device(state, storage) as app:
         play_until_unsaved(app, storage, unsaved=2)
         app.quit()  # systemd's stop, or the end of the simulator's input
@@ -154,8 +157,7 @@ def test_the_note_is_written_on_a_real_full_card(small_card: Path, wall: ManualC
         for _ in range(3):
             tap(app, "roll")
         assert not session.saved and "disk full" in app.game_log.problem
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert screen_words(app).startswith("3 events are not saved")
         tap(app, "ok")
         assert not app.running
@@ -178,8 +180,7 @@ class _opened:
 
 def test_log_events_prints_an_event_once_it_is_on_disk(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     printed: list[str] = []
     with device(state, storage) as app:
         lines = EventLines(printed.append)
@@ -248,13 +249,11 @@ def test_the_question_fits_the_panel_and_says_all(count: int,
 def test_saving_back_while_the_question_is_shown_takes_the_question_away(
         tmp_path: Path) -> None:
     state = tmp_path / "state"
-    storage = Storage(FULL)
-    storage.refusing = False
+    storage = room_until_played()
     with device(state, storage) as app:
         session = play_until_unsaved(app, storage)
         table = app.screen
-        app.quit(ask=True)
-        app.pump()
+        ask_to_quit(app)
         assert isinstance(app.screen, QuitUnsaved)
         storage.refusing = False
         app.clock.advance(30)
