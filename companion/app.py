@@ -27,6 +27,7 @@ from companion.device.buttons import ButtonDecoder, Press
 from companion.errors import CompanionError
 from companion.notify import Notifier
 from companion.ui.canvas import HEIGHT, WIDTH
+from companion.ui.quit import QuitUnsaved
 from companion.ui.screen import Context, Message, Screen, wrap
 
 log = logging.getLogger("companion")
@@ -79,6 +80,9 @@ class App:
         #: Called on the owner thread with the game session on the screen whenever it
         #: changes (a new game, a resume, leaving one): the web page's news.
         self.session_watchers: list[Callable[[Any], None]] = []
+        #: Called on the owner thread once what was played unsaved is written (saving
+        #: is back): ``--log-events`` prints those events then.
+        self.saved_watchers: list[Callable[[], None]] = []
         self._watched: Any = None
 
     # -- what other threads may call ----------------------------------------------
@@ -91,8 +95,10 @@ class App:
         """The board's sink: a raw pin edge."""
         self.queue.put(("edge", button, pressed, when))
 
-    def quit(self) -> None:
-        self.queue.put(("quit",))
+    def quit(self, ask: bool = False) -> None:
+        """Stop the app. With ``ask`` (a person pressed the key that quits, and can
+        answer) events not saved yet are said first, and quitting waits for OK."""
+        self.queue.put(("quit", ask))
 
     # -- the owner thread ---------------------------------------------------------
 
@@ -190,7 +196,9 @@ class App:
             item[1](self)
             self._after_change()
         elif kind == "quit":
-            self._save_before_quit()
+            ask = len(item) > 1 and item[1] and not isinstance(self.screen, QuitUnsaved)
+            if not self._save_before_quit(ask):
+                return  # the question is on the screen
             self.running = False
 
     def _presses(self, presses: list[Press]) -> None:
@@ -296,17 +304,36 @@ class App:
         # Written when saving is back, even if the game ends and is left first.
         keep_unsaved(session.log, session)
 
-    def _save_before_quit(self) -> None:
+    def _save_before_quit(self, ask: bool = False) -> bool:
         """Quitting while games are not saved: one last try, as the storage may be back
-        (the owner freed space, then restarted the service); else the journal says what
-        is lost."""
+        (the owner freed space, then restarted the service). Else, with ``ask``, the
+        screen says how many events would be lost and asks (False: not quitting yet);
+        without, the journal and the note for the next start say what is lost."""
         if self.game_log is None or not self.game_log.problem or \
                 self.game_log.state_dir is None:
-            return
+            return True
+        from companion.gamelog import unsaved_events
+
         session = self.current_session() or self.ctx.parked
-        if not self.game_log.retry(self.clock(), session):
-            log.error("quitting while games are not saved (%s): what was played since "
-                      "the storage went is lost", self.game_log.problem)
+        if self.game_log.retry(self.clock(), session):
+            self._tell_saved()
+            return True
+        count = unsaved_events(self.game_log.sessions(session))
+        if ask and count:
+            self.wake()
+            self.set_screen(QuitUnsaved(count, self._quit_losing, self.screen))
+            return False
+        self.game_log.quit_losing(session)
+        return True
+
+    def _tell_saved(self) -> None:
+        for watcher in self.saved_watchers:
+            watcher()
+
+    def _quit_losing(self, ctx: Context) -> None:
+        """The answer to :class:`QuitUnsaved`: quit all the same."""
+        self.game_log.quit_losing(self.current_session() or ctx.parked)
+        self.running = False
 
     def _retry_saving(self, now: float) -> None:
         """Try the game log again (on its deadline); say so when saving works again."""
@@ -316,6 +343,9 @@ class App:
         if not self.game_log.retry(now, session):
             return
         self.ctx.store = self.game_log.store
+        self._tell_saved()
+        if isinstance(self.screen, QuitUnsaved):  # nothing is lost now: no question
+            self.set_screen(self.screen.parent)
         lines = ["Games are saved", "again."]
         if session is not None and session is self.ctx.parked:
             self.ctx.parked = None  # in the log now: offered from there

@@ -49,6 +49,17 @@ def listen(text: str) -> str:
     return text
 
 
+def serial_url(text: str) -> str:
+    """An argparse type: a serial port's path or pyserial URL, by the rule
+    ``[serial] url`` follows (a port that is not there yet is fine: it is retried)."""
+    from companion.config import check_serial_url
+
+    try:
+        return check_serial_url(text)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+
+
 def broker(text: str) -> str:
     """An argparse type: an MQTT broker URL, by the rule ``[club] broker`` follows."""
     from companion.config import check_broker
@@ -65,6 +76,28 @@ def directory(text: str) -> str:
         raise argparse.ArgumentTypeError("needs a directory")
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+    return text
+
+
+def writable_directory(text: str) -> str:
+    """An argparse type: a directory this program can write files in (it may not exist
+    yet: then the folder it would be made in must take it). Asked by writing and
+    removing a scratch file, not by the permission bits, which say yes to root on a
+    read-only card or in /proc; nothing is left behind and nothing is made yet."""
+    import tempfile
+
+    text = directory(text)
+    target = os.path.abspath(text)
+    while not os.path.exists(target):  # the folder it would be made in
+        target = os.path.dirname(target)
+    if not os.path.isdir(target):
+        raise argparse.ArgumentTypeError(f"{text} is inside a file, {target}")
+    try:
+        with tempfile.TemporaryFile(dir=target):
+            pass
+    except OSError as problem:
+        raise argparse.ArgumentTypeError(
+            f"cannot write in {target}: {problem.strerror or problem}") from None
     return text
 
 

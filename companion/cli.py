@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
     sim.add_argument("--screens", choices=("text", "none"), default="none",
                      help="with --script: print each step's screen as text")
-    sim.add_argument("--png", metavar="DIR", type=arguments.directory,
+    sim.add_argument("--png", metavar="DIR", type=arguments.writable_directory,
                      help="also write each screen as a PNG in DIR")
     sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
     sim.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", help="with --new: comma-separated names in seat order")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="with --new: a game option, e.g. hit_goal=true")
-    sim.add_argument("--serial", metavar="URL",
+    sim.add_argument("--serial", metavar="URL", type=arguments.serial_url,
                      help="attach the serial console to this port or pyserial URL")
     sim.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                      help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
@@ -160,13 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--club", action="store_true",
                        help="club mode instead: simulated tables through a broker to a "
                             "dashboard (starts its own mosquitto unless --broker)")
-    bench.add_argument("--tables", type=arguments.number(int, 1, 1000), default=50,
+    bench.add_argument("--tables", type=arguments.number(int, 1, 1000),
                        help="with --club: tables (50)")
-    bench.add_argument("--seconds", type=arguments.number(float, 1, 3600), default=20.0,
+    bench.add_argument("--seconds", type=arguments.number(float, 1, 3600),
                        help="with --club: how long to measure (20)")
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help="with --club: an existing broker")
-    bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000), default=0,
+    bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000),
                        metavar="N", help="with --club: time a dashboard's restart over N "
                                          "finished matches instead")
 
@@ -331,7 +331,7 @@ def _web(args: argparse.Namespace, config: Config) -> str:
 
 def _new_game(args: argparse.Namespace):
     """With ``--new GAME``: a first screen that starts that game at once."""
-    if not args.new:
+    if args.new is None:
         if args.players or args.option:
             raise UsageError("--players and --option go with --new GAME")
         return None
@@ -575,12 +575,19 @@ def cmd_console(args: argparse.Namespace) -> int:
     return run_console(args.port, args.baud, raw=args.raw, reply_timeout=args.timeout)
 
 
+#: bench's flags that only club mode reads (each defaults to None: "not given").
+_CLUB_BENCH = ("tables", "seconds", "broker", "finished")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    given = {name: getattr(args, name) for name in _CLUB_BENCH
+             if getattr(args, name) is not None}
     if args.club:
         from companion.club.bench import bench_club_main
 
-        return bench_club_main(tables=args.tables, seconds=args.seconds, broker=args.broker,
-                               as_json=args.json, finished=args.finished)
+        return bench_club_main(as_json=args.json, **given)
+    if given:
+        raise UsageError(f"bench: --{next(iter(given))} goes with --club")
     from companion.bench import bench_main
 
     return bench_main(as_json=args.json, quick=args.quick)

@@ -359,6 +359,11 @@ def _check_values(source: str, config: Config) -> None:
             fail(f"display.{key}", f"must be from {low} to {high}, not {getattr(d, key)}")
     if not 0 < config.serial.baud <= 4_000_000:
         fail("serial.baud", f"must be a positive baud rate, not {config.serial.baud}")
+    if config.serial.url:
+        try:
+            check_serial_url(config.serial.url)
+        except ValueError as err:
+            fail("serial.url", str(err))
     if config.web.listen:
         try:
             parse_listen(config.web.listen)
@@ -389,14 +394,28 @@ def parse_listen(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isascii() or not port.isdigit():
         raise ValueError(f"must be HOST:PORT, e.g. 0.0.0.0:8080, not {text!r}")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
+    if host.startswith("["):
+        host = host[1:-1] if host.endswith("]") else ""
+        if not _ipv6(host):
+            raise ValueError(f"must be [IPv6]:PORT, e.g. [::1]:8080, not {text!r}")
+    elif ":" in host or "]" in host:
+        raise ValueError(f"an IPv6 address goes in brackets, e.g. [::1]:8080, not {text!r}")
     number = int(port)
     if not 1 <= number <= 65535:
         raise ValueError(f"port must be from 1 to 65535, not {number}")
-    if any(c.isspace() for c in host):
+    if not all(c.isascii() and (c.isalnum() or c in "-._:") for c in host):
         raise ValueError(f"must be HOST:PORT, not {text!r}")
     return host, number
+
+
+def _ipv6(text: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def valid_host_name(name: str) -> bool:
@@ -408,6 +427,38 @@ def valid_host_name(name: str) -> bool:
 def valid_table_name(name: str) -> bool:
     """True for a club table name (see :data:`TABLE_NAME`)."""
     return 1 <= len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
+
+
+def check_serial_url(url: str) -> str:
+    """``url`` if it can name a serial port: a device path, or a URL of a kind pyserial
+    knows with a well-formed address; ValueError says what is wrong (the one rule for
+    ``[serial] url`` and ``--serial``). A port that is not there yet passes: it is
+    opened again every few seconds while the program runs (a cable not yet plugged)."""
+    import serial
+
+    if not url.strip():
+        raise ValueError("needs a port, e.g. /dev/ttyGS0 or socket://HOST:PORT")
+    try:
+        port = serial.serial_for_url(url, do_not_open=True)
+    except serial.SerialException:
+        return url  # hwgrep:// that finds no port yet: it is looked for again later
+    except ValueError as problem:  # a protocol pyserial does not know
+        raise ValueError(f"{problem} (a port is a path or socket://, rfc2217://, "
+                         "loop://...)") from None
+    del port  # made only to ask pyserial whether it knows the kind
+    scheme = url.partition("://")[0].lower()
+    if scheme in ("socket", "rfc2217"):  # pyserial reads the address only on open
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        try:
+            number = parts.port
+        except ValueError:
+            number = None
+        if not parts.hostname or number is None or not 1 <= number <= 65535:
+            raise ValueError(f"must be {scheme}://HOST:PORT with a port from 1 to 65535, "
+                             f"not {url[:80]!r}")
+    return url
 
 
 def check_broker(url: str) -> str:

@@ -23,12 +23,21 @@ time it was played.
 Storage that goes away during play (the card fills up mid-game) takes the same path:
 the game's session plays on unsaved, and :meth:`GameLog.lost` turns the log read-only
 with the same mark and retry as at start. One path for "storage went away", whenever.
+
+Quitting while events wait to be written loses them (:func:`unsaved_events` counts
+them; the app asks first where a person can answer). So that the next start can say
+what was lost even though the card was full, :class:`LostNote` keeps a small file of
+its own in the state directory, made while there is room and later only overwritten
+in place, which needs no free space.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +45,7 @@ from companion.errors import StoreError
 
 log = logging.getLogger("companion")
 
-__all__ = ["GameLog", "ReadOnlyLog"]
+__all__ = ["GameLog", "LostNote", "ReadOnlyLog", "unsaved_events"]
 
 
 Opener = Callable[[Path], tuple[Any, "str | None"]]
@@ -106,6 +115,8 @@ class GameLog:
         self.notice = ""
         #: When to try writing again (None: not trying).
         self.retry_at: float | None = None
+        #: Where a quit that loses events says so for the next start (None: no log).
+        self.note: LostNote | None = None
         self._opener = opener or _open_writable
         self._reader = reader or _open_readonly
 
@@ -132,6 +143,13 @@ class GameLog:
         if game_log.problem:
             log.error("games are not saved: %s", game_log.problem)
             game_log.notice = f"Games are not saved: {game_log.problem}"
+        game_log.note = LostNote(state_dir)
+        said = game_log.note.read()
+        if said:
+            log.error("%s", said)
+            game_log.notice = " ".join(filter(None, [said, game_log.notice]))
+        if game_log.saving:  # room now: the note is cleared (said once) or made
+            game_log.note.clear()
         return game_log
 
     @property
@@ -189,6 +207,29 @@ class GameLog:
             writable.close()
         log.error("games are not saved: %s", problem)
 
+    def sessions(self, session: Any = None) -> list[Any]:
+        """Every game that may hold what only memory holds: ``session`` (the one on the
+        screen or left), those kept while unsaved and those ended meanwhile."""
+        found = [] if session is None else [session]
+        for kept in (*getattr(self.store, "kept", ()), *getattr(self.store, "ended", ())):
+            if kept not in found:
+                found.append(kept)
+        return found
+
+    def quit_losing(self, session: Any = None) -> int:
+        """Quitting with events unsaved: say what is lost in the journal and in the
+        note for the next start; how many events that is."""
+        if self.state_dir is None or not self.problem:
+            return 0
+        sessions = self.sessions(session)
+        count = unsaved_events(sessions)
+        if count:
+            log.error("quitting while games are not saved (%s): %s are lost",
+                      self.problem, lost_words(count, sessions))
+            if self.note is not None:
+                self.note.write(count, sessions, self.problem)
+        return count
+
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
@@ -230,3 +271,81 @@ def _abandon(store: Any, match_id: int) -> None:
     record = store.match(match_id)
     if record.finished is None and not record.abandoned:
         store.abandon(match_id)
+
+
+def unsaved_events(sessions: Iterable[Any]) -> int:
+    """How many events only memory holds in ``sessions`` (the log has not taken them)."""
+    return sum(len(session.match.events) - session.synced
+               for session in sessions if not session.saved)
+
+
+def lost_words(count: int, sessions: Iterable[Any]) -> str:
+    """``10 events of Final Count`` (the games that hold them), for the journal and
+    the next start."""
+    from companion.words import counted
+
+    titles = []
+    for session in sessions:
+        if not session.saved and len(session.match.events) > session.synced \
+                and session.title not in titles:
+            titles.append(session.title)
+    return f"{counted(count, 'event')} of {' and '.join(titles) or 'a game'}"
+
+
+class LostNote:
+    """A file of :attr:`SIZE` bytes in the state directory that says, at the next start,
+    what a quit lost. It is made (spaces) while the card has room, and written later
+    only in place: overwriting blocks a file owns needs no free space, so it works on
+    the full card that lost the events. Best effort: a card that turned read-only
+    takes nothing, and the quit still says what is lost on the screen and the journal.
+    """
+
+    NAME = "companion.lost"
+    SIZE = 4096
+
+    def __init__(self, state_dir: Path):
+        self.path = Path(state_dir) / self.NAME
+
+    def read(self) -> str:
+        """What the last quit lost, in words ("" when nothing was)."""
+        try:
+            with open(self.path, "rb") as file:
+                text = file.read(self.SIZE).decode("utf-8").strip()
+            said = json.loads(text) if text else {}
+            lost = str(said["lost"])[:200]
+            problem = str(said.get("problem", ""))[:200]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return ""  # no note, or not ours: nothing to say
+        why = f" ({problem})" if problem else ""
+        return (f"Not saved last time: {lost} were lost when the game log could not "
+                f"be written{why}. Games resume from before them.")
+
+    def clear(self) -> None:
+        """Make the note (or blank it after it was said), while there is room; a blank
+        note is left as it is (no card write at every start)."""
+        try:
+            if self.path.read_bytes() == b" " * self.SIZE:
+                return
+        except OSError:
+            pass  # not made yet
+        self._put(b"")
+
+    def write(self, count: int, sessions: Iterable[Any], problem: str) -> None:
+        """Say what is lost, in place."""
+        said = {"lost": lost_words(count, sessions), "problem": problem[:200],
+                "at": round(time.time())}
+        self._put(json.dumps(said, ensure_ascii=False).encode("utf-8")[: self.SIZE])
+
+    def _put(self, data: bytes) -> None:
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
+        except OSError as err:
+            log.info("cannot keep a note of unsaved games in %s: %s", self.path, err)
+            return
+        try:
+            os.write(fd, data.ljust(self.SIZE, b" "))
+            os.fsync(fd)
+        except OSError as err:
+            log.info("cannot keep a note of unsaved games in %s: %s", self.path, err)
+        finally:
+            os.close(fd)

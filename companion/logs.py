@@ -64,14 +64,17 @@ class QuietFile(logging.handlers.RotatingFileHandler):
     dropped: logging's own answer is a traceback on stderr, the terminal the OLED is
     drawn in."""
 
+    #: Lines the file could not take (the simulator says them in the terminal at exit).
+    dropped = 0
+
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's
-        pass
+        self.dropped += 1
 
     def flush(self) -> None:
         try:
             super().flush()
         except OSError:
-            pass  # closing at exit flushes too: what cannot be written is dropped
+            self.dropped += 1  # closing at exit flushes too: what cannot be written is dropped
 
     def close(self) -> None:
         try:
@@ -81,17 +84,29 @@ class QuietFile(logging.handlers.RotatingFileHandler):
 
 
 class Counting(logging.Handler):
-    """Counts the warnings and errors passed on (the simulator says where they went)."""
+    """Counts the warnings and errors passed on (the simulator says where they went),
+    and keeps the last :data:`KEPT` of them as lines, for when their file could not
+    take them (:attr:`lost`)."""
+
+    KEPT = 5
 
     def __init__(self, inner: logging.Handler):
         super().__init__(logging.NOTSET)
         self.inner = inner
         self.problems = 0
+        self.recent: list[str] = []
+        self._words = OneLineFormatter()
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno >= logging.WARNING:
             self.problems += 1
+            self.recent = [*self.recent, self._words.format(record)][-self.KEPT:]
         self.inner.handle(record)
+
+    @property
+    def lost(self) -> bool:
+        """True when the file dropped lines (its disk is full): it does not hold them."""
+        return getattr(self.inner, "dropped", 0) > 0
 
     def close(self) -> None:
         self.inner.close()

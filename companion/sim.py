@@ -208,12 +208,14 @@ class KeyPlayer:
     A reader thread only reads bytes, decodes them (:class:`KeyReader`) and queues what
     they mean; one player thread takes them off the queue and plays each press through
     the pins (:class:`PressPlayer`) before the next. Typing faster than presses can be
-    played makes a queue, never a lost or merged press. ``q`` (and Ctrl-D, or the end of
-    the input) takes its turn too: what was typed before it happens first, then
-    ``on_quit`` is called. Ctrl-C, a signal in cbreak mode, stops at once.
+    played makes a queue, never a lost or merged press. ``q`` (and Ctrl-D) takes its
+    turn too: what was typed before it happens first, then ``on_quit(True)`` is called,
+    and keys are read on (the app may ask first: events not saved yet). The end of the
+    input calls ``on_quit(False)``: nobody is left to answer. Ctrl-C, a signal in
+    cbreak mode, stops at once.
     """
 
-    def __init__(self, fd: int, player: PressPlayer, on_quit: Callable[[], None]):
+    def __init__(self, fd: int, player: PressPlayer, on_quit: Callable[[bool], None]):
         from companion.device.terminal import KeyReader
 
         self.fd = fd
@@ -222,6 +224,9 @@ class KeyPlayer:
         self.decoder = KeyReader()
         self.typed: queue.SimpleQueue[Press | str] = queue.SimpleQueue()
         self._stopping = threading.Event()
+        # stop() writes here to wake the reader: it reads on after a quit key (the app
+        # may ask first), and must not be left reading a terminal the caller closes.
+        self._wake_read, self._wake_write = os.pipe()
         self._threads = [threading.Thread(target=self._read, daemon=True),
                          threading.Thread(target=self._play, daemon=True)]
 
@@ -230,19 +235,25 @@ class KeyPlayer:
             thread.start()
 
     def stop(self) -> None:
-        """Stop playing (the press being played is finished first)."""
+        """Stop reading and playing (the press being played is finished first)."""
         self._stopping.set()
         self.typed.put("quit")  # wakes the player if it waits for keys
-        self._threads[1].join()
+        os.write(self._wake_write, b"!")
+        for thread in reversed(self._threads):
+            if thread.ident is not None:  # started
+                thread.join()
+        os.close(self._wake_read)
+        os.close(self._wake_write)
 
     def _read(self) -> None:
         while not self._stopping.is_set():
             data = self._read_chunk()
-            keys = self.decoder.feed(data) if data else ["quit"]
-            for key in keys:
+            if not data:
+                if not self._stopping.is_set():
+                    self.typed.put("end")
+                return
+            for key in self.decoder.feed(data):
                 self.typed.put(key)
-                if key == "quit":
-                    return
 
     def _read_chunk(self) -> bytes:
         """The bytes typed so far (b"" at the end of input). A chunk that ends in ESC is
@@ -250,6 +261,8 @@ class KeyPlayer:
         key, so an arrow key must not be cut after its ESC when keys come fast."""
         data = b""
         try:
+            if self._wake_read in select.select([self.fd, self._wake_read], [], [])[0]:
+                return b""  # stop(): not the end of the input, nobody is told
             data = os.read(self.fd, 4096)
             while data.endswith(b"\x1b") and select.select([self.fd], [], [], 0)[0]:
                 more = os.read(self.fd, 4096)
@@ -265,20 +278,57 @@ class KeyPlayer:
             key = self.typed.get()
             if self._stopping.is_set():
                 return
-            if key == "quit":
-                self.on_quit()
-                return
+            if key in ("quit", "end"):
+                self.on_quit(key == "quit")
+                if key == "end":
+                    return
+                continue
             self.player.play(key)
 
 
-def event_line(event: dict) -> str:
+def event_line(event: dict, prefix: str = "event") -> str:
     """How ``--log-events`` shows an event once it is on disk: ``event {json}``."""
-    return "event " + json.dumps(event, separators=(",", ":"))
+    return f"{prefix} " + json.dumps(event, separators=(",", ":"))
 
 
-def _print_event(event: dict, out: TextIO) -> None:
-    out.write(event_line(event) + "\n")
-    out.flush()
+#: What ``--log-events`` prints for an event played while the log cannot take it.
+NOT_SAVED = "not saved yet"
+
+
+class EventLines:
+    """``--log-events``: each event as ``event {json}`` once it is on disk. One played
+    while the game log cannot take it (the card is full) is shown at once as
+    ``not saved yet {json}``, and as ``event {json}`` when saving is back and it is
+    written (:meth:`saved`); one taken back before that is never shown as on disk.
+    A session listener, so it runs on the app's owner thread."""
+
+    def __init__(self, write: Callable[[str], None]):
+        self.write = write
+        #: (session, the event's index in its match, the event) not on disk yet.
+        self.waiting: list[tuple[Any, int, dict]] = []
+
+    def __call__(self, session: Any, event: dict, undone: bool = False) -> None:
+        if undone:
+            kept = len(session.match.events)
+            self.waiting = [(s, i, e) for s, i, e in self.waiting
+                            if s is not session or i < kept]
+            return
+        self.saved()  # written by a catch-up before this one
+        if session.saved:
+            self.write(event_line(event))
+        else:
+            self.waiting.append((session, len(session.match.events) - 1, event))
+            self.write(event_line(event, NOT_SAVED))
+
+    def saved(self) -> None:
+        """Print the waiting events that are on disk now."""
+        still = []
+        for session, index, event in self.waiting:
+            if session.saved and index < session.synced:
+                self.write(event_line(event))
+            else:
+                still.append((session, index, event))
+        self.waiting = still
 
 
 def print_screen(image, out: TextIO) -> None:
@@ -319,8 +369,13 @@ def run_script(
 
         writer = PngWriter(png_dir)
     if log_events:
-        app.ctx.listeners.append(
-            lambda session, event, undone=False: undone or _print_event(event, out))
+        def write(line: str) -> None:
+            out.write(line + "\n")
+            out.flush()
+
+        lines = EventLines(write)
+        app.ctx.listeners.append(lines)
+        app.saved_watchers.append(lines.saved)
     runner = ScriptRunner(app, clock, config.buttons.hold_time,
                           config.buttons.bounce_time)
     try:
@@ -403,15 +458,15 @@ def run_interactive(
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
                    seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
     if log_events:  # listeners run on the owner thread, the one that draws: no race
-        app.ctx.listeners.append(
-            lambda session, event, undone=False: undone or terminal.print_above(
-                event_line(event)))
+        lines = EventLines(terminal.print_above)
+        app.ctx.listeners.append(lines)
+        app.saved_watchers.append(lines.saved)
     warm_history(app)
     buttons = config.buttons
     player = PressPlayer(app.board, wait, hold_time=buttons.hold_time,
                          bounce_time=buttons.bounce_time, press_seconds=KEY_PRESS_SECONDS,
                          gap_seconds=KEY_PRESS_SECONDS, long_extra=KEY_PRESS_SECONDS)
-    keys = KeyPlayer(stdin.fileno(), player, app.quit)
+    keys = KeyPlayer(stdin.fileno(), player, lambda ask: app.quit(ask=ask))
     # The log (the page's and the club link's too) goes to a file: this terminal is the
     # OLED now, and a line printed into it would tear the picture.
     log_file = None if state_dir is None else Path(state_dir) / SIM_LOG
@@ -427,6 +482,19 @@ def run_interactive(
             keys.stop()  # before the pins close: no press is left half played
             app.board.close()
             terminal.close()
-    if logged.problems and log_file is not None:
-        print(f"companion: {logged.problems} problem(s) logged in {log_file}", file=sys.stderr)
+    say_problems(logged, log_file, sys.stderr)
     return 0
+
+
+def say_problems(logged: Any, log_file: Path | None, err: TextIO) -> None:
+    """At the simulator's exit: where its warnings went, or, when their file could not
+    take them (it is on the card that filled up), the last of them here."""
+    if not logged.problems or log_file is None:
+        return
+    if not logged.lost:
+        print(f"companion: {logged.problems} problem(s) logged in {log_file}", file=err)
+        return
+    print(f"companion: {logged.problems} problem(s); {log_file} could not take them "
+          f"(its disk refused), the last {len(logged.recent)}:", file=err)
+    for line in logged.recent:
+        print(f"  {line}", file=err)

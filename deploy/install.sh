@@ -200,6 +200,7 @@ read_choices_file() {
                 REMEMBERED[$key]=$value
                 ;;
             boot_block | config_toml) RECORDED[$key]=$value ;;
+            checkout) ;; # where the last install came from: for companion's own hints
             not_in_apt) NOT_IN_APT=${value//,/ } ;;
             *) die "$CHOICES_FILE: unknown setting '$key' (see deploy/README.md)" ;;
         esac
@@ -269,6 +270,8 @@ write_choices_file() {
         for choice in "${CHOICES[@]}"; do
             printf '%s=%s\n' "$choice" "${CHOSEN[$choice]}"
         done
+        printf '%s\n' "# The checkout it was run from (companion's hints name its deploy/install.sh)."
+        printf 'checkout=%s\n' "$SRC"
         printf '%s\n' "# What the installer wrote last (to tell your own edits from its own)."
         [[ -n ${RECORDED[boot_block]:-} ]] && printf 'boot_block=%s\n' "${RECORDED[boot_block]}"
         [[ -n ${RECORDED[config_toml]:-} ]] &&
@@ -598,20 +601,43 @@ install_firmware() {
 }
 
 # --- the owner is told what the network sees -------------------------------------------
-# toml_value FILE SECTION KEY: the key's value as written (quotes kept), "" when absent.
-toml_value() {
-    awk -v sec="[$2]" -v key="$3" '
-        /^\[/ { inside = ($0 == sec); next }
-        inside && $0 ~ ("^" key "[ \t]*=") {
-            sub("^[^=]*=[ \t]*", ""); sub("[ \t]*#.*$", ""); print; exit
-        }' "$1"
+# web_settings FILE: "ok", then [web] listen and open_reads as companion reads them,
+# one a line; or "!" and why not, on one line. Python's own TOML parser reads the file, so whatever
+# TOML allows ([ web ], ["web"], a comment after the header, an indented key, 'single'
+# quotes) reads here as it does for the service. python3 is on every Pi OS; the venv's
+# Python once it is made (the one the service runs).
+web_settings() {
+    local python=$PYTHON
+    [[ -x $PREFIX/bin/python ]] && python=$PREFIX/bin/python
+    "$python" - "$1" <<'PY' 2>/dev/null || echo "! $python cannot read TOML (it needs Python 3.11+)"
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        web = tomllib.load(file).get("web", {})
+except (OSError, ValueError) as problem:  # a TOMLDecodeError is a ValueError
+    print("!", " ".join(str(problem).split()))
+    raise SystemExit(0)
+listen = web.get("listen", "") if isinstance(web, dict) else None
+reads = web.get("open_reads", True) if isinstance(web, dict) else None
+if not isinstance(listen, str) or not listen.isprintable() or not isinstance(reads, bool):
+    print("! [web] listen must be text and open_reads true or false")
+else:
+    print("ok", listen, "true" if reads else "false", sep="\n")
+PY
 }
 
 tell_about_the_page() {
-    local config=$ETC/config.toml listen reads port where address
+    local config=$ETC/config.toml settings listen reads port where address
     [[ -f $config ]] || return 0
-    listen=$(toml_value "$config" web listen)
-    listen=${listen//\"/}
+    mapfile -t settings < <(web_settings "$config")
+    if [[ ${settings[0]:-} != ok ]]; then
+        say "cannot tell whether the table page is on: $config: ${settings[0]#! }" \
+            "(companion says what is wrong when it starts: journalctl -u companion)"
+        return 0
+    fi
+    listen=${settings[1]} reads=${settings[2]}
     if [[ -z $listen ]]; then
         say "the table page is off ([web] listen = \"\" in $config)"
         return 0
@@ -626,7 +652,6 @@ tell_about_the_page() {
             ;;
     esac
     say "the table page is on, for $where ([web] listen = \"$listen\")"
-    reads=$(toml_value "$config" web open_reads)
     if [[ $reads == false ]]; then
         say "reading it needs a paired phone ([web] open_reads = false)"
     else

@@ -18,9 +18,13 @@ NEW = ("--new", "final-count", "--players", "Ann,Bob")
 BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
     ("sim", "--script"): [("--script", "{tmp}/no-such-script")],
     ("sim", "--screens"): [("--screens", "svg")],
-    ("sim", "--png"): [("--png", "{file}", "--script", "{script}")],
+    ("sim", "--png"): [("--png", "{file}", "--script", "{script}"),
+                       ("--png", "{file}/frames", "--script", "{script}"),
+                       ("--png", "/proc/companion-frames", "--script", "{script}"),
+                       ("--png", "/sys", "--script", "{script}")],
     ("sim", "--seed"): [("--seed", "x")],
-    ("sim", "--new"): [("--new", "nope"), ("--new", "nope", "--script", "{script}")],
+    ("sim", "--new"): [("--new", "nope"), ("--new", "nope", "--script", "{script}"),
+                       ("--new", ""), ("--new", "", "--script", "{script}")],
     ("sim", "--players"): [("--new", "final-count", "--players", "Ann,,Bob"),
                            ("--new", "final-count", "--players", "Ann"),
                            ("--players", "Ann,Bob")],
@@ -29,9 +33,13 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
                           (*NEW, "--option", "colour=red"),
                           ("--option", "hit_goal=true")],
     ("sim", "--state-dir"): [("--state-dir", "{file}", "--script", "{script}")],
-    ("sim", "--web"): [("--web", "nothing"), ("--web", "host:99999"),
+    ("sim", "--web"): [("--web", "nothing"), ("--web", "host:99999"), ("--web", "[::1"),
+                       ("--web", "::1:8080"), ("--web", "[nope]:8080"),
                        ("--web", "127.0.0.1:8080", "--script", "{script}")],
-    ("sim", "--serial"): [("--serial", "loop://", "--script", "{script}")],
+    ("sim", "--serial"): [("--serial", "loop://", "--script", "{script}"),
+                          ("--serial", "nope://x"), ("--serial", ""),
+                          ("--serial", "socket://localhost:99999"),
+                          ("--serial", "socket://localhost")],
     ("run", "--state-dir"): [("--state-dir", "{file}")],
     ("run", "--web"): [("--web", "nothing")],
     ("selftest", "--wait"): [("--wait", "-1"), ("--wait", "nan"), ("--wait", "soon")],
@@ -54,10 +62,12 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
                               "{tmp}/no-such-log")],
     ("console", "--baud"): [("{tmp}/no-port", "--baud", "0"),
                             ("{tmp}/no-port", "--baud", "fast")],
-    ("bench", "--tables"): [("--club", "--tables", "0")],
-    ("bench", "--seconds"): [("--club", "--seconds", "0")],
-    ("bench", "--broker"): [("--club", "--broker", "ftp://x")],
-    ("bench", "--finished"): [("--club", "--finished", "-1"), ("--club", "--finished", "x")],
+    ("bench", "--tables"): [("--club", "--tables", "0"), ("--tables", "5")],
+    ("bench", "--seconds"): [("--club", "--seconds", "0"), ("--seconds", "5")],
+    ("bench", "--broker"): [("--club", "--broker", "ftp://x"),
+                            ("--broker", "mqtt://localhost")],
+    ("bench", "--finished"): [("--club", "--finished", "-1"), ("--club", "--finished", "x"),
+                              ("--finished", "5")],
     ("club", "--broker"): [("--broker", "ftp://x"), ("--broker", "mqtt://host:99999"),
                            ()],
     ("club", "--web"): [("--broker", "mqtt://localhost", "--web", "nothing")],
@@ -88,7 +98,8 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
 #: Flags whose value is checked where it is used, not as an argument: the configuration
 #: (a bad one exits 78, README says so) and the path of a port that may appear later.
 NOT_ARGUMENTS = {"--config": "a bad configuration exits 78",
-                 "--serial": "a port that is not there yet is retried while the sim runs"}
+                 "--serial": "a port that is not there yet is retried while the sim runs "
+                             "(a kind of URL pyserial does not know is refused: BAD)"}
 
 
 def takes_value(command: str, flag: str) -> bool:

@@ -21,7 +21,8 @@ def test_a_listen_address_and_flags_are_read() -> None:
 
 
 @pytest.mark.parametrize("listen", ["8080", "host:", ":8080", "host:0", "host:70000",
-                                    "host:80a", "a b:80"])
+                                    "host:80a", "a b:80", "[::1", "::1:8080", "[nope]:80",
+                                    "[::1]]:80", "hôte:80"])
 def test_a_bad_listen_address_names_the_key(listen: str) -> None:
     with pytest.raises(ConfigError, match=r"web\.listen"):
         parse_config(f'[web]\nlisten = "{listen}"\n')

@@ -277,7 +277,8 @@ def test_install_puts_everything_in_place(root):
     assert boot.endswith(f"{END}\n")
     assert choices_of(root) == {
         "spi": "no", "usb_serial": "no", "uart": "no", "power_button": "yes",
-        "rpi_gpio": "no", "boot_block": hashlib.sha256(block_of(boot).encode()).hexdigest(),
+        "rpi_gpio": "no", "checkout": str(REPO),
+        "boot_block": hashlib.sha256(block_of(boot).encode()).hexdigest(),
         "config_toml": hashlib.sha256(config.encode()).hexdigest(),
     }
 
@@ -796,6 +797,42 @@ def test_the_closing_lines_say_the_page_is_on_who_can_read_it_and_how_to_limit_i
     config.write_text('[web]\nlisten = ""\n')
     out = install(root, "--no-venv").stdout
     assert "the table page is off" in out and "anyone" not in out
+
+
+@pytest.mark.parametrize(("web", "told"), [
+    ('[ web ]\nlisten = "0.0.0.0:8080"', "the whole local network"),
+    ('[web]  # the table page\nlisten = "0.0.0.0:8080"', "the whole local network"),
+    ('["web"]\nlisten = "0.0.0.0:8080"', "the whole local network"),
+    ('[web]\n    listen = "0.0.0.0:8080"', "the whole local network"),
+    ("[web]\nlisten = '127.0.0.1:8080'", "this machine only: http://127.0.0.1:8080 "),
+    ("[web]\nlisten = ''", "the table page is off"),
+    ('[web]\nopen_reads = false', "the table page is off"),
+    ('[web]\nlisten = "0.0.0.0:8080"\n[web.more]\nopen_reads = false',
+     "anyone on that network can read it"),
+])
+def test_the_page_is_told_as_companion_reads_the_config(root, web, told):
+    install(root, "--no-venv")
+    (root / "etc/companion/config.toml").write_text(web + "\n")
+    out = install(root, "--no-venv").stdout
+    assert told in out, out
+    assert ":8080'" not in out, out  # no URL ends in a quote
+    if "off" in told:
+        assert "the table page is on, for" not in out
+
+
+def test_a_config_toml_cannot_read_is_said_not_guessed(root):
+    install(root, "--no-venv")
+    config = root / "etc/companion/config.toml"
+    config.write_text('[web\nlisten = "0.0.0.0:8080"\n')
+    out = install(root, "--no-venv").stdout
+    assert "cannot tell whether the table page is on" in out and str(config) in out
+    assert "the table page is off (" not in out and "the table page is on, for" not in out
+
+
+def test_install_conf_records_the_checkout_for_companions_hints(root, checkout):
+    install(root, "--no-venv", src=checkout)
+    assert choices_of(root)["checkout"] == str(checkout)
+    install(root, "--no-venv", src=checkout)  # and reads it back without complaint
 
 
 def test_rpi_gpio_on_a_pi_5_is_refused_before_anything_changes(root):

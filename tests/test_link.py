@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import doctest
 import json
+import select
+import socket
 import threading
 import time
 
@@ -19,6 +21,7 @@ from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Dice, Idle
 from companion.export import jsonl_lines
 from companion.launch import make_app, serial_console
+from companion.remote import protocol
 from companion.remote import serial as link_module
 from companion.remote.commands import RemoteError
 from companion.remote.serial import (
@@ -42,7 +45,8 @@ WAIT = 30.0  # generous: only a broken build ever waits this long
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(link_module).failed == 0
+    results = doctest.testmod(protocol)
+    assert results.failed == 0 and results.attempted > 0
 
 
 # -- the line splitter -------------------------------------------------------------------
@@ -607,6 +611,64 @@ def test_reading_a_loop_port_in_pieces_gives_the_same_lines() -> None:
     assert [item.code for item in items[4:]] == ["BADLINE", "TOOLONG"]  # x NUL; 2000 q
 
 
+# -- the whole link over socket:// (a TCP server on this machine) -------------------------------
+
+
+def test_a_command_sent_while_the_socket_opens_is_answered(device, monkeypatch) -> None:
+    # The peer's command arrives after the connection stands but before pyserial's
+    # open() returns, every time: that open() used to empty its input just then.
+    from serial.urlhandler import protocol_socket
+
+    connect = socket.create_connection
+
+    def connect_then_wait_for_the_peer(*args, **kwargs):
+        sock = connect(*args, **kwargs)
+        select.select([sock], [], [], WAIT)  # bounded: until the peer's bytes are here
+        return sock
+
+    monkeypatch.setattr(protocol_socket.socket, "create_connection",
+                        connect_then_wait_for_the_peer)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        link = Link(device, socket_url(server), retry=0.01).start()
+        try:
+            assert first_reply(server, b"STATUS\n").startswith("OK {")
+        finally:
+            link.stop()
+
+
+def test_every_socket_connect_and_reconnect_answers_its_first_command(device) -> None:
+    for fresh in range(4):
+        with socket.create_server(("127.0.0.1", 0)) as server:
+            link = Link(device, socket_url(server), retry=0.01).start()
+            try:
+                for again in range(2):  # a fresh connect, then a reconnect
+                    reply = first_reply(server, b"PLAYERS\n")
+                    assert reply.startswith("OK ["), (fresh, again, reply)
+            finally:
+                link.stop()
+
+
+def socket_url(server: socket.socket) -> str:
+    host, port = server.getsockname()[:2]
+    return f"socket://{host}:{port}"
+
+
+def first_reply(server: socket.socket, command: bytes) -> str:
+    """Take the link's next connection, send ``command`` the moment it stands, and
+    return the first line that comes back; then hang up (the link reconnects)."""
+    server.settimeout(WAIT)
+    peer, _ = server.accept()
+    with peer:
+        peer.settimeout(WAIT)
+        peer.sendall(command)
+        data = b""
+        while b"\n" not in data:
+            chunk = peer.recv(4096)
+            assert chunk, "the link hung up without a reply"
+            data += chunk
+    return data.split(b"\n")[0].decode().rstrip("\r")
+
+
 def test_serial_console_runs_a_link_only_with_a_url(device) -> None:
     with serial_console(device, "") as link:
         assert link is None
@@ -630,6 +692,18 @@ def test_console_and_serial_options_parse() -> None:
     assert (args.command, args.port, args.baud) == ("console", "/dev/ttyACM0", 9600)
     args = build_parser().parse_args(["sim", "--serial", "loop://"])
     assert args.serial == "loop://"
+    for url in ("socket://192.168.1.20:4000", "/dev/ttyACM9", "rfc2217://[::1]:2217"):
+        assert build_parser().parse_args(["sim", "--serial", url]).serial == url
+
+
+@pytest.mark.parametrize("url", ["nope://x", "socket://host", "socket://host:0",
+                                 "rfc2217://:2217"])
+def test_a_serial_url_that_can_never_open_is_a_config_error(url) -> None:
+    from companion.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError, match=r"serial\.url"):
+        parse_config(f'[serial]\nurl = "{url}"\n')
+    assert parse_config('[serial]\nurl = "/dev/not-plugged-in-yet"\n').serial.url
 
 
 def test_sim_serial_with_a_script_is_refused(tmp_path, capsys) -> None:

@@ -90,7 +90,7 @@ def test_sim_with_a_junk_option_is_usage(tmp_path, option):
 
 @pytest.mark.parametrize(("where", "status", "said"), [
     ("a-file", USAGE, "is a file, not a directory"),  # a bad argument: before anything
-    ("a-file/frames", FAILED, "cannot write PNGs"),  # found when the first is written
+    ("a-file/frames", USAGE, "is inside a file"),  # a folder that cannot be made: too
 ])
 def test_sim_png_where_nothing_can_be_written(tmp_path, where, status, said):
     (tmp_path / "a-file").write_text("a file, not a directory")

@@ -304,13 +304,33 @@ def test_rpi_gpio_failures_are_told_plainly(fresh_backend_modules, monkeypatch, 
     assert str(caught.value) == f"cannot open the UP button on GPIO5: {told}"
 
 
-def test_rpi_gpio_not_installed_points_at_the_extra(fresh_backend_modules, monkeypatch):
+def test_rpi_gpio_not_installed_points_at_the_extra(fresh_backend_modules, monkeypatch,
+                                                   tmp_path):
+    from companion.device import pins
+
     monkeypatch.setitem(sys.modules, "RPi", None)
+    monkeypatch.setattr(pins, "INSTALL_CONF", tmp_path / "no-install.conf")
     with pytest.raises(GPIOError) as caught:
         open_pin_factory("rpigpio")
-    # the installer builds it where a bare pip install fails (Pi OS): name that
-    assert "sudo deploy/install.sh --rpi-gpio" in str(caught.value)
+    # the installer builds it where a bare pip install fails (Pi OS): name that, and
+    # where it is when no install says (the path works only from inside the checkout)
+    assert "cd to the Tabletop Companion checkout, then sudo deploy/install.sh --rpi-gpio" \
+        in str(caught.value)
     assert 'pin_factory = "lgpio"' in str(caught.value)
+
+
+def test_rpi_gpio_hint_names_the_checkout_the_installer_ran_from(fresh_backend_modules,
+                                                                  monkeypatch, tmp_path):
+    from companion.device import pins
+
+    conf = tmp_path / "install.conf"
+    conf.write_text("spi=no\ncheckout=/home/pi/tabletop-companion\nrpi_gpio=no\n")
+    monkeypatch.setitem(sys.modules, "RPi", None)
+    monkeypatch.setattr(pins, "INSTALL_CONF", conf)
+    with pytest.raises(GPIOError) as caught:
+        open_pin_factory("rpigpio")
+    assert "RPi is not installed: sudo /home/pi/tabletop-companion/deploy/install.sh " \
+           "--rpi-gpio" in str(caught.value)
 
 
 def test_not_a_pi_is_said_plainly(fresh_backend_modules, monkeypatch):

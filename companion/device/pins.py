@@ -32,14 +32,42 @@ from companion.errors import CompanionError
 #: The command that frees pins the installed service holds.
 STOP_SERVICE = "sudo systemctl stop companion"
 ENV_VAR = "GPIOZERO_PIN_FACTORY"
-#: Which module each factory needs, and how an owner gets it.
+#: Where deploy/install.sh remembers its choices, and the checkout it ran from.
+INSTALL_CONF = Path("/etc/companion/install.conf")
+#: Which module each factory needs, and how an owner gets it ({installer}: where
+#: deploy/install.sh is, see :func:`installer`).
 _PACKAGES = {
     "lgpio": "sudo apt install python3-lgpio (Raspberry Pi OS), or pip install lgpio",
     # pip cannot build RPi.GPIO into the service's venv on Pi OS by hand (no headers, a
     # system-managed Python): the installer knows how, and remembers the choice.
-    "RPi": "sudo deploy/install.sh --rpi-gpio (RPi.GPIO, for systems older than Bookworm; "
+    "RPi": "{installer} --rpi-gpio (RPi.GPIO, for systems older than Bookworm; "
            'never on a Pi 5), or set [gpio] pin_factory = "lgpio"',
 }
+
+
+def installer(conf: Path | None = None) -> str:
+    """``sudo .../deploy/install.sh`` as it can be typed from anywhere: the checkout the
+    last install ran from (install.conf's ``checkout=``), else where it is in one.
+
+    >>> import tempfile
+    >>> conf = Path(tempfile.mkdtemp()) / "install.conf"
+    >>> installer(conf)
+    'cd to the Tabletop Companion checkout, then sudo deploy/install.sh'
+    >>> _ = conf.write_text("spi=no\\ncheckout=/home/pi/tabletop companion\\n")
+    >>> installer(conf)
+    "sudo '/home/pi/tabletop companion/deploy/install.sh'"
+    """
+    import shlex
+
+    try:
+        lines = (conf or INSTALL_CONF).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "checkout" and value.strip().startswith("/"):
+            return f"sudo {shlex.quote(value.strip() + '/deploy/install.sh')}"
+    return "cd to the Tabletop Companion checkout, then sudo deploy/install.sh"
 
 
 class GPIOError(CompanionError):
@@ -83,7 +111,7 @@ def explain_gpio_error(err: BaseException, *, dev: Path = Path("/dev")) -> str:
     lowered = text.lower()
     if isinstance(err, ImportError):
         module = (err.name or "").split(".")[0]
-        fix = _PACKAGES.get(module)
+        fix = _PACKAGES.get(module, "").format(installer=installer())
         return f"{module or text} is not installed: {fix}" if fix else text
     if "can not open gpiochip" in lowered or "cannot open gpiochip" in lowered:
         return _chip_problem(dev / "gpiochip0", text)
