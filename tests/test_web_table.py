@@ -425,3 +425,22 @@ def test_a_time_no_calendar_can_show_is_a_question_mark_not_a_500(tmp_path) -> N
         assert '<td data-label="When">?</td>' in history
     finally:
         store.close()
+
+
+def test_every_pad_button_is_in_words_not_a_field_value() -> None:
+    """A button shows what the log says ("could not draw"), never the event's own value
+    ("deck_out"): every value with an underscore has a name of its own."""
+    import random
+
+    match = new_match("block-lottery", ["Ann", "Bob"])
+    match.apply({"type": "pool", "faces": [random.Random(2).randint(1, 6) for _ in range(15)]})
+    (end,) = [pad for pad in pads(match) if pad["type"] == "end"]
+    (cause,) = [field for field in end["fields"] if field["name"] == "cause"]
+    assert cause["values"] and all(cause["names"][value] for value in cause["values"])
+    assert "could not draw" in cause["names"].values()
+    for game, players in GAMES:
+        for pad in pads(new_match(game, players)):
+            for field in pad["fields"]:
+                for value in field.get("values", ()):
+                    if isinstance(value, str) and "_" in value:
+                        assert value in field.get("names", {}), (game, pad["type"], value)

@@ -199,8 +199,9 @@ class FullCounter(Match):
         if face_up:
             self._start_game(self._first_from_dealer(face_up))
         elif in_hand is None:
+            # In the table's words: the page shows this under its "In hand" choice.
             raise IllegalEvent(f"nobody has a face-up {self._card_words(asked)}: say who has "
-                               f"one in hand (in_hand)")
+                               "one in hand (or that nobody has)")
         elif in_hand:
             self._start_game(self._first_from_dealer(in_hand))
         elif self.asking + 1 < len(self.deck.starter_values()):

@@ -131,7 +131,9 @@ def _block_lottery(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
         "take": [field("player", "Who takes", "one", expect.choices.get("player", ())),
                  field("face", "Face", "one", expect.choices.get("face", ()))],
         "end": [field("player", "Who ends the round", "one", expect.choices.get("player", ())),
-                field("cause", "Why", "one", expect.choices.get("cause", ()))],
+                field("cause", "Why", "one", expect.choices.get("cause", ()),
+                      names={cause: rules.CAUSE_WORDS.get(cause, cause)
+                             for cause in expect.choices.get("cause", ())})],
         "reroll": [field("player", "Who re-rolls", "one", expect.choices.get("player", ())),
                    field("from", "Dice picked up", "many", faces, min=1, max=most,
                          by_player={name: {"values": sorted(set(dice)), "max": len(dice)}
