@@ -64,6 +64,8 @@ KEY_PRESS_SECONDS = 0.05
 SETTLE_LIMIT = 5.0
 #: A script file larger than this is refused (a whole long game is a few KB).
 SCRIPT_MAX = 1 << 20
+#: Under the simulated screen while the buzzer sounds (a desktop has no buzzer).
+BUZZER_MARK = "((( buzzer )))"
 
 
 @dataclass(frozen=True)
@@ -372,7 +374,8 @@ def run_interactive(
     writer = PngWriter(png_dir) if png_dir else None
 
     def on_frame(image) -> None:
-        terminal.draw(image)
+        terminal.draw(image, BUZZER_MARK if app.board is not None and app.board.buzzing
+                      else "")
         if writer is not None:
             writer.write(image)
 
