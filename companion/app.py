@@ -83,6 +83,7 @@ class App:
         self._watched: Any = None
         #: The turn timer of the game on the screen, its buzzer and LED (companion.timer).
         self.timer = TableTimer(self.clock, ctx.config, board)
+        self._sounding = False  # the buzzer as the last frame handed on knew it
 
     # -- what other threads may call ----------------------------------------------
 
@@ -268,8 +269,7 @@ class App:
         if self.timer.due(now):
             if self.timer.sounding:
                 self.wake()  # the beeps: the screen says why
-            if not self._show():
-                self._frame()  # the same picture: the simulator's buzzer mark changed
+            self._show()
         if self.retry_at is not None and now >= self.retry_at:
             self.retry_at = None
             self.panel.retry()
@@ -372,7 +372,9 @@ class App:
         sent = self.panel.show(image)  # False: the same frame as last time, nothing sent
         if sent:
             self.image = image
-            self._frame()
+        if sent or self._sounding != self.timer.sounding:
+            self._frame()  # (the same picture: the simulator's buzzer mark changed)
+        self._sounding = self.timer.sounding
         self._set_led()
         return sent
 

@@ -196,6 +196,8 @@ class ScriptRunner:
     def settle(self) -> None:
         """Let an animation finish, so the printed screen is the settled one."""
         waited = 0.0
+        if getattr(self.app.screen, "ticks_on", False):
+            return  # a countdown (the sand timer): it never settles
         while self.app.tick_at is not None and waited < SETTLE_LIMIT:
             step = max(0.0, self.app.tick_at - self.clock())
             self.advance(step)

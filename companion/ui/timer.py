@@ -40,8 +40,8 @@ def mark_time(image: Image.Image, texts: Sequence[str], fraction: float) -> str:
                 return where
     if _blank_row(image, BAR_ROW) and _whole_row(image, LINE_H - 1):
         length = round(max(0.0, min(1.0, fraction)) * WIDTH)
-        for x in range(length):
-            image.putpixel((x, BAR_ROW), 1)
+        if length:
+            image.paste(255, (0, BAR_ROW, length, BAR_ROW + 1))
         return "bar"
     return ""
 
@@ -119,6 +119,8 @@ class SandTimerScreen(Screen):
 
     title = "Sand timer"
     roll_ready = True
+    #: Its ticks are a clock running on, not an animation to wait for (scripts).
+    ticks_on = True
 
     def __init__(self, ctx: Context, parent: Screen | None, minutes: int = 3):
         super().__init__(parent)
