@@ -267,5 +267,5 @@ def make_app(
     )
     app.board = app.timer.board = board
     ctx.beep = board.beep
-    ctx.sound = app.timer.sound
+    ctx.sound, ctx.clocks = app.timer.sound, app.timer.clocks
     return app

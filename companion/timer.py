@@ -140,6 +140,13 @@ class TableTimer:
             "totals": timer.totals(now) if timer.mode == "clock" else {},
         }
 
+    def clocks(self) -> dict[str, int]:
+        """Each player's seconds left on a chess clock, in seat order ({}: not one)."""
+        if self.timer is None or self.timer.mode != "clock":
+            return {}
+        totals = self.timer.totals(self.clock())
+        return {name: totals.get(name, self.timer.turn) for name in self.session.match.players}
+
     def draw(self, image: Image.Image) -> None:
         """The time left (or "Ann: time!") where the screen leaves room for it."""
         timer = self.timer

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import pty
+import re
 import tty
 
 import pytest
@@ -440,3 +441,47 @@ def test_the_sand_timer_screen_fits(rig):
     ctx = Context(config=Config())
     screen = SandTimerScreen(ctx, None, 60)
     assert screen.render().size == (128, 64)
+
+
+def test_a_chess_clock_game_menu_lists_every_players_clock(rig):
+    app, clock, runner = rig(config_of('[timer]\nturn = 86400\nmode = "clock"\n'))
+    command(app, "NEW count-up-21 WWWWWWWWWWWM,Bob")
+    runner.advance(61)
+    menu = app.screen.menu(app.ctx)
+    labels = [item.label for item in menu.items]
+    assert "Clocks" in labels
+    clocks = menu.items[labels.index("Clocks")].open(app.ctx, menu)
+    first = command(app, "STATUS")["expecting"]["player"]
+    assert clocks.lines == [f"{name:<12} {'23:58:59' if name == first else '24:00:00':>8}"
+                            for name in ("WWWWWWWWWWWM", "Bob")]
+    assert all(len(line) <= 21 for line in clocks.lines)
+
+
+def test_a_turn_timer_game_menu_has_no_clocks(rig):
+    app, clock, runner = rig(config_of("[timer]\nturn = 30\n"))
+    command(app, "NEW count-up-21 Ann,Bob")
+    assert "Clocks" not in [item.label for item in app.screen.menu(app.ctx).items]
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+def test_the_page_shows_whose_time_runs_and_api_state_carries_it(tmp_path):
+    from web_device import Device
+
+    from companion.config import Timer
+
+    device = Device(tmp_path / "state")
+    try:
+        device.app.timer.config = Config(timer=Timer(turn=90))
+        device.pair()
+        device.client.post("/api/matches", json={"game": "final-count", "players": ["Ann", "Bob"]})
+        timer = device.state()["timer"]
+        assert timer["player"] == "Ann" and timer["turn"] == 90 and 85 <= timer["left"] <= 90
+        page = device.client.get("/", headers={"accept": "text/html"}).text
+        shown = re.search(r'<p class="timer" id="timer" data-left="(\d+)" data-paused="">'
+                          r'Ann: <span class="left">(\d):(\d\d)</span></p>', page)
+        assert shown, page
+        assert int(shown.group(2)) * 60 + int(shown.group(3)) == int(shown.group(1))
+    finally:
+        device.close()

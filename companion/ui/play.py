@@ -18,7 +18,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import engine
 from companion.session import Session
-from companion.table.timer import timer_choices, timer_label
+from companion.table.timer import clock_text, timer_choices, timer_label
 from companion.ui.canvas import (
     BODY_TOP,
     CHAR_W,
@@ -36,6 +36,7 @@ from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
     Context,
+    Lines,
     Menu,
     MenuItem,
     Message,
@@ -100,6 +101,11 @@ class GameScreen(Screen):
                                   lambda ctx, menu: self._undo(ctx)))
         items.append(MenuItem("Standings", lambda ctx, menu: Standings(
             self.match, menu, high_wins=self.match.high_wins)))
+        clocks = ctx.clocks()
+        if clocks:  # a chess clock: each player's own time left
+            items.append(MenuItem("Clocks", lambda ctx, menu: Lines(
+                "Clocks", [f"{name:<12} {clock_text(left):>8}"
+                           for name, left in clocks.items()], menu)))
         items.append(MenuItem("Leave (kept)", lambda ctx, menu: self._leave(ctx)))
         if not self.match.over:
             items.append(MenuItem("End this game", lambda ctx, menu: Confirm(

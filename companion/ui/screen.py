@@ -79,6 +79,9 @@ class Context:
         #: Sound the buzzer for so many seconds, timed on the app's clock (the sand
         #: timer's end; the app sets it, see :mod:`companion.timer`).
         self.sound: Callable[[float], None] = lambda seconds: None
+        #: Each player's time left on a chess clock (``[timer] mode = "clock"``) in the
+        #: game on the screen, for its menu; {} otherwise (the app sets it).
+        self.clocks: Callable[[], dict[str, int]] = dict
 
 
 class Screen:
