@@ -20,16 +20,12 @@ from PIL import Image
 from companion.clock import ManualClock
 from companion.config import Config, Idle, parse_config
 from companion.errors import ConfigError
-from companion.launch import make_app
 from companion.remote.commands import state as page_state
 from companion.remote.serial import execute, parse_command
 from companion.sim import (
     BUZZER_MARK,
-    ScriptRunner,
     Step,
     run_interactive,
-    sim_board_factory,
-    sim_panel,
 )
 from companion.table import timer as timer_module
 from companion.table.timer import Countdown, TurnTimer, whole_seconds
@@ -47,23 +43,6 @@ QUIET = "[idle]\ndim_after = 0\nblank_after = 0\nshift_every = 0\n"
 
 def config_of(text: str) -> Config:
     return parse_config(QUIET + text)
-
-
-@pytest.fixture
-def rig():
-    made = []
-
-    def build(config: Config, root=None):
-        clock = ManualClock()
-        app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(),
-                       clock=clock, seed=3, root=root)
-        app.start()
-        made.append(app)
-        return app, clock, ScriptRunner(app, clock, config.buttons.hold_time)
-
-    yield build
-    for app in made:
-        app.board.close()
 
 
 def command(app, text: str) -> dict:
