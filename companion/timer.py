@@ -25,7 +25,13 @@ from typing import Any
 
 from PIL import Image
 
-from companion.table.timer import WARN_AT, TurnTimer, clock_text, whole_seconds
+from companion.table.timer import (
+    WARN_AT,
+    TurnTimer,
+    clock_text,
+    short_clock_text,
+    whole_seconds,
+)
 from companion.ui.timer import mark_time
 
 #: Seconds the buzzer sounds ten seconds before the end, and at the end.
@@ -154,13 +160,13 @@ class TableTimer:
             return
         now = self.clock()
         shown = timer.shown(now)
-        time = clock_text(shown)
+        time, short = clock_text(shown), short_clock_text(shown)
         if shown == 0:
             texts = [f"{timer.player}: time!", "time!"]
         elif timer.paused:
-            texts = [f"paused {time}", f"|| {time}"]
+            texts = [f"paused {time}", f"|| {time}", f"||{short}"]
         else:
-            texts = [time]
+            texts = [time, short]
         mark_time(image, texts, timer.left(now) / timer.turn)
 
     @property

@@ -28,7 +28,13 @@ from companion.sim import (
     run_interactive,
 )
 from companion.table import timer as timer_module
-from companion.table.timer import Countdown, TurnTimer, whole_seconds
+from companion.table.timer import (
+    Countdown,
+    TurnTimer,
+    clock_text,
+    short_clock_text,
+    whole_seconds,
+)
 from companion.timer import LONG_BEEP, SHORT_BEEP
 from companion.ui import timer as timer_screens
 from companion.ui.canvas import Canvas
@@ -308,22 +314,27 @@ def test_the_time_never_covers_what_the_screen_drew(title, right, hint, text):
     bare = drawn(title, right, hint)
     marked = bare.copy()
     where = mark_time(marked, [text], 0.5)
+    assert_only_free_pixels_changed(bare, marked, where)
+
+
+def assert_only_free_pixels_changed(bare: Image.Image, marked: Image.Image, where: str) -> None:
+    """Only dark pixels of the title bar or the bar's row lit up, or lit pixels of the
+    hint band went dark (words written in it): nothing the screen drew is covered."""
     before, after = bare.load(), marked.load()
     for y in range(64):
         for x in range(128):
             if before[x, y] != after[x, y]:
-                # only dark pixels of the title bar or the bar's row light up, or lit
-                # pixels of the hint band go dark (words drawn in it)
                 assert (where in ("title", "bar") and not before[x, y]) or \
                     (where == "hint" and before[x, y])
-                assert where != "hint" or y >= 54
+                assert y < 10 if where == "title" else y >= 54 if where == "hint" \
+                    else y in timer_screens.BAR_ROWS
 
 
 def test_with_no_room_anywhere_the_time_is_a_bar_under_the_rule():
     bare = drawn("A title that is long", "1/9", "ROLL roll  OK call xx")
     marked = bare.copy()
     assert mark_time(marked, ["0:42"], 0.5) == "bar"
-    row = [marked.getpixel((x, timer_screens.BAR_ROW)) for x in range(128)]
+    row = [marked.getpixel((x, timer_screens.BAR_ROWS[0])) for x in range(128)]
     assert row == [255] * 64 + [0] * 64
 
 
@@ -464,3 +475,41 @@ def test_the_page_shows_whose_time_runs_and_api_state_carries_it(tmp_path):
         assert int(shown.group(2)) * 60 + int(shown.group(3)) == int(shown.group(1))
     finally:
         device.close()
+
+
+@pytest.mark.parametrize("game, players", [
+    ("final-count", "Ann,Bob"), ("full-counter", "Ann,Bob"), ("card-down", "Ann,Bob"),
+    ("count-up-21", "Ann,Bob"), ("scoreboard", "Ann,Bob"),
+    ("final-count", "WWWWWWWWWWWM,WWWWWWWWWWWW,WWWWWWWWWWWQ")])
+def test_every_game_screen_shows_the_time_and_keeps_all_it_drew(rig, game, players):
+    app, clock, runner = rig(config_of("[timer]\nturn = 600\n"))
+    command(app, f"NEW {game} {players}")
+    seen = 0
+    for press in ["", "ROLL", "OK", "DOWN", "ROLL", "OK", "ROLL", "OK", "BACK"]:
+        if press:
+            runner.run(Step(0, press, press.lower()))
+        if app.timer.timer is None or app.timer.timer.player is None:
+            continue  # nobody's move (cards being entered, the game over): no time runs
+        bare = app.screen.render()
+        marked = bare.copy()
+        timer = app.timer.timer
+        shown = timer.shown(clock())
+        where = mark_time(marked, [clock_text(shown), short_clock_text(shown)],
+                          timer.left(clock()) / timer.turn)
+        assert where, f"no room for the time on {type(app.screen).__name__}"
+        assert marked.tobytes() == app.image.tobytes()     # what the panel shows
+        assert_only_free_pixels_changed(bare, marked, where)
+        seen += 1
+    assert seen
+
+
+def test_a_move_that_is_nobodys_runs_no_time(rig):
+    """Block Lottery's pool is rolled for the table and anyone takes: the rules name no
+    player, so no time runs (and nothing is drawn)."""
+    app, clock, runner = rig(config_of("[timer]\nturn = 30\n"))
+    command(app, "NEW block-lottery Ann,Bob")
+    runner.advance(40)
+    assert command(app, "STATUS")["timer"] == {
+        "player": None, "left": 30, "turn": 30, "mode": "turn", "paused": False, "totals": {}}
+    assert app.image.tobytes() == app.screen.render().tobytes()
+    assert buzzer_levels(app) == [False]

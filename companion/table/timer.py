@@ -50,6 +50,20 @@ def clock_text(seconds: int) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+def short_clock_text(seconds: int) -> str:
+    """``seconds`` in three characters at most, for a narrow place: ``42s``, ``10m``
+    (whole minutes, rounded up as a countdown is), ``3h``.
+
+    >>> short_clock_text(42), short_clock_text(599), short_clock_text(7200)
+    ('42s', '10m', '2h')
+    """
+    if seconds < 100:
+        return f"{max(0, seconds)}s"
+    if seconds < 100 * 60:
+        return f"{-(-seconds // 60)}m"
+    return f"{-(-seconds // 3600)}h"
+
+
 class Countdown:
     """One stretch of time that runs, pauses and runs out: a turn, a player's chess-clock
     total, a sand timer. ``used`` is the time spent before the current run began."""
