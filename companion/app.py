@@ -267,8 +267,6 @@ class App:
         if self.game_log is not None and self.game_log.due(now):
             self._retry_saving(now)
         if self.timer.due(now):
-            if self.timer.sounding:
-                self.wake()  # the beeps: the screen says why
             self._show()
         if self.retry_at is not None and now >= self.retry_at:
             self.retry_at = None
@@ -366,6 +364,8 @@ class App:
 
     def _show(self) -> bool:
         """Render the screen and send it if it changed (True: it was sent)."""
+        if self.timer.sounding and not self._sounding and self._asleep():
+            self._wake()  # a beep (the turn or the sand timer): the screen says why
         image = self.screen.render(unsaved=self.unsaved(), club=self.ctx.club_up,
                                    club_lag=self.ctx.club_unconfirmed > 0,
                                    overlay=self.timer.draw if self.timer.active else None)

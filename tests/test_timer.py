@@ -13,7 +13,7 @@ import re
 import tty
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -308,6 +308,7 @@ def drawn(title: str, right: str, hint: str) -> Image.Image:
     return canvas.image
 
 
+@settings(deadline=None)  # a busy machine is no failure
 @given(st.text("ABCabc 123:", max_size=21), st.text("abc 12/", max_size=8),
        st.text("OKROL dnup", max_size=21), st.sampled_from(["0:42", "Ann: time!", "paused 9:59"]))
 def test_the_time_never_covers_what_the_screen_drew(title, right, hint, text):
@@ -393,6 +394,7 @@ def test_the_simulator_shows_a_buzzer_mark_while_it_sounds():
 # -- the pure countdowns ---------------------------------------------------------------------------
 
 
+@settings(deadline=None)  # a busy machine is no failure
 @given(st.lists(st.tuples(st.sampled_from(["Ann", "Bob", "Cy", None, "pause"]),
                           st.floats(0, 50)), max_size=30),
        st.sampled_from(["turn", "clock"]))
@@ -414,6 +416,7 @@ def test_time_left_never_grows_within_a_turn_and_stays_within_the_limit(steps, m
     assert all(0 <= left <= 40 for left in timer.totals(now).values())
 
 
+@settings(deadline=None)  # a busy machine is no failure
 @given(st.floats(0.5, 100), st.floats(0, 100))
 def test_the_next_change_is_when_the_shown_second_changes(seconds, at):
     count = Countdown(seconds)
@@ -513,3 +516,13 @@ def test_a_move_that_is_nobodys_runs_no_time(rig):
         "player": None, "left": 30, "turn": 30, "mode": "turn", "paused": False, "totals": {}}
     assert app.image.tobytes() == app.screen.render().tobytes()
     assert buzzer_levels(app) == [False]
+
+
+def test_the_end_lights_a_dimmed_panel(rig):
+    app, clock, runner = rig(parse_config("[idle]\ndim_after = 5\nblank_after = 20\n"
+                                          "[timer]\nturn = 60\n"))
+    command(app, "NEW final-count Ann,Bob")
+    runner.advance(30)
+    assert app.blanked
+    runner.advance(30)
+    assert not app.blanked and not app.dimmed and app.timer.sounding
