@@ -104,6 +104,7 @@ class App:
         """Show the first frame and tell systemd we are up. The thread that calls this
         is the owner from now on."""
         self.owner = threading.current_thread()
+        self.timer.follow(self.current_session())  # a game resumed or started at once
         self._schedule_tick()
         self._show()
         self.notifier.send("READY=1")

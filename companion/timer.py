@@ -162,7 +162,7 @@ class TableTimer:
         shown = timer.shown(now)
         time, short = clock_text(shown), short_clock_text(shown)
         if shown == 0:
-            texts = [f"{timer.player}: time!", "time!"]
+            texts = [f"{timer.player}: time!", "time!", short]
         elif timer.paused:
             texts = [f"paused {time}", f"|| {time}", f"||{short}"]
         else:

@@ -526,3 +526,15 @@ def test_the_end_lights_a_dimmed_panel(rig):
     assert app.blanked
     runner.advance(30)
     assert not app.blanked and not app.dimmed and app.timer.sounding
+
+
+def test_a_game_on_the_screen_from_the_start_has_its_timer_running(rig, tmp_path):
+    from companion.session import Session
+    from companion.ui.games import table_screen
+
+    session = Session.start("count-up-21", ["Ann", "Bob"], {})
+    app, clock, runner = rig(config_of("[timer]\nturn = 12\n"),
+                             root=lambda ctx: table_screen(session, None))
+    runner.advance(3)
+    assert command(app, "STATUS")["timer"]["left"] == 9
+    assert app.image.tobytes() != app.screen.render().tobytes()   # shown from the start
