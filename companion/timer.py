@@ -102,7 +102,7 @@ class TableTimer:
                 self._ended.discard(player or "")
             self._stop_blinking()
             self.timer.follow(player, now)
-        self._tick_at = self.timer.next_change(now)
+        self._catch_up(now)
 
     @property
     def active(self) -> bool:
@@ -116,7 +116,7 @@ class TableTimer:
         now = self.clock()
         self.timer.pause(now, not self.timer.paused)
         self._stop_blinking()
-        self._tick_at = self.timer.next_change(now)
+        self._catch_up(now)
         for watcher in self.watchers:
             watcher()
 
@@ -194,10 +194,16 @@ class TableTimer:
             self._blink(now)
             changed = True  # the app sets the LED as it shows the screen
         if self._tick_at is not None and now >= self._tick_at and self.timer is not None:
-            self._sounds(now)
-            self._tick_at = self.timer.next_change(now)
+            self._catch_up(now)
             changed = True
         return changed
+
+    def _catch_up(self, now: float) -> None:
+        """Make the sounds due by ``now`` (also when the moment came while something else
+        was being done: a press, a STATUS), and wake again when the shown second
+        changes."""
+        self._sounds(now)
+        self._tick_at = self.timer.next_change(now) if self.timer is not None else None
 
     def sound(self, seconds: float) -> None:
         """Sound the buzzer for ``seconds`` (from now, on this clock)."""

@@ -538,3 +538,12 @@ def test_a_game_on_the_screen_from_the_start_has_its_timer_running(rig, tmp_path
     runner.advance(3)
     assert command(app, "STATUS")["timer"]["left"] == 9
     assert app.image.tobytes() != app.screen.render().tobytes()   # shown from the start
+
+
+def test_the_end_sounds_even_when_a_command_comes_first_at_that_moment(rig):
+    app, clock, runner = rig(config_of("[timer]\nturn = 3\n"))
+    command(app, "NEW final-count Ann,Bob")
+    clock.advance(3.2)                          # the loop has not woken yet ...
+    assert command(app, "STATUS")["timer"]["left"] == 0   # ... a STATUS comes first
+    app.pump()
+    assert buzzer_levels(app) == [False, True]
