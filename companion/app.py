@@ -26,6 +26,7 @@ from companion.config import Idle
 from companion.device.buttons import ButtonDecoder, Press
 from companion.errors import CompanionError
 from companion.notify import Notifier
+from companion.timer import TableTimer
 from companion.ui.canvas import HEIGHT, WIDTH
 from companion.ui.quit import QuitUnsaved
 from companion.ui.screen import Context, Message, Screen, wrap
@@ -84,6 +85,9 @@ class App:
         #: is back): ``--log-events`` prints those events then.
         self.saved_watchers: list[Callable[[], None]] = []
         self._watched: Any = None
+        #: The turn timer of the game on the screen, its buzzer and LED (companion.timer).
+        self.timer = TableTimer(self.clock, ctx.config, board)
+        self._sounding = False  # the buzzer as the last frame handed on knew it
 
     # -- what other threads may call ----------------------------------------------
 
@@ -106,6 +110,7 @@ class App:
         """Show the first frame and tell systemd we are up. The thread that calls this
         is the owner from now on."""
         self.owner = threading.current_thread()
+        self.timer.follow(self.current_session())  # a game resumed or started at once
         self._schedule_tick()
         self._show()
         self.notifier.send("READY=1")
@@ -142,7 +147,8 @@ class App:
     def next_deadline(self) -> float | None:
         """When the loop must next wake up by itself (None: only for the queue)."""
         times = [self.decoder.next_deadline(), self.tick_at, self.shift_at, self.watchdog_at,
-                 self.retry_at, getattr(self.game_log, "retry_at", None)]
+                 self.retry_at, getattr(self.game_log, "retry_at", None),
+                 self.timer.next_deadline()]
         if self.idle.dim_after and not self.dimmed and not self.blanked:
             times.append(self.last_press + self.idle.dim_after)
         if self.idle.blank_after and not self.blanked:
@@ -209,6 +215,12 @@ class App:
             self.last_press = self.clock()
             if self._asleep():
                 self._wake()
+            self.timer.pressed()
+            if press.button == "back" and press.long and self.timer.active:
+                # The turn timer's pause: a long BACK, which no game screen uses.
+                self.timer.toggle_pause()
+                self._after_change()
+                continue
             self.set_screen(self._guard(lambda p=press: self.screen.press(self.ctx, p)))
 
     def set_screen(self, screen: Screen) -> None:
@@ -222,6 +234,7 @@ class App:
 
     def _after_change(self) -> None:
         self._note_storage_lost()
+        self.timer.follow(self.current_session())
         self._schedule_tick()
         self._show()
         if self.session_watchers:
@@ -262,6 +275,8 @@ class App:
             self.watchdog_at = now + (self.notifier.watchdog_every or 0)
         if self.game_log is not None and self.game_log.due(now):
             self._retry_saving(now)
+        if self.timer.due(now):
+            self._show()
         if self.retry_at is not None and now >= self.retry_at:
             self.retry_at = None
             self.panel.retry()
@@ -378,14 +393,29 @@ class App:
             if wait is not None:
                 self.tick_at = self.clock() + wait
 
-    def _show(self) -> None:
+    def _show(self) -> bool:
+        """Render the screen and send it if it changed (True: it was sent)."""
+        if self.timer.sounding and not self._sounding and self._asleep():
+            self._wake()  # a beep (the turn or the sand timer): the screen says why
         image = self.screen.render(unsaved=self.unsaved(), club=self.ctx.club_up,
-                                   club_lag=self.ctx.club_unconfirmed > 0)
-        if self.panel.show(image):  # False: the same frame as last time, nothing sent
+                                   club_lag=self.ctx.club_unconfirmed > 0,
+                                   overlay=self.timer.draw if self.timer.active else None)
+        sent = self.panel.show(image)  # False: the same frame as last time, nothing sent
+        if sent:
             self.image = image
-            self._frame()
+        if sent or self._sounding != self.timer.sounding:
+            self._frame()  # (the same picture: the simulator's buzzer mark changed)
+        self._sounding = self.timer.sounding
+        self._set_led()
+        return sent
+
+    def _set_led(self) -> None:
+        """The ROLL LED: lit when ROLL is the thing to press, blinking once a turn's
+        time has run out."""
         if self.board is not None:
-            self.board.set_led(self.screen.roll_ready and not self.blanked)
+            blinking = self.timer.led()
+            self.board.set_led(self.screen.roll_ready and not self.blanked
+                               if blinking is None else blinking)
 
     def _frame(self) -> None:
         if self.on_frame is not None:

@@ -66,6 +66,11 @@ config.toml``). No file at all means the defaults. Every key is optional::
                          # buttons, the page and the console take them, marked entered);
                          # false: the device rolls every die a game needs
 
+    [timer]
+    turn = 0             # seconds a turn may take (a game's setup may change it); 0 = off
+    mode = "turn"        # "turn": each turn starts from full; "clock": a chess clock,
+                         # each player's own total of `turn` seconds for the whole game
+
     [gpio]
     pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
                            # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
@@ -150,6 +155,17 @@ class Web(NamedTuple):
     hosts: tuple[str, ...] = ()
 
 
+class Timer(NamedTuple):
+    turn: int = 0
+    mode: str = "turn"
+
+
+#: What ``[timer] mode`` may say: every turn from full, or a chess clock.
+TIMER_MODES = ("turn", "clock")
+#: The longest ``[timer] turn``: a day (a chess clock's total for a long game).
+TIMER_MAX = 86_400
+
+
 class Gpio(NamedTuple):
     pin_factory: str = "lgpio"
 
@@ -188,6 +204,7 @@ class Config(NamedTuple):
     club: Club = Club()
     backup: Backup = Backup()
     dice: Dice = Dice()
+    timer: Timer = Timer()
     gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
@@ -374,6 +391,7 @@ def _check_values(source: str, config: Config) -> None:
             fail("web.hosts", f"must hold host names or addresses, not {host[:60]!r}")
     _check_club(config.club, fail)
     _check_backup(config.backup, fail)
+    _check_timer(config.timer, fail)
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
         fail("gpio.pin_factory", f"must be one of {names}, not {config.gpio.pin_factory!r}")
@@ -506,6 +524,13 @@ def _check_backup(backup: Backup, fail: Any) -> None:
         # The service starts in / and a shell anywhere: a relative path means two places.
         fail("backup.dir", f"must be an absolute path, e.g. /media/usb/companion, "
                            f"not {backup.dir!r}")
+
+
+def _check_timer(timer: Timer, fail: Any) -> None:
+    if not 0 <= timer.turn <= TIMER_MAX:
+        fail("timer.turn", f"must be 0 (off) or up to {TIMER_MAX} seconds, not {timer.turn}")
+    if timer.mode not in TIMER_MODES:
+        fail("timer.mode", f'must be "turn" or "clock", not {timer.mode[:40]!r}')
 
 
 def _toml_string(value: str) -> str:

@@ -270,6 +270,7 @@ def make_app(
     board = board_factory(
         buttons, config.buzzer.pin, config.led.pin, sink=app.pin_edge, clock=clock
     )
-    app.board = board
+    app.board = app.timer.board = board
     ctx.beep = board.beep
+    ctx.sound, ctx.clocks = app.timer.sound, app.timer.clocks
     return app

@@ -66,6 +66,8 @@ KEY_PRESS_SECONDS = 0.05
 SETTLE_LIMIT = 5.0
 #: A script file larger than this is refused (a whole long game is a few KB).
 SCRIPT_MAX = 1 << 20
+#: Under the simulated screen while the buzzer sounds (a desktop has no buzzer).
+BUZZER_MARK = "((( buzzer )))"
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,8 @@ class ScriptRunner:
     def settle(self) -> None:
         """Let an animation finish, so the printed screen is the settled one."""
         waited = 0.0
+        if getattr(self.app.screen, "ticks_on", False):
+            return  # a countdown (the sand timer): it never settles
         while self.app.tick_at is not None and waited < SETTLE_LIMIT:
             step = max(0.0, self.app.tick_at - self.clock())
             self.advance(step)
@@ -451,7 +455,8 @@ def run_interactive(
     writer = PngWriter(png_dir) if png_dir else None
 
     def on_frame(image) -> None:
-        terminal.draw(image)
+        terminal.draw(image, BUZZER_MARK if app.board is not None and app.board.buzzing
+                      else "")
         if writer is not None:
             writer.write(image)
 

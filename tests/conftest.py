@@ -1,5 +1,9 @@
 """Shared pytest fixtures.
 
+``rig``: ``rig(config=None, root=None, notifier=None)`` builds an app on mock pins and
+a manual clock, started, and gives ``(app, clock, runner)`` (a
+:class:`companion.sim.ScriptRunner` that presses its buttons); closed after the test.
+
 ``mock_factory``: a fresh gpiozero MockFactory for one test. It is also installed as
 ``Device.pin_factory`` for the test's duration, so code that forgets ``pin_factory=``
 still lands on mock pins instead of probing real GPIO; afterwards the factory is reset
@@ -37,3 +41,27 @@ def mock_factory() -> Iterator[MockFactory]:
         factory.close()  # close the pins first: reset() only forgets them
         factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture
+def rig():
+    """Apps on mock pins and a manual clock (see the module docstring)."""
+    from companion.clock import ManualClock
+    from companion.config import Config
+    from companion.launch import make_app
+    from companion.sim import ScriptRunner, sim_board_factory, sim_panel
+
+    made = []
+
+    def build(config=None, root=None, notifier=None):
+        config = config or Config()
+        clock = ManualClock()
+        app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(),
+                       clock=clock, seed=4, root=root, notifier=notifier)
+        app.start()
+        made.append(app)
+        return app, clock, ScriptRunner(app, clock, config.buttons.hold_time)
+
+    yield build
+    for app in made:
+        app.board.close()

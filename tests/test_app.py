@@ -14,24 +14,6 @@ from companion.ui.screen import Screen
 from companion.ui.tools import DiceScreen
 
 
-@pytest.fixture
-def rig():
-    made = []
-
-    def build(config=None, root=None, notifier=None):
-        config = config or Config()
-        clock = ManualClock()
-        app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(),
-                       clock=clock, seed=4, root=root, notifier=notifier)
-        app.start()
-        made.append(app)
-        return app, clock, ScriptRunner(app, clock, config.buttons.hold_time)
-
-    yield build
-    for app in made:
-        app.board.close()
-
-
 def press(runner, *buttons):
     for button in buttons:
         runner.run(Step(0, button, button.lower()))

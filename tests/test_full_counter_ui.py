@@ -88,7 +88,7 @@ def test_setup_shows_mode_games_and_the_deck_profile_and_roll_starts():
     setup = FullCounterSetup(None, ["Ann", "Bob"])
     assert [item.label for item in setup.items] == [
         "Players: Ann, Bob", "Mode: full, counted", "Games: until ended",
-        "Deck: FU1, 52 cards", "Start"]
+        "Deck: FU1, 52 cards", "Turn timer: off", "Start"]
     setup = push(setup, ctx, "DOWN OK DOWN OK OK")
     assert setup.items[1].label == "Mode: quick, no count" and setup.items[2].label == "Games: 3"
     question = push(setup, ctx, "ROLL")

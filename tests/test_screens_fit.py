@@ -404,6 +404,12 @@ def test_the_tools_at_their_largest_fit(inspector):
     players = FirstPlayer()
     players.players = 10
     problems += fits(inspector, players, ctx, "roll")
+    from companion.ui.timer import SandTimerScreen
+
+    sand = SandTimerScreen(ctx, None, 60)                     # 60:00, running and paused
+    problems += fits(inspector, sand, ctx, "up roll roll ok")
+    sand.ended = True
+    problems += fits(inspector, sand, ctx, "roll")
     assert not problems, "\n".join(problems)
 
 

@@ -45,8 +45,9 @@ class Board:
     """gpiozero buttons (internal pull-ups) for the five buttons, an optional buzzer and
     an optional LED in the ROLL button.
 
-    ``beeps`` counts :meth:`beep` calls and ``led_lit`` is the LED state the app asked
-    for, kept even without a buzzer or LED so the simulator can show them.
+    ``beeps`` counts :meth:`beep` calls, ``buzzing`` says whether :meth:`buzz` holds the
+    buzzer on and ``led_lit`` is the LED state the app asked for, kept even without a
+    buzzer or LED so the simulator can show them.
 
     Why ``DigitalInputDevice`` and not ``gpiozero.Button``: a Button is the same pin
     set-up plus hold detection, and that hold detection keeps a thread per button that
@@ -70,6 +71,7 @@ class Board:
         self.pin_factory = pin_factory
         self.beeps = 0
         self.led_lit = False
+        self.buzzing = False
         self._inputs: dict[str, DigitalInputDevice] = {}
         self._buzzer: Buzzer | None = None
         self._led: LED | None = None
@@ -117,6 +119,14 @@ class Board:
         if self._buzzer is not None:
             # background=True: gpiozero times the beep on its own thread and returns now.
             self._buzzer.blink(on_time=seconds, off_time=0, n=1, background=True)
+
+    def buzz(self, on: bool) -> None:
+        """Switch the buzzer on or off and leave it so: the caller times the sound on
+        its own clock (the turn timer's beeps); ``buzzing`` says which, even without a
+        buzzer, so the simulator can show it."""
+        self.buzzing = bool(on)
+        if self._buzzer is not None:
+            self._buzzer.value = self.buzzing
 
     def set_led(self, lit: bool) -> None:
         """Light or darken the LED in the ROLL button; no-op without an LED."""

@@ -134,6 +134,7 @@ def status(app: App) -> dict[str, Any]:
         "over": match.over,
         "expecting": _expecting(match),
         "state": match.state(),
+        "timer": app.timer.status(),
     }
 
 
@@ -141,7 +142,8 @@ def state(app: App) -> dict[str, Any]:
     """The match at the table for the page (``GET /api/state``): ``game``, ``title``,
     ``match_id``, ``players`` (seat order), ``totals``, ``over``, ``winners``, ``turn``
     (whose turn, or None), ``prompt`` (the OLED's one-line prompt), ``seq`` (events so
-    far), ``expecting``, ``saved`` (False while nothing can be written); ``{"match":
+    far), ``expecting``, ``saved`` (False while nothing can be written), ``timer`` (the
+    turn timer, :meth:`companion.timer.TableTimer.status`; None when off); ``{"match":
     None}`` when no game is on the screen."""
     return session_state(app, app.current_session())
 
@@ -169,6 +171,8 @@ def session_state(app: App, session: Session | None) -> dict[str, Any]:
         "context": match.context(),
         "pads": pads(match, physical=physical_dice(app.ctx.config)),
         "saved": saving(app),
+        # The turn timer follows the game on the screen only.
+        "timer": app.timer.status() if session is app.current_session() else None,
     }
 
 

@@ -54,7 +54,12 @@ def setup_screen(ctx: Context, game_id: str, parent: Screen | None,
     setup = getattr(module, screens.setup)
     if names is None:
         names = setup.recent_players(ctx)
-    return setup(parent, names)
+    screen = setup(parent, names)
+    timer = getattr(ctx.config, "timer", None)
+    if timer is not None:  # [timer]: this game's Timer row starts there
+        screen.timer_turn = screen.configured_turn = timer.turn
+        screen.timer_mode = timer.mode
+    return screen
 
 
 def table_screen(session, home: Screen | None) -> Screen:

@@ -18,6 +18,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import engine
 from companion.session import Session
+from companion.table.timer import clock_text, timer_choices, timer_label
 from companion.ui.canvas import (
     BODY_TOP,
     CHAR_W,
@@ -35,6 +36,7 @@ from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
     Context,
+    Lines,
     Menu,
     MenuItem,
     Message,
@@ -99,6 +101,11 @@ class GameScreen(Screen):
                                   lambda ctx, menu: self._undo(ctx)))
         items.append(MenuItem("Standings", lambda ctx, menu: Standings(
             self.match, menu, high_wins=self.match.high_wins)))
+        clocks = ctx.clocks()
+        if clocks:  # a chess clock: each player's own time left
+            items.append(MenuItem("Clocks", lambda ctx, menu: Lines(
+                "Clocks", [f"{name:<12} {clock_text(left):>8}"
+                           for name, left in clocks.items()], menu)))
         items.append(MenuItem("Leave (kept)", lambda ctx, menu: self._leave(ctx)))
         if not self.match.over:
             items.append(MenuItem("End this game", lambda ctx, menu: Confirm(
@@ -160,8 +167,9 @@ def describe(event: dict) -> str:
 
 class ValuePicker(Screen):
     """Enter a list of values (card ranks) fast: UP/DOWN move round a ring, OK adds the
-    value under the cursor (again adds it again), BACK takes the last one off, ROLL is
-    done. ``submit`` gets the list and returns the next screen (or raises to refuse)."""
+    value under the cursor (again adds it again), BACK takes the last one off (a long
+    OK all of them), ROLL is done. ``submit`` gets the list and returns the next screen
+    (or raises to refuse)."""
 
     hint = "OK add  ROLL done"
     roll_ready = True
@@ -199,7 +207,7 @@ class ValuePicker(Screen):
             if not self.entered:
                 return super().press(ctx, press)
             self.entered.pop()
-        elif is_(press, "back", long=True):
+        elif is_(press, "ok", long=True):  # a long BACK is the turn timer's pause
             self.entered.clear()
         elif is_(press, "roll"):
             return self.submit(ctx, list(self.entered))
@@ -374,6 +382,12 @@ class SetupScreen(Screen):
     #: Errors of :meth:`start` that mean "not with these options": shown, not raised
     #: (the empty tuple catches nothing).
     refusals: tuple[type[Exception], ...] = ()
+    #: The turn timer for this game: seconds (0: none) and how turns count ("turn" or
+    #: "clock"); ``[timer]`` in the configuration (set by companion.ui.games), the
+    #: seconds changed on the Timer row.
+    timer_turn = 0
+    timer_mode = "turn"
+    configured_turn = 0
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
         super().__init__(parent)
@@ -387,7 +401,13 @@ class SetupScreen(Screen):
         names = self.names or self.default_names
         # The names are on the screen OK opens when they do not fit here.
         who = fitting(f"Players: {self.joiner.join(names)}", f"Players: {len(names)} seated")
-        return [(who, self.pick_players), *self.option_rows(), ("Start", self.begin)]
+        timer = (timer_label(self.timer_turn, self.timer_mode), self._next_timer)
+        return [(who, self.pick_players), *self.option_rows(), timer, ("Start", self.begin)]
+
+    def _next_timer(self, ctx: Context) -> Screen:
+        choices = timer_choices(self.timer_mode, self.configured_turn)
+        now = self.timer_turn if self.timer_turn in choices else self.configured_turn
+        return self.change(timer_turn=next_choice(choices, now))
 
     def option_rows(self) -> list[Row]:
         """The game's own rows, between the players and Start."""
@@ -424,8 +444,10 @@ class SetupScreen(Screen):
     def new_session(self, ctx: Context, options: dict) -> Session:
         """The game's session with the seated players (or the default names)."""
         names = self.names or list(self.default_names)
-        return Session.start(self.game_id, names, options, store=ctx.store,
-                             listeners=ctx.listeners)
+        session = Session.start(self.game_id, names, options, store=ctx.store,
+                                listeners=ctx.listeners)
+        session.timer_turn = self.timer_turn  # read by companion.timer
+        return session
 
     def start(self, ctx: Context) -> GameScreen:
         """The new game's table screen, its session started with the options set here;

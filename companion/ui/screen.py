@@ -76,6 +76,12 @@ class Context:
         #: the club mark is dashed instead of dotted while there are any.
         self.club_unconfirmed = 0
         self.listeners: list[Callable[..., None]] = []
+        #: Sound the buzzer for so many seconds, timed on the app's clock (the sand
+        #: timer's end; the app sets it, see :mod:`companion.timer`).
+        self.sound: Callable[[float], None] = lambda seconds: None
+        #: Each player's time left on a chess clock (``[timer] mode = "clock"``) in the
+        #: game on the screen, for its menu; {} otherwise (the app sets it).
+        self.clocks: Callable[[], dict[str, int]] = dict
 
 
 class Screen:
@@ -116,13 +122,17 @@ class Screen:
         canvas.title(self.title)
 
     def render(self, *, unsaved: bool = False, club: bool = False,
-               club_lag: bool = False) -> Image.Image:
+               club_lag: bool = False,
+               overlay: Callable[[Image.Image], None] | None = None) -> Image.Image:
         """The finished 128x64 picture of this screen; ``unsaved`` marks the header "not
         saved", else ``club`` marks it "the link to the club is up" (``club_lag``: "but
-        the dashboard has not confirmed some matches")."""
+        the dashboard has not confirmed some matches"). ``overlay`` draws on the picture
+        before the marks (the turn timer, in room the screen left free)."""
         canvas = Canvas()
         self.draw(canvas)
         canvas.hint(self.hint)
+        if overlay is not None:
+            overlay(canvas.image)
         if unsaved:
             mark_unsaved(canvas.image)
         elif club:

@@ -1,4 +1,5 @@
-"""The Tools menu: dice roller, token bag, guided pile shuffle and first-player picker.
+"""The Tools menu: dice roller, token bag, guided pile shuffle, first-player picker and
+sand timer (its screen: :mod:`companion.ui.timer`).
 
 These work for any game at the table. The outcome of every roll or draw is decided the
 moment ROLL is pressed (from ``ctx.rng``); the short animation after it only decorates.
@@ -44,10 +45,17 @@ def tools_menu(parent: Screen | None) -> Menu:
             MenuItem("Token bag", lambda ctx, menu: bag_menu(menu)),
             MenuItem("Shuffle guide", lambda ctx, menu: ShuffleSetup(menu)),
             MenuItem("First player", lambda ctx, menu: FirstPlayer(menu)),
+            MenuItem("Sand timer", _sand_timer),
             MenuItem("Scoreboard", _scoreboard),
         ],
         parent,
     )
+
+
+def _sand_timer(ctx: Context, menu: Screen) -> Screen:
+    from companion.ui.timer import SandTimerScreen
+
+    return SandTimerScreen(ctx, menu)
 
 
 def _scoreboard(ctx: Context, menu: Screen) -> Screen:

@@ -150,6 +150,9 @@ class DeviceSource:
         watchers = getattr(self.app, "session_watchers", None)
         if watchers is not None:
             watchers.append(self._on_session)
+        timer = getattr(self.app, "timer", None)
+        if timer is not None:  # a pause: the page's countdown stops with the OLED's
+            timer.watchers.append(self._on_timer)
 
     def detach(self) -> None:
         if self._on_event in self.app.ctx.listeners:
@@ -157,6 +160,9 @@ class DeviceSource:
         watchers = getattr(self.app, "session_watchers", None)
         if watchers is not None and self._on_session in watchers:
             watchers.remove(self._on_session)
+        timer = getattr(self.app, "timer", None)
+        if timer is not None and self._on_timer in timer.watchers:
+            timer.watchers.remove(self._on_timer)
         if self._reader is not None:
             self._reader.close()
 
@@ -181,6 +187,11 @@ class DeviceSource:
             self.hub.publish(Change(self._tick, None, self._snapshot(self.app)))
         except Exception:  # noqa: BLE001 - the page must never stop the buttons
             log.exception("web page: cannot follow the new match")
+
+    def _on_timer(self) -> None:
+        self._tick += 1
+        if self.hub.queues:
+            self.hub.publish(Change(self._tick, None, self._snapshot(self.app)))
 
     def table_session(self, app: Any) -> Any:
         """The match the table shows: the one on the screen, else the last one seen

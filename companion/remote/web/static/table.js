@@ -191,6 +191,20 @@
     });
   }
 
+  // -- the turn timer: counted down here between the device's views ------------------------
+  // Each view brings the seconds left as the OLED showed them; the page counts on from
+  // there (a pause, a new turn or the end comes as a new view).
+  setInterval(() => {
+    const timer = $("#timer");
+    if (!timer || timer.dataset.paused) return;
+    if (!timer.dataset.seen) timer.dataset.seen = String(Date.now());
+    const gone = Math.floor((Date.now() - Number(timer.dataset.seen)) / 1000);
+    const left = Math.max(0, Number(timer.dataset.left) - gone);
+    const text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time!";
+    $(".left", timer).textContent = text;
+    timer.classList.toggle("out", !left);
+  }, 250);
+
   // -- keep the screen on while the table is shown ---------------------------------------
   // The wake lock exists only in a secure context (https, or the device's own
   // localhost). Elsewhere the page says so once (per browser), and keeps the screen on
