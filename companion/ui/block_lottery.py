@@ -634,7 +634,8 @@ class RerollScreen(Screen):
             return self._nothing_picked()
 
         return self.table.entry_picker(
-            f"{self.player}'s new faces", [str(face) for face in rules.FACES],
+            fitting(f"{self.player}'s new faces", f"{self.player}: faces", "New faces"),
+            [str(face) for face in rules.FACES],
             lambda faces: {"type": "reroll", "player": self.player, "from": before,
                            "to": [int(face) for face in faces], "entered": True},
             self, limits=(len(before), len(before)))
