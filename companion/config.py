@@ -87,7 +87,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, written
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -277,7 +277,7 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     sections = [name for name in Config._fields if name != "source"]
     for name, table in data.items():
         if name not in sections and not isinstance(table, dict):
-            raise ConfigError(f"{source}: unknown key {name!r} outside any [section]")
+            raise ConfigError(f"{source}: unknown key {written(name)} outside any [section]")
         if name not in sections:
             raise ConfigError(
                 f"{source}: unknown section [{name}] (sections: {', '.join(sections)})"
@@ -323,7 +323,7 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         return tuple(value)
     words = {float: "a number", int: "a whole number", str: "a string", bool: "true or false",
              tuple: "a list of strings"}
-    raise ConfigError(f"{source}: {key} must be {words[want]}, not {value!r}")
+    raise ConfigError(f"{source}: {key} must be {words[want]}, not {written(value)}")
 
 
 def _check_values(source: str, config: Config) -> None:
@@ -350,9 +350,9 @@ def _check_values(source: str, config: Config) -> None:
         fail("buttons.bounce_time", "must be from 0 to 0.5 seconds")
     d = config.display
     if d.driver not in DRIVERS:
-        fail("display.driver", f"must be one of {', '.join(DRIVERS)}, not {d.driver!r}")
+        fail("display.driver", f"must be one of {', '.join(DRIVERS)}, not {written(d.driver)}")
     if d.interface not in INTERFACES:
-        fail("display.interface", f"must be i2c or spi, not {d.interface!r}")
+        fail("display.interface", f"must be i2c or spi, not {written(d.interface)}")
     if not 0x03 <= d.i2c_address <= 0x77:
         fail("display.i2c_address", f"must be a 7-bit I2C address, not {d.i2c_address:#x}")
     if d.rotate not in (0, 2):
@@ -388,13 +388,13 @@ def _check_values(source: str, config: Config) -> None:
             fail("web.listen", str(err))
     for host in config.web.hosts:
         if not valid_host_name(host):
-            fail("web.hosts", f"must hold host names or addresses, not {host[:60]!r}")
+            fail("web.hosts", f"must hold host names or addresses, not {written(host[:60])}")
     _check_club(config.club, fail)
     _check_backup(config.backup, fail)
     _check_timer(config.timer, fail)
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
-        fail("gpio.pin_factory", f"must be one of {names}, not {config.gpio.pin_factory!r}")
+        fail("gpio.pin_factory", f"must be one of {names}, not {written(config.gpio.pin_factory)}")
 
 
 #: A club table's name: it is a topic level, so no '/', '+', '#' or spaces.
@@ -411,18 +411,18 @@ def parse_listen(text: str) -> tuple[str, int]:
     """
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isascii() or not port.isdigit():
-        raise ValueError(f"must be HOST:PORT, e.g. 0.0.0.0:8080, not {text!r}")
+        raise ValueError(f"must be HOST:PORT, e.g. 0.0.0.0:8080, not {written(text)}")
     if host.startswith("["):
         host = host[1:-1] if host.endswith("]") else ""
         if not _ipv6(host):
-            raise ValueError(f"must be [IPv6]:PORT, e.g. [::1]:8080, not {text!r}")
+            raise ValueError(f"must be [IPv6]:PORT, e.g. [::1]:8080, not {written(text)}")
     elif ":" in host or "]" in host:
-        raise ValueError(f"an IPv6 address goes in brackets, e.g. [::1]:8080, not {text!r}")
+        raise ValueError(f"an IPv6 address goes in brackets, e.g. [::1]:8080, not {written(text)}")
     number = int(port)
     if not 1 <= number <= 65535:
         raise ValueError(f"port must be from 1 to 65535, not {number}")
     if not all(c.isascii() and (c.isalnum() or c in "-._:") for c in host):
-        raise ValueError(f"must be HOST:PORT, not {text!r}")
+        raise ValueError(f"must be HOST:PORT, not {written(text)}")
     return host, number
 
 
@@ -475,7 +475,7 @@ def check_serial_url(url: str) -> str:
             number = None
         if not parts.hostname or number is None or not 1 <= number <= 65535:
             raise ValueError(f"must be {scheme}://HOST:PORT with a port from 1 to 65535, "
-                             f"not {url[:80]!r}")
+                             f"not {written(url[:80])}")
     return url
 
 
@@ -488,9 +488,10 @@ def check_broker(url: str) -> str:
     try:
         parts.port  # noqa: B018 - urlsplit checks the port only when asked for it
     except ValueError:
-        raise ValueError(f"has a port that is not a number from 0 to 65535: {url!r}") from None
+        raise ValueError("has a port that is not a number from 0 to 65535: "
+                         f"{written(url)}") from None
     if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
-        raise ValueError(f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {url!r}")
+        raise ValueError(f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {written(url)}")
     return url
 
 
@@ -510,7 +511,7 @@ def _check_club(club: Club, fail: Any) -> None:
         fail("club.broker", str(err))
     if not valid_table_name(club.table):
         fail("club.table", f"must be {TABLE_NAME} when club.broker is set, "
-                           f"not {club.table!r}")
+                           f"not {written(club.table)}")
 
 
 def _check_backup(backup: Backup, fail: Any) -> None:
@@ -519,18 +520,18 @@ def _check_backup(backup: Backup, fail: Any) -> None:
     if not backup.dir:
         return
     if not backup.dir.isprintable():
-        fail("backup.dir", f"must be a directory path, not {backup.dir!r}")
+        fail("backup.dir", f"must be a directory path, not {written(backup.dir)}")
     if not Path(backup.dir).expanduser().is_absolute():
         # The service starts in / and a shell anywhere: a relative path means two places.
         fail("backup.dir", f"must be an absolute path, e.g. /media/usb/companion, "
-                           f"not {backup.dir!r}")
+                           f"not {written(backup.dir)}")
 
 
 def _check_timer(timer: Timer, fail: Any) -> None:
     if not 0 <= timer.turn <= TIMER_MAX:
         fail("timer.turn", f"must be 0 (off) or up to {TIMER_MAX} seconds, not {timer.turn}")
     if timer.mode not in TIMER_MODES:
-        fail("timer.mode", f'must be "turn" or "clock", not {timer.mode[:40]!r}')
+        fail("timer.mode", f'must be "turn" or "clock", not {written(timer.mode[:40])}')
 
 
 def _toml_string(value: str) -> str:

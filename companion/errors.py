@@ -9,12 +9,31 @@ command line and the device can turn it into one clear line instead of a traceba
         show(str(err))          # "a die shows 1 to 6, not 7"
 """
 
+import json
+
 
 def one_line(text: str, limit: int = 200) -> str:
     """A message as one printable line: control characters (a newline typed into an
     argument) shown escaped, and a pasted monster cut at ``limit`` characters."""
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def written(value: object, limit: int = 60) -> str:
+    """A value in a message as the person wrote it: text in quotes (``'Zed'``), every
+    other value as the JSON (or TOML) they typed, ``true``, ``null``, ``[1, 2]``, never
+    Python's ``True``, ``None`` or ``['a']``; one line, cut at ``limit``::
+
+        >>> written(True), written(None), written(["a", 1]), written("Zed"), written(2.5)
+        ('true', 'null', '["a", 1]', "'Zed'", '2.5')
+    """
+    if isinstance(value, str):
+        return one_line(f"'{value}'", limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a TOML date, or a number too large for JSON
+        text = str(value)
+    return one_line(text, limit)
 
 
 class CompanionError(Exception):

@@ -438,7 +438,7 @@ def test_fu7_a_face_up_card_that_cannot_play_is_a_pickup():
 def test_a_blind_card_must_be_a_card():
     match = match_of()
     refused(match, blind("Ann", 12), "a card is 1-11, \"wildfire\" or \"mirror\", not 12")
-    refused(match, blind("Ann", True), "not True")
+    refused(match, blind("Ann", True), "not true")
 
 
 # -- FU8: going out, losing, the match ------------------------------------------------------

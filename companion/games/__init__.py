@@ -15,7 +15,7 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.errors import UnknownGame
+from companion.errors import UnknownGame, written
 from companion.games.base import Event, Expect, Match
 
 __all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay",
@@ -54,7 +54,7 @@ def engine(game_id: str) -> type[Match]:
             module = importlib.import_module(info.module)
             return module.MATCH
     known = ", ".join(info.game_id for info in GAMES)
-    raise UnknownGame(f"no game {game_id!r} (games: {known})")
+    raise UnknownGame(f"no game {written(game_id)} (games: {known})")
 
 
 def unit(game_id: str) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.words import and_list, counted
 
 Event = dict[str, Any]
@@ -213,7 +213,7 @@ class Match:
         handler = getattr(self, "on_" + kind.replace("-", "_"), None)
         if handler is None or not callable(handler):
             known = ", ".join(sorted(self.event_types()))
-            raise IllegalEvent(f"{self.title} has no {kind!r} event (it knows: {known})")
+            raise IllegalEvent(f"{self.title} has no {written(kind)} event (it knows: {known})")
         if self.over:
             raise IllegalEvent("the game is over")
         return handler
@@ -227,7 +227,8 @@ class Match:
         """The player named in ``event[key]``, refused unless they are in the game."""
         name = event.get(key)
         if name not in self.players:
-            raise IllegalEvent(f"{name!r} is not playing (players: {', '.join(self.players)})")
+            raise IllegalEvent(f"{written(name)} is not playing "
+                               f"(players: {', '.join(self.players)})")
         return name
 
 
@@ -238,7 +239,7 @@ def check_players(players: Sequence[str], low: int, high: int) -> tuple[str, ...
     names = tuple(players)
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise BadSetup(f"bad player name {name!r}")
+            raise BadSetup(f"bad player name {written(name)}")
     if len(set(names)) != len(names):
         raise BadSetup("two players have the same name")
     if not low <= len(names) <= high:
@@ -253,14 +254,14 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
     for name, value in given.items():
         if name not in defaults:
             known = ", ".join(sorted(defaults)) or "none"
-            raise BadSetup(f"unknown option {name!r} (options: {known})")
+            raise BadSetup(f"unknown option {written(name)} (options: {known})")
         want = type(defaults[name])
         if want is bool and not isinstance(value, bool):
-            raise BadSetup(f"option {name} is true or false, not {value!r}")
+            raise BadSetup(f"option {name} is true or false, not {written(value)}")
         if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise BadSetup(f"option {name} is a whole number, not {value!r}")
+            raise BadSetup(f"option {name} is a whole number, not {written(value)}")
         if not isinstance(value, want):
-            raise BadSetup(f"option {name} must be a {want.__name__}, not {value!r}")
+            raise BadSetup(f"option {name} must be a {want.__name__}, not {written(value)}")
         options[name] = copy.deepcopy(value)
     return options
 
@@ -296,12 +297,12 @@ def entered_field(event: Event) -> bool:
         return False
     if event["entered"] is not True:
         raise IllegalEvent(f'"entered" is true (faces typed in from real dice) or left out, '
-                           f"not {event['entered']!r}")
+                           f"not {written(event['entered'])}")
     return True
 
 
 def die_face(value: object) -> int:
     """``value`` if it is a face of the die (1-6), else refused."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in range(1, 7):
-        raise IllegalEvent(f"a die shows 1 to 6, not {value!r}")
+        raise IllegalEvent(f"a die shows 1 to 6, not {written(value)}")
     return value

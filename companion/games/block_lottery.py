@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields, die_face, entered_field
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
@@ -283,7 +283,8 @@ class BlockLottery(Match):
             if cause == EMPTY_HAND:
                 raise IllegalEvent("in the Long Game an empty hand does not end the round")
             raise IllegalEvent(
-                f"a round ends with {' or '.join(map(repr, self._declarable()))}, not {cause!r}"
+                f"a round ends with {' or '.join(map(written, self._declarable()))}, "
+                f"not {written(cause)}"
                 f" (the last die ends it by itself)"
             )
         if cause == EMPTY_HAND and not self.dice[player]:
@@ -341,7 +342,7 @@ class BlockLottery(Match):
             raise IllegalEvent(f"tokens are drawn once the round has ended ({self._now()})")
         token = event["token"]
         if token not in LOTTERY_TOKENS:
-            raise IllegalEvent(f"no token {token!r} (tokens: {' '.join(LOTTERY_TOKENS)})")
+            raise IllegalEvent(f"no token {written(token)} (tokens: {' '.join(LOTTERY_TOKENS)})")
         if token in self.tokens:
             raise IllegalEvent(
                 f"token {token} is already on the prize card (in the tin: "
@@ -414,7 +415,7 @@ class BlockLottery(Match):
     def _count(self, event: Event, key: str) -> int:
         value = event[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalEvent(f'"{key}" is a number of cards, 0 or more, not {value!r}')
+            raise IllegalEvent(f'"{key}" is a number of cards, 0 or more, not {written(value)}')
         if value > self.deck_size:
             raise IllegalEvent(f'"{key}": {value} cards, but the deck has {self.deck_size}')
         return value
@@ -669,7 +670,7 @@ def check_prizes(prizes: object) -> list[list[int]]:
             raise BadSetup(shape)
         for value in row:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadSetup(f"a prize is a whole number, not {value!r}")
+                raise BadSetup(f"a prize is a whole number, not {written(value)}")
             if not 0 <= value <= MAX_PRIZE:
                 raise BadSetup(f"a prize is 0 to {MAX_PRIZE} points, not {value}")
     return [list(row) for row in prizes]

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields, n_cards
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
@@ -82,7 +82,7 @@ AGAIN, COLOUR = "again", "colour"
 def card_points(value: str) -> int:
     """A card's value in points: 0-9 as written, A = 10 ... F = 15 (CD1, CD7)."""
     if value not in VALUES:
-        raise ValueError(f"{value!r} is not a card value")
+        raise ValueError(f"{written(value)} is not a card value")
     return VALUES.index(value)
 
 
@@ -135,14 +135,14 @@ def card_from_event(raw: object) -> Card:
                            f"(quick), not {', '.join(sorted(map(str, fields))) or 'nothing'}")
     value = raw["value"]
     if value not in VALUES:
-        raise IllegalEvent(f"{value!r} is not a card value (values: {' '.join(VALUES)})")
+        raise IllegalEvent(f"{written(value)} is not a card value (values: {' '.join(VALUES)})")
     if fields == {"value"}:
         return Card(value)
     colour, suit = raw["colour"], raw["suit"]
     if colour not in COLOURS:
-        raise IllegalEvent(f"{colour!r} is not a colour ({', '.join(COLOURS)})")
+        raise IllegalEvent(f"{written(colour)} is not a colour ({', '.join(COLOURS)})")
     if suit not in SUITS:
-        raise IllegalEvent(f"{suit!r} is not a suit ({', '.join(SUITS)})")
+        raise IllegalEvent(f"{written(suit)} is not a suit ({', '.join(SUITS)})")
     return Card(value, colour, suit)
 
 
@@ -329,7 +329,7 @@ class CardDown(Match):
         player = self._follow_up_of(event, COLOUR, "colour")
         colour = event["colour"]
         if colour not in COLOURS:
-            raise IllegalEvent(f"{colour!r} is not a colour ({', '.join(COLOURS)})")
+            raise IllegalEvent(f"{written(colour)} is not a colour ({', '.join(COLOURS)})")
         self.declared = colour
         self.follow_up = None
         self._end_turn_if_done(player)
@@ -397,7 +397,7 @@ class CardDown(Match):
             most = held * card_points(VALUES[-1])
             if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= most:
                 raise IllegalEvent(f"{player}'s {n_cards(held)} add up to 0-{most}, "
-                                   f"not {total!r}")
+                                   f"not {written(total)}")
             self.entered[player] = Entered(None, total)
         if len(self.entered) == len(self.players):
             self._settle_game()
@@ -459,7 +459,7 @@ class CardDown(Match):
         word = event["word"]
         if word != self.words_due[0]:
             raise IllegalEvent(f"{player} has {n_cards(self.in_hand[player])}: "
-                               f"the word is {self.words_due[0]}, not {word!r}")
+                               f"the word is {self.words_due[0]}, not {written(word)}")
         self.words_due.pop(0)
         return player, word
 
@@ -700,7 +700,7 @@ def value_list(values: object) -> list[str]:
         raise IllegalEvent('values are a list, like ["3", "F", "0"]')
     for value in values:
         if value not in VALUES:
-            raise IllegalEvent(f"{value!r} is not a card value (values: {' '.join(VALUES)})")
+            raise IllegalEvent(f"{written(value)} is not a card value (values: {' '.join(VALUES)})")
     return list(values)
 
 

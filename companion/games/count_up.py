@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields
 from companion.table import scores
 from companion.table.seats import Seats
@@ -132,7 +132,8 @@ class CountUp(Match):
         if self.cards_left[player] == 0:
             raise IllegalEvent(f"{player} has no cards left and must pass")
         if isinstance(card, bool) or not isinstance(card, int) or card not in CARDS:
-            raise IllegalEvent(f"cards are numbered {LOWEST_CARD} to {HIGHEST_CARD}, not {card!r}")
+            raise IllegalEvent(f"cards are numbered {LOWEST_CARD} to {HIGHEST_CARD}, "
+                               f"not {written(card)}")
         if self.highest is not None and card not in follows(self.highest):
             raise IllegalEvent(f"{card} cannot follow {self.highest}: {self._what_may_follow()}")
         if card in self.played:

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.errors import IllegalEvent
+from companion.errors import IllegalEvent, written
 from companion.games.base import (
     Event,
     Expect,
@@ -90,7 +90,7 @@ def card_value(rank: str) -> int:
         return 10
     if rank in RANKS:
         return int(rank)
-    raise ValueError(f"{rank!r} is not a card rank")
+    raise ValueError(f"{written(rank)} is not a card rank")
 
 
 class Total(NamedTuple):
@@ -625,7 +625,7 @@ def card_list(cards: object) -> list[str]:
         raise IllegalEvent('cards are a list of ranks, like ["A", "10", "K"]')
     for card in cards:
         if not isinstance(card, str) or card not in RANKS:
-            raise IllegalEvent(f"{card!r} is not a card rank (ranks: {' '.join(RANKS)})")
+            raise IllegalEvent(f"{written(card)} is not a card rank (ranks: {' '.join(RANKS)})")
     return list(cards)
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields, n_cards
 from companion.games.full_counter_cards import (  # noqa: F401 - the cards, named here too
     ABILITIES,
@@ -193,7 +193,7 @@ class FullCounter(Match):
         asked = self.deck.starter_values()[self.asking]
         if not is_whole(event["value"]) or event["value"] != asked:
             raise IllegalEvent(f"the question now is who holds a {self._card_words(asked)}, "
-                               f"not {event['value']!r}")
+                               f"not {written(event['value'])}")
         face_up = self._names(event["face_up"], "face_up")
         in_hand = self._names(event["in_hand"], "in_hand") if "in_hand" in event else None
         if face_up:
@@ -230,7 +230,8 @@ class FullCounter(Match):
             raise IllegalEvent(f"{field} is a list of players, like [\"Ann\"]")
         for name in names:
             if name not in self.players:
-                raise IllegalEvent(f"{name!r} is not playing (players: {', '.join(self.players)})")
+                raise IllegalEvent(f"{written(name)} is not playing "
+                                   f"(players: {', '.join(self.players)})")
         return list(names)
 
     # -- a turn -------------------------------------------------------------------------
@@ -249,7 +250,7 @@ class FullCounter(Match):
         count = event.get("count", 1)
         if not is_whole(count) or not 1 <= count <= self.deck.copies_of(card):
             raise IllegalEvent(f"a set of {self.deck.name(card)} is 1 to "
-                               f"{self.deck.copies_of(card)} cards, not {count!r}")
+                               f"{self.deck.copies_of(card)} cards, not {written(count)}")
         zone = self._zone_of(event, player, count)
         self._check_legal(card)
         burned = self._lay(player, [card] * count, times=count, zone=zone)
@@ -267,7 +268,7 @@ class FullCounter(Match):
         for value in (first, last):
             if not is_whole(value) or not 1 <= value <= self.deck.numbers:
                 raise IllegalEvent(f"a chain runs through numbered cards 1-{self.deck.numbers}, "
-                                   f"not {value!r}")
+                                   f"not {written(value)}")
         if first == last:
             raise IllegalEvent(f"a chain has at least two values; {first} alone is a play")
         step = 1 if last > first else -1
@@ -354,7 +355,7 @@ class FullCounter(Match):
             return None
         zone = event.get("zone", self.zones.playing_from(player))
         if "zone" in event and zone not in PLAY_ZONES:
-            raise IllegalEvent(f"a play's zone is {' or '.join(PLAY_ZONES)}, not {zone!r} "
+            raise IllegalEvent(f"a play's zone is {' or '.join(PLAY_ZONES)}, not {written(zone)} "
                                f"(a face-down card is a blind event)")
         if zone == BLIND:
             zone = HAND  # a play while only face-down cards are left: refused, saying why
@@ -464,7 +465,7 @@ class FullCounter(Match):
     def _quick_play(self, player: str, effect: object, count: object) -> None:
         if effect not in EFFECTS:
             raise IllegalEvent(f"a quick play's effect is one of {', '.join(EFFECTS)}, "
-                               f"not {effect!r}")
+                               f"not {written(effect)}")
         if effect in ROLES and self.deck.number_of(effect) is None:  # type: ignore[arg-type]
             raise IllegalEvent(f"this deck has no {NAMES[effect]}")  # type: ignore[index]
         if effect == WILDFIRE and not self.deck.wildfire:
@@ -473,7 +474,7 @@ class FullCounter(Match):
             raise IllegalEvent("count goes with an ability: " + ", ".join(ABILITIES))
         times = 1 if count is None else count
         if not is_whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
-            raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {count!r}")
+            raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {written(count)}")
         role = None if effect in (PLAIN, FOUR) else str(effect)
         self.pile.append(PileCard(player, None, None))
         burned = self._after_play(player, role, times, four=effect == FOUR)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 
 #: The two powers without a number. Numbered cards are entered as their number.
 WILDFIRE, MIRROR = "wildfire", "mirror"
@@ -77,7 +77,8 @@ class Deck:
         profile = {**DEFAULT_DECK, **given}
         for key, (low, high) in PROFILE_LIMITS.items():
             if not is_whole(profile[key]) or not low <= profile[key] <= high:
-                raise BadSetup(f"deck {key} is a whole number {low}-{high}, not {profile[key]!r}")
+                raise BadSetup(f"deck {key} is a whole number {low}-{high}, "
+                               f"not {written(profile[key])}")
         roles: dict[int, str] = {}
         for role in ROLES:
             number = profile[role]
@@ -85,7 +86,7 @@ class Deck:
                 continue
             if not is_whole(number) or not 1 <= number <= profile["numbers"]:
                 raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
-                               f"not {number!r}")
+                               f"not {written(number)}")
             if number in roles:
                 raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
                                f"and {NAMES[role]}")
@@ -141,7 +142,7 @@ class Deck:
         also = f' or "{powers[0]}"' if len(powers) == 1 else ""
         if len(powers) == 2:
             also = f', "{WILDFIRE}" or "{MIRROR}"'
-        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {value!r}")
+        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {written(value)}")
 
     def starter_values(self) -> list[int]:
         """The values asked about to find the starter: the Gold Bar, then 3, 4, ...

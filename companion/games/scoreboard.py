@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields
 from companion.table.scores import Scoreboard as Sheet
 
@@ -81,7 +81,7 @@ class Scoreboard(Match):
         player = self.player_field(event)
         points = event["points"]
         if isinstance(points, bool) or not isinstance(points, int):
-            raise IllegalEvent(f"points are a whole number, not {points!r}")
+            raise IllegalEvent(f"points are a whole number, not {written(points)}")
         if abs(points) > POINTS_LIMIT:
             raise IllegalEvent(f"points are -{POINTS_LIMIT} to {POINTS_LIMIT} per entry, "
                                f"not {points}")

@@ -40,7 +40,14 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.config import physical_dice
-from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, UnknownGame
+from companion.errors import (
+    BadSetup,
+    CompanionError,
+    IllegalEvent,
+    StoreError,
+    UnknownGame,
+    written,
+)
 from companion.names import check_name
 from companion.remote.dice import PHYSICAL_ROLL, remote_faces
 from companion.remote.pads import pads
@@ -220,9 +227,9 @@ def export_args(ref: object, fmt: object) -> tuple[str, str]:
     and ``jsonl`` or ``csv``; BADARG otherwise (the console checks with this too)."""
     ref = str(ref).strip().lower()
     if fmt not in ("jsonl", "csv"):
-        raise RemoteError("BADARG", f"export writes jsonl or csv, not {fmt!r}")
+        raise RemoteError("BADARG", f"export writes jsonl or csv, not {written(fmt)}")
     if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        raise RemoteError("BADARG", f"a match is current, last or a number, not {ref!r}")
+        raise RemoteError("BADARG", f"a match is current, last or a number, not {written(ref)}")
     return ref, str(fmt)
 
 
@@ -469,7 +476,7 @@ def run(app: App, name: str, *args: Any, **kw: Any) -> Any:
     failure comes out as :class:`RemoteError`, a bug as ``INTERNAL`` (and logged)."""
     command = COMMANDS.get(name)
     if command is None:
-        raise RemoteError("BADARG", f"no command {name!r}")
+        raise RemoteError("BADARG", f"no command {written(name)}")
     return guarded(command, app, *args, **kw)
 
 

@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from companion.errors import StoreError
+from companion.errors import StoreError, written
 from companion.store.errors import StoreCorrupt
 from companion.store.sql import READ
 
@@ -150,7 +150,7 @@ def match_row(
     """The match's row (all of :data:`SELECT_MATCH` with ``with_count``, else its id and
     state), or StoreError "no match N"."""
     if isinstance(match_id, bool) or not isinstance(match_id, int):
-        raise StoreError(f"a match id is a number, not {match_id!r}")
+        raise StoreError(f"a match id is a number, not {written(match_id)}")
     if with_count:
         row = conn.execute(SELECT_MATCH + " WHERE id = ?", (match_id,)).fetchone()
     else:
@@ -177,7 +177,7 @@ def new_uid(device: str = "") -> str:
 def checked_uid(uid: str) -> str:
     """``uid`` if it can name a match (also in an import), else StoreError."""
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not uid.isprintable():
-        raise StoreError(f"a match uid is 1 to 64 printable characters, not {uid!r}")
+        raise StoreError(f"a match uid is 1 to 64 printable characters, not {written(uid)}")
     return uid
 
 
