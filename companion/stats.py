@@ -691,6 +691,20 @@ def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Seq
     return "; ".join(said)
 
 
+
+def without_unplayed(shown: dict[str, Any]) -> dict[str, Any]:
+    """:func:`figures` without the players and games that have no finished match (a
+    game started and never finished is no "0 played" row on a page)."""
+    games = {}
+    for game_id, game in (shown.get("games") or {}).items():
+        if game.get("plays"):
+            rows = {name: row for name, row in game.get("players", {}).items()
+                    if row.get("plays")}
+            games[game_id] = {**game, "players": rows}
+    players = {name: row for name, row in (shown.get("players") or {}).items()
+               if row.get("plays")}
+    return {**shown, "games": games, "players": players}
+
 # -- as a table ----------------------------------------------------------------------------
 
 

@@ -385,3 +385,15 @@ def test_a_header_the_door_reads_given_twice_is_refused(device, name) -> None:
     assert reply.status_code == 400, reply.text
     one_line_error(reply, 400)
     assert device.roster() == before
+
+
+def test_a_player_page_has_no_row_for_a_game_never_finished(device) -> None:
+    finish_scoreboard(device)
+    started = device.client.post("/api/matches", json={
+        "game": "count-up-21", "players": ["Ann", "Bob"], "options": {}})
+    assert started.status_code == 200, started.text
+    device.client.post("/api/leave", json={})  # kept as abandoned: never finished
+    figures = device.client.get("/api/players/Ann").json()["figures"]
+    assert list(figures["games"]) == ["scoreboard"]
+    page = device.client.get("/players/Ann").text
+    assert "0 played" not in page and "Count Up 21" not in page.split("<h2>Matches")[0]

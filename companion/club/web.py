@@ -37,10 +37,10 @@ KEEPALIVE = 15.0
 def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
     """Per game: players by rating (best first), with wins and plays; a match a table
     never finished adds no game and no player."""
-    from companion.remote.web.pages import played
+    from companion.stats import without_unplayed
 
     games = []
-    for game_id, game in (played(figures).get("games") or {}).items():
+    for game_id, game in (without_unplayed(figures).get("games") or {}).items():
         rows = [{"name": name, "rating": f.get("rating"), "wins": f.get("wins", 0),
                  "plays": f.get("plays", 0)} for name, f in game.get("players", {}).items()]
         rows.sort(key=lambda r: (r["rating"] is None, -(r["rating"] or 0), r["name"]))

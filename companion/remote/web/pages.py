@@ -100,27 +100,14 @@ def player_figures(store: Any, played_only: bool = False) -> dict[str, Any]:
     the roster is the "ann" who won; ``{}`` for a name with no finished match).
     ``played_only`` (the club's page): only players and games with a finished match (a
     match a table never finished adds no one)."""
-    from companion.stats import figures
+    from companion.stats import figures, without_unplayed
 
     roster, shown = store.roster(), figures(store)
     if played_only:
-        shown = played(shown)
+        shown = without_unplayed(shown)
     by_key = {player_key(name): row for name, row in shown["players"].items()}
     return {"roster": roster, "figures": shown,
             "roster_figures": {name: by_key.get(player_key(name), {}) for name in roster}}
-
-
-def played(shown: dict[str, Any]) -> dict[str, Any]:
-    """``figures`` without the players and games that have no finished match."""
-    games = {}
-    for game_id, game in (shown.get("games") or {}).items():
-        if game.get("plays"):
-            rows = {name: row for name, row in game.get("players", {}).items()
-                    if row.get("plays")}
-            games[game_id] = {**game, "players": rows}
-    players = {name: row for name, row in (shown.get("players") or {}).items()
-               if row.get("plays")}
-    return {**shown, "games": games, "players": players}
 
 
 def player_page_data(store: Any, name: str) -> dict[str, Any]:

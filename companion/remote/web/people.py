@@ -20,7 +20,7 @@ def player_details(store: Any, name: str, matches: list[dict[str, Any]]) -> dict
     and ``matches`` (their finished and abandoned matches, newest first: ``matches``,
     the history rows with them); NOTFOUND for a name the roster does not have and no
     match has."""
-    from companion.stats import figures, opponents, rival_and_nemesis
+    from companion.stats import figures, opponents, rival_and_nemesis, without_unplayed
 
     wanted = name.strip()
     key = player_key(wanted)  # one player in any spelling (companion.names.player_key)
@@ -32,5 +32,7 @@ def player_details(store: Any, name: str, matches: list[dict[str, Any]]) -> dict
     if shown is None:
         raise RemoteError("NOTFOUND", f"no player {wanted!r}")
     rows = opponents(store, shown)
-    return {"name": shown, "figures": figures(store, player=shown), "opponents": rows,
+    # Only games the player finished: one started and never finished is no "0 played".
+    return {"name": shown, "figures": without_unplayed(figures(store, player=shown)),
+            "opponents": rows,
             **rival_and_nemesis(rows), "matches": matches}
