@@ -77,12 +77,14 @@ class Outgoing:
 
     def confirmed(self) -> bool:
         """A dashboard has stored the whole log as it is now, in its present state (or
-        stored it and refused to count it: that is final too, and logged there)."""
+        stored it and refused to count it: that is final too, and logged there; or
+        holds it for the organiser, who decides there)."""
         if self.receipt is None:
             return False
         seq, digest, state = self.receipt
         return (seq == len(self.rows) and digest == self.hashes[-1]
-                and (state == self.state or (state, self.state) == ("refused", "finished")))
+                and (state in (self.state, "held")
+                     or (state, self.state) == ("refused", "finished")))
 
 
 class Publisher:
@@ -395,10 +397,12 @@ class Publisher:
                 self.signal(out.match_id)  # the log changed meanwhile: look again
                 return
             out.mark, moved = seq, True
-        out.receipt = (seq, digest, state)
         if state == "refused":
             log.warning("club: the dashboard stored match %s but does not count it "
                         "(its log there says why)", uid)
+        elif state == "held" and (out.receipt or (0, "", ""))[2] != "held":
+            log.info("club: the dashboard holds match %s for the organiser", uid)
+        out.receipt = (seq, digest, state)
         if moved:  # the dashboard is there: the next resend waits a whole interval
             out.resends = 0
             out.resend_at = None if out.confirmed() else self.clock() + self.resend_every
