@@ -84,7 +84,9 @@ def origins(receiver: Receiver) -> list[str]:
 
 def test_a_device_bound_to_another_table_is_named_and_moved_from_the_command_line(
         tmp_path, caplog):
+    replies: list[tuple[str, bytes]] = []
     receiver = receiver_in(tmp_path)
+    receiver.request = lambda topic, data: replies.append((topic, data))
     send(receiver, match_messages("t1", 1))
     send(receiver, match_messages("t2", 2))  # the Pi carried to table t2
     assert origins(receiver) == ["t1"]
@@ -104,6 +106,8 @@ def test_a_device_bound_to_another_table_is_named_and_moved_from_the_command_lin
     assert out.getvalue().startswith(f"Device {DEVICE[:16]} moved from t1 to t2")
     receiver.behind()  # the running dashboard reads what the command line wrote
     assert receiver.refused_rows() == []
+    asked = [json.loads(data) for topic, data in replies if topic == wire.sync_topic("t2")]
+    assert [(a["uid"], a["have"]) for a in asked] == [(DEVICE[:16] + f"{2:016x}", 0)]
     send(receiver, match_messages("t2", 2))  # the table sends it again: taken now
     assert origins(receiver) == ["t1", "t2"]
     send(receiver, match_messages("t1", 3))  # and the device no longer speaks for t1

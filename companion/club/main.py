@@ -58,7 +58,7 @@ def organiser_main(state_dir: Path, *, move: tuple[str, str] | None = None,
                 return 1
             print(f"Device {device[:16]} moved from {before} to {table}: its matches are "
                   f"taken for {table} from now on (the running dashboard within a few "
-                  "seconds; the table sends what was dropped again by itself).", file=out)
+                  "seconds, when it asks the table for what it dropped).", file=out)
             return 0
         store = Store(Path(state_dir) / Store.DEFAULT_NAME, readonly=True)
         try:

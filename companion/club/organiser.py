@@ -25,10 +25,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from companion.club import wire
+from companion.club.ledger import REFUSED_MAX
 from companion.store import UID_DEVICE_DIGITS
 
 #: Two devices heard for one table within this many seconds are speaking at once.
 TWO_DEVICES_WINDOW = 30.0
+#: The uids of a refused device's matches kept per device and table, to ask its table
+#: for them at once when the organiser moves the device there.
+DROPPED_MAX = 48
 
 
 def lock_season(ledger: Any, store: Any, season: Any) -> dict[str, Any] | None:
@@ -56,6 +61,8 @@ class Organiser:
         #: Tables where two devices speak at once (table -> the devices).
         self.two_devices: dict[str, list[str]] = {}
         self._refused_rows: list[dict[str, Any]] | None = None
+        #: (device digits, table) -> uids of the matches dropped (:data:`DROPPED_MAX`).
+        self._dropped: dict[tuple[str, str], set[str]] = {}
         self._locked: dict[str, dict[str, Any]] | None = None
 
     # -- two devices speaking for one table ------------------------------------------------
@@ -103,7 +110,12 @@ class Organiser:
 
     # -- a device bound to another table ---------------------------------------------------
 
-    def _refused_device(self, device: str, table: str) -> None:
+    def _refused_device(self, device: str, table: str, uid: str) -> None:
+        key = (device[:UID_DEVICE_DIGITS], table)
+        if key in self._dropped or len(self._dropped) < REFUSED_MAX:
+            dropped = self._dropped.setdefault(key, set())
+            if len(dropped) < DROPPED_MAX and len(uid) <= 64:
+                dropped.add(uid)
         if self.ledger.refuse_device(device, table):
             self._refused_rows = None
             self.changed("")
@@ -146,8 +158,16 @@ class Organiser:
         return True
 
     def _organiser_changed(self) -> None:
-        """The ledger changed under the dashboard (the organiser): read it again."""
+        """The ledger changed under the dashboard (the organiser): read it again, and
+        ask a moved device's table at once for the matches that were dropped (it would
+        send them again by itself, but only as its resend timer comes round)."""
         self._refused_rows = self._locked = None
+        for (key, table), uids in list(self._dropped.items()):
+            if self.ledger.table_of(key) == table:
+                for uid in sorted(uids):
+                    self.request(wire.sync_topic(table),
+                                 wire.encode({"uid": uid, "have": 0, "hash": ""}))
+                del self._dropped[(key, table)]
         self.changed("")
 
     def _outside(self) -> None:

@@ -208,7 +208,7 @@ class Receiver(TableBook, Organiser, Review, MatchBook, Waiting):
                       "dropped", table, uid[:40], device[:40])
             return None
         if not self.ledger.claim(table, device):
-            self._refused_device(device, table)
+            self._refused_device(device, table, uid)
             self._say(logging.WARNING, "device", table,
                       "club: device %s is %s's, not %s's; a message for match %s dropped",
                       device[:40], self.ledger.table_of(device), table, uid[:40])
