@@ -126,6 +126,26 @@ def match_uid(text: str) -> str:
     return text
 
 
+def device_id(text: str) -> str:
+    """An argparse type: a device's id as a club dashboard knows it: the 16 hex digits
+    its match uids begin with (or more of its id; the first 16 count)."""
+    from companion.store import UID_DEVICE_DIGITS
+
+    if not UID_DEVICE_DIGITS <= len(text) <= 64 or \
+            any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise argparse.ArgumentTypeError(
+            f"is a device id ({UID_DEVICE_DIGITS} to 64 hex digits), not {text[:80]!r}")
+    return text.lower()
+
+
+def season_name(text: str) -> str:
+    """An argparse type: a season's name as ``[club] seasons`` or ``--season`` gives it."""
+    name = text.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"is a season's name, not {text[:80]!r}")
+    return name
+
+
 def table(text: str) -> str:
     """An argparse type: a club table's name, by the rule ``[club] table`` follows."""
     from companion.config import TABLE_NAME, valid_table_name

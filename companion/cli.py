@@ -32,7 +32,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from companion import __version__, arguments
 from companion.config import Config, dump_toml, load_config
@@ -192,6 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
     organiser.add_argument("--refuse", metavar="UID", type=arguments.match_uid,
                            help="refuse held match UID (the league keeps what it counted) "
                                 "and exit")
+    organiser.add_argument("--move-device", metavar="ID", type=arguments.device_id,
+                           help="bind device ID (companion club --review lists the refused "
+                                "ones) to the table given by --to, and exit")
+    organiser.add_argument("--lock-season", metavar="NAME", type=arguments.season_name,
+                           help="lock season NAME: its standings stay as counted now "
+                                "(whatever arrives later), and exit")
+    club.add_argument("--to", metavar="TABLE", type=arguments.table,
+                      help="with --move-device: the table the device speaks for from now on")
     club.add_argument("--seat", metavar="GAME", type=arguments.game,
                       help="seat the night's next round of GAME (with --present, --tables) "
                            "and store it; a running dashboard sends it to the tables")
@@ -600,10 +608,23 @@ def cmd_club(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.json and not (args.review or args.seat):
         raise UsageError("club: --json goes with --review or --seat")
+    if (args.to is None) != (args.move_device is None):
+        raise UsageError("club: --move-device ID and --to TABLE go together")
+    if args.move_device or args.lock_season:
+        from companion.club.main import organiser_main
+
+        state_dir = _club_state_dir(args, config)
+        if args.move_device:
+            return organiser_main(state_dir, move=(args.move_device, args.to))
+        season = _seasons(config, args, "--lock-season").get(args.lock_season)
+        if season is None:
+            raise UsageError(f"club: --lock-season: no season {args.lock_season!r} in "
+                             "[club] seasons or --season")
+        return organiser_main(state_dir, season=season)
     if args.review or args.accept or args.refuse:
         from companion.club.main import review_main
 
-        state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+        state_dir = _club_state_dir(args, config)
         decision = ("accepted", args.accept) if args.accept else (
             ("refused", args.refuse) if args.refuse else None)
         return review_main(state_dir, decision, as_json=args.json)
@@ -614,16 +635,27 @@ def cmd_club(args: argparse.Namespace) -> int:
         raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
                          "(or [club] broker in the config)")
     web = _web(args, config) if args.web is not None else ""
-    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    state_dir = _club_state_dir(args, config)
+    seasons = list(_seasons(config, args, "--season").values())
+    with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
+        return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
+                         seasons=seasons)
+
+
+def _club_state_dir(args: argparse.Namespace, config: Config) -> Path:
+    """The dashboard's state dir: ``--state-dir``, else the state dir's ``club/``."""
+    return Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+
+
+def _seasons(config: Any, args: argparse.Namespace, flag: str) -> dict[str, Any]:
+    """The club's seasons by name (``[club] seasons`` and ``--season``), in order."""
     from companion.club.seasons import parse_seasons
 
     try:
         seasons = parse_seasons("; ".join([config.club.seasons, *(args.season or [])]))
     except CompanionError as problem:  # e.g. the same name in the config and here
-        raise UsageError(f"club: --season: {problem}") from None
-    with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
-        return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
-                         seasons=seasons)
+        raise UsageError(f"club: {flag}: {problem}") from None
+    return {season.name: season for season in seasons}
 
 
 def _club_seat(args: argparse.Namespace, config: Config) -> int:
@@ -632,7 +664,7 @@ def _club_seat(args: argparse.Namespace, config: Config) -> int:
 
     if not (args.seat and args.present and args.tables):
         raise UsageError("club: --seat GAME --present NAMES --tables N go together")
-    state_dir = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    state_dir = _club_state_dir(args, config)
     return seat_main(state_dir, args.seat, args.present, args.tables, as_json=args.json,
                      seed=args.seed)
 

@@ -74,7 +74,13 @@ def test_a_counted_match_rewritten_is_held_and_the_league_keeps_it(tmp_path):
         [(uid_of(device), "rewritten", "t1")]
     assert rows[0]["detail"]["result"]["winners"] == ["Ann"]
     assert not [row for row in device.receiver.ledger.audit() if row["what"] == "rewritten"]
-    assert device.store.unpublished()  # the table is not told it is stored: it is not
+    # Issue 29: the table is told the dashboard holds its log ("held"): it stops sending
+    # it and no longer says "not confirmed"; the organiser decides on the dashboard.
+    assert not device.store.unpublished()
+    assert device.publisher.lagging == 0
+    sent = len(device.history)
+    pump(device)
+    assert len(device.history) == sent
     text = io.StringIO()
     review_main(tmp_path, out=text)
     assert "t1 rewrote a counted match (won by Ann)" in text.getvalue()
@@ -89,7 +95,8 @@ def test_an_accepted_rewrite_is_followed_and_on_record(tmp_path):
     out = io.StringIO()
     assert review_main(tmp_path, ("accepted", uid_of(device)), out=out) == 0
     assert out.getvalue().startswith("Accepted: t1 rewrote a counted match")
-    device.settle()  # the dashboard applies the decision at its next turn
+    device.receiver.behind()  # the dashboard applies the decision at its next turn
+    device.settle()
     assert league_winners(page) == {"Ann": 0, "Bob": 1}
     mirrored = device.dashboard.find_uid(uid_of(device))
     assert device.dashboard.events(mirrored) == device.session.match.events

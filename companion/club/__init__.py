@@ -8,8 +8,9 @@
   whatever the order, duplicates or outages; by concern in :mod:`.mirror` (a match as
   held, its waiting messages), :mod:`.matchbook` (storing and judging a match) and
   :mod:`.tables` (per-table bookkeeping, receipts, sync pacing, the live view), with
-  :mod:`.review` (what is held for the organiser) and :mod:`.lines` (the log, one line
-  per cause, table and minute).
+  :mod:`.review` (what is held for the organiser), :mod:`.organiser_tools` (a device bound
+  to another table, two devices at once, a locked season) and :mod:`.lines` (the log,
+  one line per cause, table and minute).
 - :mod:`.dashboard`: ``companion club``, the receiver on its own thread.
 - :mod:`.web`: the club page (every table live, the league) on the table page's app.
 - :mod:`.bench`: ``companion bench --club``; :mod:`.localbroker`: a throwaway Mosquitto

@@ -113,7 +113,8 @@ class Dashboard:
         self.error: str | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._snapshot: dict[str, Any] = {"tables": {}, "results": 0, "held": []}
+        self._snapshot: dict[str, Any] = {"tables": {}, "results": 0, "held": [],
+                                          "refused_devices": [], "locked": {}}
         #: Called from the dashboard's thread after anything changed (the web page).
         self.on_change: Callable[[dict[str, Any]], None] = lambda snapshot: None
         #: The league's seasons (:class:`~companion.club.seasons.Season`), for the page.
@@ -273,6 +274,8 @@ class Dashboard:
         snapshot = receiver.snapshot()
         snapshot["results"] = receiver.results
         snapshot["held"] = receiver.held_rows()
+        snapshot["refused_devices"] = receiver.refused_rows()
+        snapshot["locked"] = receiver.locked()
         with self._lock:
             self._snapshot = snapshot
         self.on_change(snapshot)

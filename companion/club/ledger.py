@@ -19,8 +19,16 @@ state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
   a counted match a table rewrote later, or a match that is a counted one again with its
   times moved; each accepted or refused there (the decision is written here, and the
   dashboard applies it within a few seconds, or when it next starts);
+- ``refused``: a device refused because it is bound to another table (which device,
+  the table it spoke for, the table it is bound to, when last), for the organiser, who
+  may move it (``companion club --move-device ID --to TABLE``, the club page);
+- ``locked``: the seasons the organiser locked, each with its standings as they were
+  counted then: nothing that arrives later changes them;
 - ``audit``: one row per refusal or rewrite (what, when, which table, the details), for
   the organiser (``companion club`` logs the same line).
+
+Another process (``companion club --move-device``, ``--lock-season``, ``--accept``)
+writes here while the dashboard runs: :meth:`Ledger.outside` tells the dashboard so.
 """
 
 from __future__ import annotations
@@ -50,6 +58,11 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS held (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
     " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
     " detail TEXT NOT NULL, decision TEXT, decided REAL, applied INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE IF NOT EXISTS refused (id INTEGER PRIMARY KEY, device TEXT NOT NULL,"
+    " table_name TEXT NOT NULL, bound TEXT NOT NULL, at REAL NOT NULL,"
+    " UNIQUE (device, table_name))",
+    "CREATE TABLE IF NOT EXISTS locked (season TEXT PRIMARY KEY, at REAL NOT NULL,"
+    " standings TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
     " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
     " detail TEXT NOT NULL)",
@@ -70,6 +83,12 @@ def content_digest(events: Sequence[Any]) -> str:
     text = json.dumps(list(events), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
+
+#: Most devices listed as refused for speaking for another table (a hostile table could
+#: only add devices bound elsewhere, but the list stays short whatever happens).
+REFUSED_MAX = 100
+#: How many hex digits a device id given by the organiser has at least (what a uid carries).
+DEVICE_DIGITS = UID_DEVICE_DIGITS
 
 #: What the organiser may decide of a held match.
 DECISIONS = ("accepted", "refused")
@@ -108,6 +127,23 @@ class Ledger:
         self._seen: dict[str, float] = dict(self._conn.execute(
             "SELECT table_name, at FROM seen"))
         self._seen_saved = dict(self._seen)
+        self._version = self._data_version()
+
+    def _data_version(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def outside(self) -> bool:
+        """True when another process wrote to the ledger since the last call (the
+        organiser's command line): the bindings are read again."""
+        version = self._data_version()
+        if version == self._version:
+            return False
+        self._version = version
+        self._tables = {}
+        for device, table in self._conn.execute(
+                "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):
+            self._tables[_key(device)] = table
+        return True
 
     def close(self) -> None:
         self._conn.close()
@@ -129,6 +165,69 @@ class Ledger:
                            " VALUES (?, ?, ?)", (key, table, self.clock()))
         self._tables[key] = table
         return True
+
+    def move(self, device: str, table: str) -> str | None:
+        """The organiser binds ``device`` to ``table`` (its matches are taken from there
+        on); the table it was bound to, or None when the device was never heard of (then
+        nothing changes)."""
+        key = _key(device)
+        row = self._conn.execute("SELECT table_name FROM devices WHERE device = ?",
+                                 (key,)).fetchone()
+        if row is None:
+            return None
+        self._conn.execute("UPDATE devices SET table_name = ? WHERE device = ?", (table, key))
+        self._conn.execute("DELETE FROM refused WHERE device = ? AND table_name = ?",
+                           (key, table))
+        self._tables[key] = table
+        self.note(table, "", "moved", {"device": key, "from": row[0], "to": table})
+        return str(row[0])
+
+    def refuse_device(self, device: str, table: str) -> bool:
+        """``device``, bound to another table, spoke for ``table``: listed for the
+        organiser (once per device and table; its time moved at most once a minute). True
+        when the list changed."""
+        key, bound, now = _key(device), self._tables.get(_key(device)), self.clock()
+        if bound is None or bound == table:
+            return False
+        row = self._conn.execute("SELECT at FROM refused WHERE device = ? AND table_name = ?",
+                                 (key, table)).fetchone()
+        if row is not None:
+            if now - row[0] >= SEEN_WRITE_EVERY:
+                self._conn.execute("UPDATE refused SET at = ?, bound = ? WHERE device = ? AND"
+                                   " table_name = ?", (now, bound, key, table))
+            return False
+        if self._conn.execute("SELECT count(*) FROM refused").fetchone()[0] >= REFUSED_MAX:
+            return False
+        self._conn.execute("INSERT INTO refused (device, table_name, bound, at)"
+                           " VALUES (?, ?, ?, ?)", (key, table, bound, now))
+        return True
+
+    def refused_devices(self) -> list[dict[str, Any]]:
+        """The devices refused for speaking for a table they are not bound to, newest
+        first (a row whose device was moved there since is gone)."""
+        rows = self._conn.execute("SELECT id, device, table_name, bound, at FROM refused"
+                                  " ORDER BY at DESC").fetchall()
+        return [{"id": ident, "device": device, "table": table, "bound": bound, "at": at}
+                for ident, device, table, bound, at in rows
+                if self._tables.get(device) != table]
+
+    # -- locked seasons ---------------------------------------------------------------------
+
+    def lock(self, season: str, standings: Any) -> dict[str, Any] | None:
+        """Lock ``season`` with its ``standings`` as counted now; None when it was locked
+        already (its first lock stands)."""
+        if self.locked().get(season) is not None:
+            return None
+        at = self.clock()
+        self._conn.execute("INSERT INTO locked (season, at, standings) VALUES (?, ?, ?)",
+                           (season, at, json.dumps(standings, sort_keys=True)))
+        return {"at": at, "standings": standings}
+
+    def locked(self) -> dict[str, dict[str, Any]]:
+        """Every locked season: when, and its standings then."""
+        return {season: {"at": at, "standings": json.loads(standings)}
+                for season, at, standings in self._conn.execute(
+                    "SELECT season, at, standings FROM locked")}
 
     def seen(self, table: str, at: float) -> bool:
         """The table was heard at ``at``; True when its "last seen" moved by a second or

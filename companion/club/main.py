@@ -14,7 +14,67 @@ from typing import Any
 
 from companion.club.dashboard import Dashboard
 
-__all__ = ["club_main", "review_main"]
+__all__ = ["club_main", "organiser_main", "review_main"]
+
+
+def _ledger(state_dir: Path) -> Any:
+    """The dashboard's ledger in ``state_dir``, or None (said on stderr) when no
+    dashboard has kept its book there."""
+    import sys
+
+    from companion.club.ledger import LEDGER_NAME, Ledger
+
+    path = Path(state_dir) / LEDGER_NAME
+    if not path.exists():
+        print(f"companion club: no club dashboard has kept its book in {state_dir}",
+              file=sys.stderr)
+        return None
+    return Ledger(path)
+
+
+def organiser_main(state_dir: Path, *, move: tuple[str, str] | None = None,
+                   season: Any = None, out: Any = None) -> int:
+    """``companion club --move-device ID --to TABLE`` (``move``) or ``--lock-season
+    NAME`` (``season``), written in the dashboard's ledger (a running dashboard reads it
+    within a few seconds). 0, or 1 when there is no dashboard in ``state_dir``, the
+    device was never heard of, or the season is locked already."""
+    import sys
+
+    from companion.clock import day_text
+    from companion.club.organiser_tools import lock_season
+    from companion.store import Store
+
+    out = out or sys.stdout
+    ledger = _ledger(state_dir)
+    if ledger is None:
+        return 1
+    try:
+        if move is not None:
+            device, table = move
+            before = ledger.move(device, table)
+            if before is None:
+                print(f"companion club: no device {device} has been heard by the dashboard "
+                      "(companion club --review lists the refused ones)", file=sys.stderr)
+                return 1
+            print(f"Device {device[:16]} moved from {before} to {table}: its matches are "
+                  f"taken for {table} from now on (the running dashboard within a few "
+                  "seconds, when it asks the table for what it dropped).", file=out)
+            return 0
+        store = Store(Path(state_dir) / Store.DEFAULT_NAME, readonly=True)
+        try:
+            lock = lock_season(ledger, store, season)
+        finally:
+            store.close()
+        if lock is None:
+            since = day_text(ledger.locked()[season.name]["at"], "%Y-%m-%d %H:%M")
+            print(f"companion club: season {season.name} is locked already (since {since})",
+                  file=sys.stderr)
+            return 1
+        print(f"Season {season.name} locked: its standings stay as counted now, whatever "
+              "arrives later.", file=out)
+        return 0
+    finally:
+        ledger.close()
 
 
 def review_main(state_dir: Path, decision: tuple[str, str] | None = None, *,
@@ -27,25 +87,26 @@ def review_main(state_dir: Path, decision: tuple[str, str] | None = None, *,
     import json
     import sys
 
-    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.organiser_tools import refused_line
     from companion.club.review import held_line
 
     out = out or sys.stdout
-    path = Path(state_dir) / LEDGER_NAME
-    if not path.exists():
-        print(f"companion club: no club dashboard has kept its book in {state_dir}",
-              file=sys.stderr)
+    ledger = _ledger(state_dir)
+    if ledger is None:
         return 1
-    ledger = Ledger(path)
     try:
         if decision is None:
-            held = ledger.held()
+            held, refused = ledger.held(), ledger.refused_devices()
             if as_json:
-                print(json.dumps({"held": held}, sort_keys=True), file=out)
-            elif not held:
+                print(json.dumps({"held": held, "refused_devices": refused},
+                                 sort_keys=True), file=out)
+                return 0
+            if not held:
                 print("No match waits for the organiser.", file=out)
-            for row in [] if as_json else held:
+            for row in held:
                 print(f"{row['uid']}  {held_line(row)}", file=out)
+            for row in refused:
+                print(f"{row['device']}  {refused_line(row)}", file=out)
             return 0
         verdict, uid = decision
         row = ledger.decide(uid, verdict)

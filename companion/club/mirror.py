@@ -46,6 +46,10 @@ class Mirror:
     #: "accepted" (the next rewrite is followed), "refused" (later generations set
     #: aside for good); "" when there is none.
     hold: str = ""
+    #: Where a held rewrite parts from the counted log (the ``keep`` of its cut, when
+    #: one came), so an accepted rewrite is asked for from there (the audit row then
+    #: names only the events it dropped).
+    parted: int | None = None
     #: (gen, keep) of a settled match's log being sent again, compared event by event
     #: with the stored one before anything changes.
     candidate: tuple[int, int] | None = None

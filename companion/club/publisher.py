@@ -47,9 +47,13 @@ GEN_KEY = "club-gen"
 #: one waits twice as long as the last, up to :data:`RESEND_MAX`.
 RESEND_EVERY = 5.0
 RESEND_MAX = 120.0
-#: The table's MQTT keepalive (seconds): a table whose link stalls (Wi-Fi gone, power
-#: cut) is shown offline by its will within 1.5 times this.
-KEEPALIVE = 10
+#: The table's MQTT keepalive (seconds). A table whose link stalls (Wi-Fi gone, power
+#: cut) is shown offline by its will once the broker gives up on it: when it has heard
+#: nothing for more than 1.5 times this (whole seconds, so 7 s here) at one of its
+#: checks, which Mosquitto 2.0.11 (Debian 12) makes only every 6 s. With 10 s that was
+#: 16 to 22 s after the table's last packet (17.6 s median measured); with 4 s it is at
+#: most 14 s (paho pings an idle broker every 4 s: a few bytes).
+KEEPALIVE = 4
 
 
 @dataclass
@@ -78,12 +82,14 @@ class Outgoing:
 
     def confirmed(self) -> bool:
         """A dashboard has stored the whole log as it is now, in its present state (or
-        stored it and refused to count it: that is final too, and logged there)."""
+        stored it and refused to count it: that is final too, and logged there; or
+        holds it for the organiser, who decides there)."""
         if self.receipt is None:
             return False
         seq, digest, state = self.receipt
         return (seq == len(self.rows) and digest == self.hashes[-1]
-                and (state == self.state or (state, self.state) == ("refused", "finished")))
+                and (state in (self.state, "held")
+                     or (state, self.state) == ("refused", "finished")))
 
 
 class Publisher:
@@ -402,10 +408,12 @@ class Publisher:
                 self.signal(out.match_id)  # the log changed meanwhile: look again
                 return
             out.mark, moved = seq, True
-        out.receipt = (seq, digest, state)
         if state == "refused":
             log.warning("club: the dashboard stored match %s but does not count it "
                         "(its log there says why)", uid)
+        elif state == "held" and (out.receipt or (0, "", ""))[2] != "held":
+            log.info("club: the dashboard holds match %s for the organiser", uid)
+        out.receipt = (seq, digest, state)
         if moved:  # the dashboard is there: the next resend waits a whole interval
             out.resends = 0
             out.resend_at = None if out.confirmed() else self.clock() + self.resend_every

@@ -28,7 +28,8 @@ and holds the receiver together; the rest lives by concern: :mod:`.mirror` (a ma
 as held, its waiting messages), :mod:`.matchbook` (storing and judging a match),
 :mod:`.tables` (per-table bookkeeping, receipts, sync pacing, the live view),
 :mod:`.review` (what is held for the organiser: a counted match rewritten, a counted
-match again with its times moved) and :mod:`.lines` (one log line per cause, table and
+match again with its times moved), :mod:`.organiser` (a device bound to another table,
+two devices at once, a locked season) and :mod:`.lines` (one log line per cause, table and
 minute).
 
 Matches are stored with ``origin`` = the table's name, so stats, export, History and
@@ -48,6 +49,7 @@ from companion.club.ledger import Ledger
 from companion.club.lines import Lines
 from companion.club.matchbook import EARLIEST, SKEW, MatchBook
 from companion.club.mirror import MAX_WAITING, MIRROR_KEY, Mirror, Waiting
+from companion.club.organiser_tools import OrganiserTools
 from companion.club.review import Review
 from companion.club.tables import ASK_MAX, TableBook
 from companion.store import UID_DEVICE_DIGITS
@@ -66,7 +68,7 @@ UNKNOWN_MAX = 48
 LATER_MAX = 20_000
 
 
-class Receiver(TableBook, Review, MatchBook, Waiting):
+class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
     """Applies club messages to ``store`` (owned by the caller's thread).
 
     ``request(topic, payload)`` publishes: a ``sync`` to ask a table for a match again
@@ -112,6 +114,7 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
         self._held_rows: list[dict[str, Any]] | None = None  # for the page, in words
         #: The log, one line per cause, table and minute (:mod:`.lines`).
         self.lines = Lines(log, clock)
+        self._organiser_init()
 
     def _say(self, level: int, cause: str, table: str, text: str, *args: Any) -> None:
         self.lines.say(level, cause, table, text, *args)
@@ -128,6 +131,8 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
             if not data:
                 return  # a retained message being cleared
             payload = wire.decode(data)
+            if not retained:
+                self._speaker(where.table, payload)
             if where.kind == "status":
                 self._status(where.table, payload)
             elif where.kind == "match":
@@ -172,7 +177,12 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
         else:
             raise wire.WireError(f"unknown log op {op!r}")
         mirror = self._mirror(table, uid, payload)
-        if mirror is None or self._held_drops(mirror, payload["gen"]):
+        if mirror is None:
+            return
+        if self._held_drops(mirror, payload["gen"]):
+            if op == "cut":
+                keep = payload["keep"]
+                mirror.parted = keep if mirror.parted is None else min(keep, mirror.parted)
             return
         if mirror.hashes is None:
             self._hydrate(mirror)  # a settled match hears of its log again
@@ -198,6 +208,7 @@ class Receiver(TableBook, Review, MatchBook, Waiting):
                       "dropped", table, uid[:40], device[:40])
             return None
         if not self.ledger.claim(table, device):
+            self._refused_device(device, table, uid)
             self._say(logging.WARNING, "device", table,
                       "club: device %s is %s's, not %s's; a message for match %s dropped",
                       device[:40], self.ledger.table_of(device), table, uid[:40])

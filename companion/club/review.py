@@ -185,8 +185,12 @@ class Review:
             mirror.hold = "accepted" if accepted else "refused"
             self._save(mirror)
             if accepted:  # the table sends the match again; the rewrite is followed
-                self._asked.pop(mirror.uid, None)
-                self._ask(mirror)
+                self._asked.pop(mirror.uid, None)  # from where it parted from the counted
+                kept = detail.get("kept")            # log, when a cut said so
+                kept = kept if isinstance(kept, int) else mirror.parted
+                if isinstance(kept, int) and mirror.hashes is None:
+                    self._hydrate(mirror)
+                self._ask(mirror, kept if isinstance(kept, int) else None)
         elif what == "duplicate" and mirror.state == "held":
             if accepted:
                 if mirror.hashes is None:

@@ -78,6 +78,7 @@ class TableBook:
         """Ask again for every match that made no progress since the last call while
         behind; the uids asked for. Call it every ``sync_every`` seconds or so."""
         asked = []
+        self._outside()  # the organiser's command line: a device moved, a season locked
         self.review()  # the organiser's decisions (written by another process too)
         self._next_turns()
         self.lines.flush()
@@ -98,14 +99,20 @@ class TableBook:
     def any_behind(self) -> bool:
         return any(mirror.behind() for mirror in self.mirrors.values())
 
-    def _ask(self, mirror: Mirror) -> bool:
+    def _ask(self, mirror: Mirror, have: int | None = None) -> bool:
+        """Ask the table for the match from what is stored (``have``: from its first
+        ``have`` events only, which the table then keeps); False when asked just now."""
         last = self._asked.get(mirror.uid)
         when = self.clock()
         if last is not None and when - last < self.sync_every:
             return False
         self._asked[mirror.uid] = when
+        if have is None or mirror.hashes is None or not 0 <= have <= mirror.count:
+            have, digest = mirror.count, mirror.last_hash
+        else:
+            digest = mirror.hashes[have]
         self.request(wire.sync_topic(mirror.table), wire.encode(
-            {"uid": mirror.uid, "have": mirror.count, "hash": mirror.last_hash}))
+            {"uid": mirror.uid, "have": have, "hash": digest}))
         return True
 
     # -- the live view ---------------------------------------------------------------------
@@ -123,6 +130,7 @@ class TableBook:
         for name, status in sorted(self.tables.items()):
             entry = dict(status)
             entry["match"] = self._view(status.get("current") or "")
+            entry["two_devices"] = name in self.two_devices
             tables[name] = entry
         return {"tables": tables}
 
@@ -164,16 +172,17 @@ class TableBook:
 
 
 def _receipt(mirror: Mirror) -> dict[str, Any]:
-    """What the dashboard tells a table it holds of a match: the stored log and state;
-    a duplicate waiting for the organiser is stored, not finished ("playing"); a rewrite
-    the organiser refused is answered at the table's own log, "refused" (final)."""
+    """What the dashboard tells a table it holds of a match: the stored log and state.
+    A match held for the organiser is ``held`` at the table's own log (a rewrite: its
+    retained state; a duplicate: the stored log), so the table stops sending it and no
+    longer says "not confirmed"; a rewrite the organiser refused is answered at the
+    table's own log, ``refused`` (final)."""
     info = mirror.info
-    if mirror.hold == "refused" and info is not None:
+    if mirror.hold in ("refused", "held") and info is not None:
         return {"uid": mirror.uid, "gen": info["gen"], "seq": info["count"],
-                "hash": info["hash"], "state": "refused"}
-    state = "playing" if mirror.state == "held" else mirror.state
+                "hash": info["hash"], "state": mirror.hold}
     return {"uid": mirror.uid, "gen": mirror.gen, "seq": mirror.count,
-            "hash": mirror.last_hash, "state": state}
+            "hash": mirror.last_hash, "state": mirror.state}
 
 
 def _text(value: Any) -> str | None:

@@ -13,9 +13,13 @@ arrive meanwhile are folded into the next one).
 Routes (a contract, like the table page's): ``GET /`` the club page, ``GET /api/club``
 ``{"tables": {NAME: {...}}, "league": [...], "night": {...} or null, "seasons": [...],
 "tie_break": [...], "broker": {...}, "held": [{"id": N, "table": T, "what": W, "text":
-...}]}``, ``GET /api/club/stream`` (SSE), ``POST /api/club/held/ID/accept`` and
-``.../refuse`` and ``POST /api/club/seat`` (the organiser only: the browser that opened
-the organiser's link, :mod:`companion.club.organiser`).
+...}], "refused_devices": [{"id": N, "table": T, "bound": B, "text": ...}]}`` (a table's
+``two_devices``: two devices speak for it at once; a season's ``locked``: when the
+organiser locked it, else null), ``GET /api/club/stream`` (SSE); the organiser's only
+(the browser that opened the organiser's link, :mod:`companion.club.organiser`): ``POST
+/api/club/held/ID/accept`` and ``.../refuse``, ``POST /api/club/devices/ID/move`` (the
+refused device of row ID to the table it spoke for), ``POST /api/club/seasons/N/lock``
+(the N-th season, from 0), ``POST /api/club/seat``.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: What the open club page shows of a table: nothing that identifies its device or its
 #: session on the broker (a device id, a match's uid), only what the room can see.
-PUBLIC_TABLE = ("table", "online", "match", "unconfirmed", "last_seen")
+PUBLIC_TABLE = ("table", "online", "match", "unconfirmed", "last_seen", "two_devices")
 PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind",
                 "entered_dice")
 
@@ -64,6 +68,21 @@ def public_tables(tables: dict[str, Any]) -> dict[str, Any]:
         if isinstance(table["match"], dict):
             table["match"] = {key: table["match"].get(key) for key in PUBLIC_MATCH}
         shown[name] = table
+    return shown
+
+
+def with_locks(standings: list[dict[str, Any]],
+               locked: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each season's standings, a locked one as it was when the organiser locked it
+    (``locked``: the time; None while open)."""
+    shown = []
+    for season in standings:
+        lock = locked.get(season["name"])
+        if lock is None:
+            shown.append({**season, "locked": None})
+        else:
+            shown.append({**season, "games": lock["standings"].get("games", []),
+                          "locked": lock["at"]})
     return shown
 
 
@@ -86,7 +105,7 @@ class ClubPage:
         self.source = StoreSource(store)
         self.source.played_only = True  # the Players page: finished matches' players
         self.tick = 0
-        self._league: tuple[int, list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self._league: tuple[Any, list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._html: tuple[Any, str] | None = None
         self._night_view: tuple[Any, dict[str, Any] | None] | None = None
         from companion.club.organiser import Organiser
@@ -116,6 +135,8 @@ class ClubPage:
                   Route("/api/club/stream", self.stream),
                   Route("/api/club/held/{ident:int}/{decision}", self.decide,
                         methods=["POST"]),
+                  Route("/api/club/devices/{ident:int}/move", self.move, methods=["POST"]),
+                  Route("/api/club/seasons/{index:int}/lock", self.lock, methods=["POST"]),
                   *(self.organiser.routes() if self.organiser else [])]
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
@@ -133,7 +154,8 @@ class ClubPage:
         from companion.stats import cached_figures, forget
 
         snapshot = self.dashboard.snapshot()
-        key = snapshot.get("results", 0)
+        locked = snapshot.get("locked") or {}
+        key = (snapshot.get("results", 0), tuple(sorted(locked)))
         if self._league is None or self._league[0] != key:
             seasons = list(getattr(self.dashboard, "seasons", []))
 
@@ -141,13 +163,14 @@ class ClubPage:
                 forget(store)  # the finished mark cannot show a re-finished match
                 return cached_figures(store), season_table(store, seasons)
             figures, standings = await run_in_threadpool(self.source.read, fresh)
-            self._league = (key, league(figures), standings)
+            self._league = (key, league(figures), with_locks(standings, locked))
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
                 "night": await self._night(key),
                 "seasons": self._league[2], "tie_break": list(TIE_BREAK),
                 "broker": {"connected": self._problem() is None,
                            "problem": self._problem()},
-                "held": list(snapshot.get("held") or [])}
+                "held": list(snapshot.get("held") or []),
+                "refused_devices": list(snapshot.get("refused_devices") or [])}
 
     async def _night(self, results: int) -> dict[str, Any] | None:
         """The night's round and standings (:func:`companion.club.night.view`), read
@@ -192,32 +215,58 @@ class ClubPage:
                               else {"organiser": None}))
 
     async def decide(self, request: Any) -> Any:
-        """The organiser accepts or refuses a held match (the page's door has checked
-        the Origin and the body's type already)."""
-        from starlette.responses import JSONResponse
-
-        request.app.state.site.check_read(request)
+        """The organiser accepts or refuses a held match."""
         decision = {"accept": "accepted", "refuse": "refused"}.get(
             request.path_params["decision"])
         if decision is None:
+            from starlette.responses import JSONResponse
+
             return JSONResponse({"error": "accept or refuse"}, status_code=404)
+        ident = request.path_params["ident"]
+        return await self._organiser_call(
+            request, lambda receiver: receiver.organiser(ident, decision),
+            "no such match waits for the organiser", {"decision": decision})
+
+    async def move(self, request: Any) -> Any:
+        """The organiser moves a refused device to the table it spoke for."""
+        ident = request.path_params["ident"]
+        return await self._organiser_call(
+            request, lambda receiver: receiver.move_refused(ident),
+            "no such device waits for the organiser", {})
+
+    async def lock(self, request: Any) -> Any:
+        """The organiser locks a season: its standings stay as they are now."""
+        seasons = list(getattr(self.dashboard, "seasons", []))
+        index = request.path_params["index"]
+        season = seasons[index] if 0 <= index < len(seasons) else None
+        return await self._organiser_call(
+            request, lambda receiver: season is not None and receiver.lock(season),
+            "no such season, or it is locked already", {"locked": getattr(season, "name", "")})
+
+    async def _organiser_call(self, request: Any, fn: Any, missing: str,
+                              done_body: dict[str, Any]) -> Any:
+        """Run the organiser's ``fn(receiver)`` on the dashboard's thread (the
+        organiser's browser only: the page's door has checked the Origin and the body's
+        type already); 404 ``missing`` when it returns False."""
+        from starlette.responses import JSONResponse
+
+        request.app.state.site.check_read(request)
         if not self.is_organiser(request):
             return JSONResponse({"error": "only the organiser decides (open the organiser's "
                                           "link companion club printed, or use companion "
-                                          "club --accept / --refuse)"}, status_code=403)
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+                                          "club --review / --accept / --refuse)"},
+                                status_code=403)
         loop = asyncio.get_running_loop()
-        ident = request.path_params["ident"]
+        done: asyncio.Future[bool] = loop.create_future()
         self.dashboard.call(lambda receiver: loop.call_soon_threadsafe(
-            done.set_result, receiver.organiser(ident, decision)))
+            done.set_result, bool(fn(receiver))))
         try:
             found = await asyncio.wait_for(done, 10.0)
         except TimeoutError:
             return JSONResponse({"error": "the dashboard did not answer"}, status_code=503)
         if not found:
-            return JSONResponse({"error": "no such match waits for the organiser"},
-                                status_code=404)
-        return JSONResponse({"ok": True, "decision": decision})
+            return JSONResponse({"error": missing}, status_code=404)
+        return JSONResponse({"ok": True, **done_body})
 
     async def api(self, request: Any) -> Any:
         from starlette.responses import JSONResponse

@@ -41,9 +41,11 @@ VERSION = 1
 ROOT = "companion"
 #: Log states a match can be in, as published (and kept in the device's meta table).
 STATES = ("playing", "finished", "abandoned")
-#: What a receipt may say of a match: one of :data:`STATES`, or ``refused`` (the
-#: dashboard stored the log but will not count the match: see the receiver).
-RECEIPT_STATES = (*STATES, "refused")
+#: What a receipt may say of a match: one of :data:`STATES`, ``refused`` (the
+#: dashboard stored the log but will not count the match: see the receiver), or ``held``
+#: (the dashboard has the log as the table has it and holds it for the organiser: the
+#: table need not send it again; the dashboard asks for it if the organiser accepts it).
+RECEIPT_STATES = (*STATES, "refused", "held")
 #: The largest payload a receiver reads (a match header or one event is a few hundred
 #: bytes; a whole match never travels in one message). The broker example caps it too
 #: (``message_size_limit`` in deploy/club/mosquitto.conf).

@@ -5,14 +5,12 @@ and the Pair screen's QR address pairs a phone in one step.
 
 from __future__ import annotations
 
-import socket
-import threading
-
 import pytest
 from web_device import LiveDevice
 
 from companion.remote import commands
 from companion.remote.web import asgi
+from tests.quiet_link import QuietLink
 
 #: Collects what the browser reports about the page's Content-Security-Policy.
 WATCH_CSP = """
@@ -52,66 +50,6 @@ def test_no_page_breaks_its_content_security_policy(strict_page, device) -> None
             page.wait_for_selector("#live .prompt.over")  # the script ran (the stream)
         assert page.evaluate("window.cspViolations") == [], path
     assert not [text for text in problems if "Content Security Policy" in text], problems
-
-
-class QuietLink:
-    """A TCP relay between the browser and the device. :meth:`go_quiet` freezes every
-    connection open now: they stay open, but no byte passes any more (a Wi-Fi link
-    that died without a reset). Connections made after it flow again."""
-
-    def __init__(self, port: int):
-        self.target = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.links: list[dict] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(("127.0.0.1", self.target))
-            link = {"quiet": False, "sockets": (client, server)}
-            with self.lock:
-                self.links.append(link)
-            for one, other in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(one, other, link), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket, link: dict) -> None:
-        while True:
-            try:
-                data = source.recv(65536)
-            except OSError:
-                return
-            if not data:
-                if not link["quiet"]:
-                    try:
-                        sink.shutdown(socket.SHUT_WR)
-                    except OSError:
-                        pass
-                return
-            if link["quiet"]:
-                continue  # swallowed: the connection stays open and says nothing
-            try:
-                sink.sendall(data)
-            except OSError:
-                return
-
-    def go_quiet(self) -> None:
-        with self.lock:
-            for link in self.links:
-                link["quiet"] = True
-
-    def close(self) -> None:
-        self.listener.close()
-        with self.lock:
-            for link in self.links:
-                for sock in link["sockets"]:
-                    sock.close()
 
 
 def test_a_link_that_goes_quiet_is_noticed_and_reconnected(page, tmp_path, monkeypatch) -> None:
