@@ -49,6 +49,17 @@ class Dashboard(FakeDashboard):
         fn(self.receiver)
 
 
+def organisers_browser(page: ClubPage, state_dir) -> TestClient:
+    """A browser on any machine that opened the organiser's link."""
+    from companion.club.organiser import organiser_token
+
+    client = TestClient(page.asgi(), client=("192.168.1.30", 5000))
+    opened = client.get(f"/organiser?token={organiser_token(state_dir)}",
+                        follow_redirects=False)
+    assert opened.status_code == 303
+    return client
+
+
 def receiver_in(tmp_path: Path, clock=lambda: 0.0) -> Receiver:
     return Receiver(Store(":memory:"), lambda *r: None, clock=clock,
                     ledger=Ledger(tmp_path / LEDGER_NAME))
@@ -116,18 +127,24 @@ def test_a_device_bound_to_another_table_is_named_and_moved_from_the_command_lin
     assert moved[0]["detail"] == {"device": DEVICE[:16], "from": "t1", "to": "t2"}
 
 
-def test_the_organiser_moves_a_device_on_the_club_page_from_the_dashboards_machine(tmp_path):
+def test_the_organiser_moves_a_device_on_the_club_page(tmp_path):
     receiver = receiver_in(tmp_path)
     send(receiver, match_messages("t1", 1))
     send(receiver, match_messages("t2", 2))
-    page = ClubPage(Dashboard(receiver), receiver.store)
+    dashboard = Dashboard(receiver)
+    dashboard.state_dir = tmp_path
+    page = ClubPage(dashboard, receiver.store)
     ident = receiver.refused_rows()[0]["id"]
     away = TestClient(page.asgi(), client=("192.168.1.20", 5000))
     assert "a device bound to t1 spoke for t2" in away.get("/").text
     assert away.get("/api/club").json()["refused_devices"][0]["table"] == "t2"
     refused = away.post(f"/api/club/devices/{ident}/move", content="{}", headers=HEADERS)
     assert refused.status_code == 403
-    local = TestClient(page.asgi(), client=("127.0.0.1", 5000))
+    # Not even from the dashboard's own machine: only the organiser's browser.
+    here = TestClient(page.asgi(), client=("127.0.0.1", 5000))
+    assert here.post(f"/api/club/devices/{ident}/move", content="{}",
+                     headers=HEADERS).status_code == 403
+    local = organisers_browser(page, tmp_path)
     assert f'data-post="/api/club/devices/{ident}/move">Move to t2' in local.get("/").text
     done = local.post(f"/api/club/devices/{ident}/move", content="{}", headers=HEADERS)
     assert done.status_code == 200 and done.json() == {"ok": True}
@@ -256,6 +273,7 @@ def test_a_locked_season_keeps_its_standings_whatever_arrives_later(tmp_path):
     receiver = Receiver(store, lambda *r: None, ledger=ledger)
     dashboard = Dashboard(receiver)
     dashboard.seasons = parse_seasons(SEASONS)
+    dashboard.state_dir = tmp_path
     page = ClubPage(dashboard, store)
     assert spring_winner(page) == ("Ann", None)
     spring = dashboard.seasons[0]
@@ -268,7 +286,7 @@ def test_a_locked_season_keeps_its_standings_whatever_arrives_later(tmp_path):
         finish(store, day, {"Ann": 1, "Bob": 9})
     name, locked = spring_winner(page)
     assert name == "Ann" and isinstance(locked, float)
-    client = TestClient(page.asgi(), client=("127.0.0.1", 5000))
+    client = organisers_browser(page, tmp_path)
     html = client.get("/").text
     assert "nothing that arrives later changes them" in html
     assert "/api/club/seasons/0/lock" not in html and "/api/club/seasons/1/lock" in html
