@@ -9,8 +9,6 @@ command line and the device can turn it into one clear line instead of a traceba
         show(str(err))          # "a die shows 1 to 6, not 7"
 """
 
-import json
-
 
 def one_line(text: str, limit: int = 200) -> str:
     """A message as one printable line: control characters (a newline typed into an
@@ -27,6 +25,8 @@ def written(value: object, limit: int = 60) -> str:
         >>> written(True), written(None), written(["a", 1]), written("Zed"), written(2.5)
         ('true', 'null', '["a", 1]', "'Zed'", '2.5')
     """
+    import json  # only when a value is refused: the errors module loads with the device
+
     if isinstance(value, str):
         return one_line(f"'{value}'", limit)
     try:
