@@ -37,6 +37,7 @@ from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
+    LEFTOVER_ENDINGS,
     MANIFEST_MAX,
     MANIFEST_MEMBER,
     BackupError,
@@ -382,8 +383,7 @@ class BackupKeeper:
     def _prefix(self) -> str:
         """``companion-<device>-``: how this device's backups are named."""
         with Store(self.db, readonly=True) as store:
-            name = backup_name(store.meta("device_id"), 0.0)
-        return "-".join(name.split("-")[:2]) + "-"
+            return _device_prefix(backup_name(store.meta("device_id"), 0.0))
 
     def _mine(self, prefix: str) -> list[Path]:
         return [path for path in self.directory.iterdir()
@@ -391,7 +391,7 @@ class BackupKeeper:
 
     def _prune(self, newest: Path) -> None:
         # Only this device's backups ("companion-<device>-"), oldest first by name.
-        prefix = "-".join(newest.name.split("-")[:2]) + "-"
+        prefix = _device_prefix(newest.name)
         # The one just written always stays, even when its time sorts first (a Pi
         # without a clock battery may start in 1970 until it finds the network time).
         mine = sorted(path for path in self._mine(prefix) if path != newest)
@@ -439,8 +439,9 @@ class BackupKeeper:
         return False
 
 
-#: The endings of the hidden files a backup writes on its way (store.backup.leftovers_of).
-LEFTOVER_ENDINGS = (".partial", ".db", ".db-journal")
+def _device_prefix(name: str) -> str:
+    """``companion-<device>-`` of a backup's file name: which device's backups it is."""
+    return "-".join(name.split("-")[:2]) + "-"
 
 
 def _ended(db: Path) -> int:

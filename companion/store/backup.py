@@ -243,8 +243,7 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
     doing = f"write the backup in {dest.parent}"
     writable_dir(dest.parent, doing)
     measure(dest.parent, _log_bytes(Path(store.path)), doing, free)
-    partial = dest.with_name(f".{dest.name}.partial")
-    copy = dest.with_name(f".{dest.name}.db")
+    partial, copy = _hidden(dest, ".partial"), _hidden(dest, ".db")
     try:
         store.copy_to(copy)
         manifest = manifest_for(copy, app_version=app_version, now=float(clock()))
@@ -265,11 +264,19 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
     return manifest
 
 
+#: The endings of the hidden files a backup to NAME writes on its way (``.NAME.partial``,
+#: the log's copy ``.NAME.db`` and that copy's journal).
+LEFTOVER_ENDINGS = (".partial", ".db", ".db-journal")
+
+
+def _hidden(dest: Path, ending: str) -> Path:
+    return dest.with_name(f".{dest.name}{ending}")
+
+
 def leftovers_of(dest: Path) -> list[Path]:
     """The hidden files a backup to ``dest`` writes on its way (left behind when the
     device stops halfway)."""
-    copy = dest.with_name(f".{dest.name}.db")
-    return [copy, dest.with_name(f".{dest.name}.partial"), Path(f"{copy}-journal")]
+    return [_hidden(dest, ending) for ending in LEFTOVER_ENDINGS]
 
 
 def _log_bytes(db: Path) -> int:

@@ -99,8 +99,9 @@ def joining(roster: Sequence[str], players: Sequence[str]) -> list[str]:
     known = {player_key(name) for name in roster}
     new: dict[str, str] = {}
     for name in players:
-        if player_key(name) not in known:
-            new.setdefault(player_key(name), name)
+        key = player_key(name)
+        if key not in known:
+            new.setdefault(key, name)
     if new and len(roster) + len(new) > ROSTER_MAX:
         raise RosterFull(f"the roster is full ({len(roster)} of {ROSTER_MAX} names), so "
                          f"{', '.join(new.values())} cannot join it; remove a name first, "
