@@ -311,6 +311,15 @@ class EventLines:
         #: (session, the event's index in its match, the event) not on disk yet.
         self.waiting: list[tuple[Any, int, dict]] = []
 
+    @classmethod
+    def follow(cls, app: App, write: Callable[[str], None]) -> EventLines:
+        """Lines for ``app``'s events, written with ``write``: told of every event and of
+        saving coming back."""
+        lines = cls(write)
+        app.ctx.listeners.append(lines)
+        app.saved_watchers.append(lines.saved)
+        return lines
+
     def __call__(self, session: Any, event: dict, undone: bool = False) -> None:
         if undone:
             kept = len(session.match.events)
@@ -377,9 +386,7 @@ def run_script(
             out.write(line + "\n")
             out.flush()
 
-        lines = EventLines(write)
-        app.ctx.listeners.append(lines)
-        app.saved_watchers.append(lines.saved)
+        EventLines.follow(app, write)
     runner = ScriptRunner(app, clock, config.buttons.hold_time,
                           config.buttons.bounce_time)
     try:
@@ -463,9 +470,7 @@ def run_interactive(
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
                    seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
     if log_events:  # listeners run on the owner thread, the one that draws: no race
-        lines = EventLines(terminal.print_above)
-        app.ctx.listeners.append(lines)
-        app.saved_watchers.append(lines.saved)
+        EventLines.follow(app, terminal.print_above)
     warm_history(app)
     buttons = config.buttons
     player = PressPlayer(app.board, wait, hold_time=buttons.hold_time,
