@@ -71,6 +71,11 @@ config.toml``). No file at all means the defaults. Every key is optional::
     mode = "turn"        # "turn": each turn starts from full; "clock": a chess clock,
                          # each player's own total of `turn` seconds for the whole game
 
+    [ui]
+    language = "en"      # en, de, fr, es, it, pl or ru: the screen, the pages and the
+                         # command line (Settings > Language on the device changes it
+                         # until this file says otherwise)
+
     [gpio]
     pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
                            # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
@@ -88,6 +93,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from companion.errors import ConfigError, written
+from companion.lang import LANGUAGES
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -166,6 +172,10 @@ TIMER_MODES = ("turn", "clock")
 TIMER_MAX = 86_400
 
 
+class Ui(NamedTuple):
+    language: str = "en"
+
+
 class Gpio(NamedTuple):
     pin_factory: str = "lgpio"
 
@@ -205,6 +215,7 @@ class Config(NamedTuple):
     backup: Backup = Backup()
     dice: Dice = Dice()
     timer: Timer = Timer()
+    ui: Ui = Ui()
     gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
@@ -392,6 +403,9 @@ def _check_values(source: str, config: Config) -> None:
     _check_club(config.club, fail)
     _check_backup(config.backup, fail)
     _check_timer(config.timer, fail)
+    if config.ui.language not in LANGUAGES:
+        fail("ui.language", f"must be one of {', '.join(LANGUAGES)}, "
+                            f"not {written(config.ui.language)}")
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
         fail("gpio.pin_factory", f"must be one of {names}, not {written(config.gpio.pin_factory)}")

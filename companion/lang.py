@@ -1,0 +1,170 @@
+"""The language the device speaks: one gettext catalog at a time, switched live.
+
+Every sentence a person reads (the screen, the table and club pages, the command line)
+goes through the functions here; what programs read (serial keywords and reply codes,
+JSON keys, event types, error codes) never does. The catalogs are
+``companion/locale/LANG/LC_MESSAGES/companion.po`` (kept in step by
+``scripts/catalogs``) and their compiled ``.mo`` twins, which the tests check::
+
+    >>> use("en"); _("Tools")
+    'Tools'
+    >>> ngettext("{n} die", "{n} dice", 3).format(n=3)
+    '3 dice'
+
+A message drawn on the 128x64 screen carries its place as a message context:
+``pgettext("screen 21", "Draw pile")`` is drawn in at most 21 characters; "screen 21x4"
+is folded into at most 4 lines of 21. ``companion lang-check`` draws every translation
+in its place with the device's font and lists what does not fit, so a narrow place gets
+a short form a player would write (its own context), never a cut.
+
+The language is the device's, not a request's: the table page follows the buttons.
+Switching (:func:`use`) changes what the next call returns, so every screen drawn after
+it speaks the new language; texts kept in class attributes use :func:`lazy`.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections import UserString
+from collections.abc import Callable
+from pathlib import Path
+
+#: The languages the catalogs hold, English (the messages themselves) first.
+LANGUAGES = ("en", "de", "fr", "es", "it", "pl", "ru")
+#: Each language's own name for itself, as the Settings > Language menu lists it.
+NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
+         "it": "Italiano", "pl": "Polski", "ru": "Русский"}
+DEFAULT = "en"
+DOMAIN = "companion"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+_NONE = _gettext.NullTranslations()
+_loaded: dict[str, _gettext.NullTranslations] = {}
+_current: list = [DEFAULT, _NONE]
+_listeners: list[Callable[[str], None]] = []
+
+
+class UnknownLanguage(ValueError):
+    """A language code the device has no catalog for."""
+
+
+def catalog_path(code: str) -> Path:
+    """The compiled catalog of ``code``."""
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def _catalog(code: str) -> _gettext.NullTranslations:
+    if code == DEFAULT:
+        return _NONE
+    if code not in _loaded:
+        with open(catalog_path(code), "rb") as mo:
+            _loaded[code] = _gettext.GNUTranslations(mo)
+    return _loaded[code]
+
+
+def check(code: object) -> str:
+    """``code`` when it names a language the device speaks; :class:`UnknownLanguage`
+    (whose text lists them) otherwise."""
+    if not isinstance(code, str) or code not in LANGUAGES:
+        shown = code if isinstance(code, str) else repr(code)
+        raise UnknownLanguage(f"language {shown[:20]!r} is not one of "
+                              + ", ".join(LANGUAGES))
+    return code
+
+
+def use(code: str) -> None:
+    """Speak ``code`` from now on (every screen drawn after this, every page served)."""
+    translations = _catalog(check(code))
+    changed = code != _current[0]
+    _current[:] = [code, translations]
+    if changed:
+        for listener in list(_listeners):
+            listener(code)
+
+
+def current() -> str:
+    """The language spoken now ("en", "de", ...)."""
+    return _current[0]
+
+
+def on_change(listener: Callable[[str], None]) -> None:
+    """Call ``listener(code)`` whenever :func:`use` switches the language."""
+    _listeners.append(listener)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return _current[1].gettext(message)
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` the current language uses for ``n``."""
+    return _current[1].ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` as said in ``context`` (a screen place such as "screen 21")."""
+    return _current[1].pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` for a message with a context."""
+    return _current[1].npgettext(context, singular, plural, n)
+
+
+class lazy(UserString):  # noqa: N801 - used like the function it stands in for
+    """A message translated each time it is used, for texts fixed before any language
+    is chosen (class attributes, module tables)::
+
+        title = lazy("screen 21", "Dice")   # pgettext("screen 21", "Dice") when drawn
+
+    A text with no place on the screen marks its message with :func:`N_` and is
+    translated with :func:`gettext` where it is used.
+    """
+
+    def __init__(self, context: str, message: str):
+        self.context, self.message = context, message
+
+    @property
+    def data(self) -> str:  # type: ignore[override]
+        return pgettext(self.context, self.message)
+
+    def __reduce__(self):
+        return (lazy, (self.context, self.message))
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark, translate later"
+    """Mark ``message`` for the catalog without translating it here (it is translated
+    where it is shown, with :func:`gettext`)."""
+    return message
+
+
+def number(value: float, places: int | None = None) -> str:
+    """``value`` as the current language writes numbers: "2.5" in English, "2,5" in
+    German; ``places`` fixes the digits after the point."""
+    text = f"{value:.{places}f}" if places is not None else f"{value:g}"
+    point = pgettext("decimal separator", ".")
+    return text.replace(".", point) if point != "." else text
+
+
+def date(when) -> str:
+    """A date (datetime or date) as the language writes it, digits only: "2026-11-26"
+    in English, "26.11.2026" in German."""
+    return when.strftime(pgettext("date format (strftime)", "%Y-%m-%d"))
+
+
+def date_time(when) -> str:
+    """A date and time of day as the language writes them."""
+    return when.strftime(pgettext("date and time format (strftime)", "%Y-%m-%d %H:%M"))
+
+
+def and_list(names) -> str:
+    """Names as a person lists them in the current language: "Ann, Bob and Cy"."""
+    words = [str(name) for name in names]
+    if len(words) <= 1:
+        return "".join(words)
+    separator = pgettext("between names in a list", ", ")
+    return _("{names} and {last}").format(names=separator.join(words[:-1]), last=words[-1])
