@@ -151,14 +151,16 @@ def number(value: float, places: int | None = None) -> str:
 
 
 def date(when) -> str:
-    """A date (datetime or date) as the language writes it, digits only: "2026-11-26"
-    in English, "26.11.2026" in German."""
-    return when.strftime(pgettext("date format (strftime)", "%Y-%m-%d"))
+    """A date (datetime or date) as the language writes it in digits: "2026-11-26" in
+    English, "26.11.2026" in German."""
+    return pgettext("a date in digits", "{year}-{month}-{day}").format(
+        year=f"{when.year:04d}", month=f"{when.month:02d}", day=f"{when.day:02d}")
 
 
 def date_time(when) -> str:
-    """A date and time of day as the language writes them."""
-    return when.strftime(pgettext("date and time format (strftime)", "%Y-%m-%d %H:%M"))
+    """A date and time of day as the language writes them: "2026-11-26 14:05"."""
+    return pgettext("a date and a time of day", "{date} {hour}:{minute}").format(
+        date=date(when), hour=f"{when.hour:02d}", minute=f"{when.minute:02d}")
 
 
 def and_list(names) -> str:

@@ -1,0 +1,254 @@
+"""``companion lang-check``: every translation drawn in its place, and what does not fit.
+
+A message drawn on the 128x64 screen names its place in its context ("screen 21": one
+line of at most 21 characters; "screen 21x4": folded into at most 4 such lines). For
+each catalog this draws every translation in its place with the device's font and its
+fixed 6-pixel advance, its placeholders filled with typical values (:data:`SAMPLES`),
+and lists each problem: a text wider or taller than its place, a letter the font cannot
+draw, a message left untranslated or fuzzy, placeholders that differ from the English
+(a translation naming a field the code does not fill would fail where it is shown)::
+
+    >>> report = check_language("de")  # doctest: +SKIP
+    >>> report["overflows"]              # doctest: +SKIP
+    0
+
+The English of a screen message must fit too: it is checked as the language "en".
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion import font, po
+from companion.lang import LANGUAGES, LOCALE_DIR
+from companion.ui.canvas import CHAR_W, WIDTH, text_width
+from companion.ui.screen import wrap
+
+TEMPLATE = LOCALE_DIR / "companion.pot"
+_PLACE = re.compile(r"^screen (\d+)(?:x(\d+))?(?:\b|$)")
+
+#: What a placeholder is filled with to measure a message, by the field's name: a
+#: player's name as a table often has them (5 letters; the screen takes up to 12 and
+#: shortens what a longer one leaves no room for), scores in the hundreds, counts in
+#: two digits. A field not named here is filled with 4 characters.
+SAMPLES = {
+    **dict.fromkeys(("name", "player", "dealer", "winner", "loser", "caller", "leader",
+                     "who", "next", "starter", "first", "target", "opponent", "other",
+                     "by", "giver", "taker", "holder", "names", "last"), "Marta"),
+    **dict.fromkeys(("total", "points", "score", "goal", "best", "sum", "value", "limit",
+                     "target_score", "race"), "300"),
+    **dict.fromkeys(("n", "count", "cards", "dice", "left", "round", "rounds", "hand",
+                     "game", "games", "seat", "tricks", "wins", "number", "face", "players",
+                     "minutes", "seconds", "year", "month", "day", "hour", "minute"), "12"),
+}
+DEFAULT_SAMPLE = "1234"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a message is drawn: ``columns`` characters wide, ``lines`` lines tall."""
+
+    columns: int
+    lines: int = 1
+
+    @classmethod
+    def of(cls, context: str | None) -> Place | None:
+        """The place a message context names (None: not drawn on the screen)."""
+        found = _PLACE.match(context or "")
+        if found is None:
+            return None
+        return cls(int(found.group(1)), int(found.group(2) or 1))
+
+    def overflow(self, text: str) -> str | None:
+        """Why ``text`` does not fit this place (None when it does)."""
+        if self.lines == 1:
+            if "\n" in text:
+                return "a line break in a one-line place"
+            width = text_width(text)
+            if width > self.columns * CHAR_W:
+                return f"{len(text)} characters; the place has {self.columns}"
+            return None
+        long_words = [word for word in text.split() if len(word) > self.columns]
+        if long_words:
+            return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
+        folded = wrap(text, self.columns)
+        if len(folded) > self.lines:
+            return f"{len(folded)} lines of {self.columns}; the place has {self.lines}"
+        return None
+
+
+def fields(text: str) -> set[str] | None:
+    """The named ``{fields}`` of a str.format text (None: the braces are broken)."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:
+        return None
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name}
+
+
+def filled(text: str) -> str:
+    """``text`` with each placeholder replaced by its sample value."""
+    names = fields(text) or set()
+    values = {name: SAMPLES.get(name, DEFAULT_SAMPLE) for name in names}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def undrawable(text: str) -> list[str]:
+    """The letters of ``text`` the device's font has no picture for (or a blank one)."""
+    return sorted({char for char in text
+                   if char != " " and (not font.drawable(char) or font.blank(char))})
+
+
+def _problem(entry: po.Entry, kind: str, detail: str, text: str = "") -> dict[str, Any]:
+    return {"message": entry.msgid, "context": entry.context, "translation": text,
+            "problem": kind, "detail": detail, "where": entry.places}
+
+
+def _form_problems(entry: po.Entry, text: str, english: str, lone: bool) -> list[dict]:
+    """The problems of one translated form ``text`` of ``entry`` (``english``: the
+    English it stands for; ``lone``: a form for exactly one, which may say "one"
+    instead of the number)."""
+    found: list[dict] = []
+    wanted, got = fields(english) or set(), fields(text)
+    if got is None:
+        found.append(_problem(entry, "placeholders", "unbalanced { or }", text))
+    elif got - (fields(entry.msgid) or set()) - (fields(entry.msgid_plural or "") or set()):
+        extra = sorted(got - wanted)
+        found.append(_problem(entry, "placeholders", f"unknown field {{{extra[0]}}}", text))
+    elif wanted - got and not (lone and wanted - got <= {"n"}):
+        missing = sorted(wanted - got)
+        found.append(_problem(entry, "placeholders", f"leaves out {{{missing[0]}}}", text))
+    place = Place.of(entry.context)
+    if place is None:
+        return found
+    missing_letters = undrawable(text)
+    if missing_letters:
+        found.append(_problem(entry, "letters", "the font cannot draw "
+                              + " ".join(missing_letters), text))
+    why = place.overflow(filled(text))
+    if why:
+        found.append(_problem(entry, "overflow", why, text))
+    return found
+
+
+def template() -> list[po.Entry]:
+    """The template's messages (the header left out)."""
+    return [entry for entry in po.read(TEMPLATE) if entry.msgid]
+
+
+def catalog_file(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / "companion.po"
+
+
+def check_language(code: str) -> dict[str, Any]:
+    """The fit check of one catalog ("en": the English itself, drawn the same way)."""
+    messages = template()
+    if code == "en":
+        translations = {entry.key: _english(entry) for entry in messages}
+        plural_forms = 2
+    elif not catalog_file(code).exists():
+        entries = []
+        translations = {}
+        plural_forms = 1
+    else:
+        entries = po.read(catalog_file(code))
+        translations = {entry.key: entry for entry in entries if entry.msgid}
+        plural_forms = po.plural_count(entries)
+    report = {"messages": len(messages), "untranslated": 0, "fuzzy": 0, "overflows": 0,
+              "problems": []}
+    problems: list[dict] = report["problems"]
+    for message in messages:
+        entry = translations.get(message.key)
+        if entry is None or not entry.translated:
+            report["untranslated"] += 1
+            problems.append(_problem(message, "untranslated", "no translation"))
+            continue
+        if entry.fuzzy:
+            report["fuzzy"] += 1
+            problems.append(_problem(message, "fuzzy", "marked fuzzy", entry.strings[0]))
+        entry.places = message.places
+        problems.extend(_entry_problems(entry, plural_forms))
+    report["overflows"] = sum(1 for problem in problems if problem["problem"] == "overflow")
+    return report
+
+
+def _english(entry: po.Entry) -> po.Entry:
+    strings = [entry.msgid] + ([entry.msgid_plural] if entry.msgid_plural else [])
+    return po.Entry(entry.context, entry.msgid, entry.msgid_plural, strings, set(),
+                    entry.places)
+
+
+def _entry_problems(entry: po.Entry, plural_forms: int) -> list[dict]:
+    if entry.msgid_plural is None:
+        return _form_problems(entry, entry.strings[0], entry.msgid, lone=False)
+    found: list[dict] = []
+    if len(entry.strings) != plural_forms:
+        found.append(_problem(entry, "plurals", f"{len(entry.strings)} forms; the language "
+                              f"has {plural_forms}", entry.strings[0]))
+    for index, text in enumerate(entry.strings):
+        english = entry.msgid if index == 0 else entry.msgid_plural
+        found.extend(_form_problems(entry, text, english, lone=index == 0))
+    return found
+
+
+def check(codes: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The fit check of every catalog (or of ``codes``), English first:
+    ``{"languages": {LANG: {"messages": N, ..., "problems": [...]}}}``."""
+    languages = {code: check_language(code) for code in codes or LANGUAGES}
+    if "en" in languages:
+        places = _place_problems()
+        languages["en"]["problems"][:0] = places
+    return {"languages": languages}
+
+
+def _place_problems() -> list[dict[str, Any]]:
+    """Screen contexts the check cannot read, or wider than the screen."""
+    found = []
+    for entry in template():
+        context = entry.context or ""
+        if not context.startswith("screen"):
+            continue
+        place = Place.of(context)
+        if place is None or not 1 <= place.columns <= MAX_COLUMNS or place.lines < 1:
+            found.append(_problem(entry, "place", f"{context!r} is not a place on the "
+                                  f"screen (\"screen W\" or \"screen WxL\", W up to "
+                                  f"{MAX_COLUMNS})"))
+    return found
+
+
+def run(as_json: bool, out: Any) -> int:
+    """``companion lang-check [--json]``: print the report; 1 when anything is wrong."""
+    import json
+
+    report = check()
+    bad = any(language["problems"] for language in report["languages"].values())
+    if as_json:
+        out.write(json.dumps(report, ensure_ascii=False) + "\n")
+        return 1 if bad else 0
+    for code, language in report["languages"].items():
+        for problem in language["problems"]:
+            out.write(describe(code, problem) + "\n")
+        out.write(f"{code}: {language['messages']} messages, {language['untranslated']} "
+                  f"untranslated, {language['fuzzy']} fuzzy, {language['overflows']} "
+                  f"overflows, {len(language['problems'])} problems\n")
+    return 1 if bad else 0
+
+
+def describe(code: str, problem: dict[str, Any]) -> str:
+    """One line a person reads for ``problem`` in language ``code``."""
+    where = ", ".join(problem["where"][:2]) or "?"
+    place = f" ({problem['context']})" if problem["context"] else ""
+    shown = f" -> {problem['translation']!r}" if problem["translation"] else ""
+    return (f"{code}: {problem['message']!r}{place}{shown}: {problem['problem']}: "
+            f"{problem['detail']} [{where}]")
+
+
+#: The widest a place can be: anything more is a mistake in the code's context.
+MAX_COLUMNS = WIDTH // CHAR_W

@@ -1,0 +1,148 @@
+"""The catalogs: the template holds every message of the code, every language translates
+every message (none fuzzy), the compiled .mo files say what their .po files say, and
+every translation fits its place on the screen (``companion lang-check``)."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import lang, po
+from companion.langcheck import Place, catalog_file, check_language, filled
+
+ROOT = Path(__file__).resolve().parent.parent
+SIX = ("de", "fr", "es", "it", "pl", "ru")
+sys.path.insert(0, str(ROOT / "scripts"))
+import catalogs  # noqa: E402  (scripts/catalogs.py: the one place extraction is set up)
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is not installed (Debian: gettext); CI must run this check")
+        pytest.skip(f"{name} is not installed (Debian package gettext): catalog check SKIPPED")
+    return found
+
+
+def test_the_template_holds_every_message_the_code_holds(tmp_path):
+    fresh = tmp_path / "fresh.pot"
+    catalogs._pybabel(*catalogs.extract_args(fresh))
+    in_code = {entry.key for entry in po.read(fresh) if entry.msgid}
+    in_template = {entry.key for entry in po.read(catalogs.TEMPLATE) if entry.msgid}
+    assert not in_code - in_template, (
+        "messages the template lacks (run: python scripts/catalogs.py all): "
+        f"{sorted(in_code - in_template, key=str)[:10]}")
+    assert not in_template - in_code, (
+        "messages the code no longer holds (run: python scripts/catalogs.py all): "
+        f"{sorted(in_template - in_code, key=str)[:10]}")
+
+
+@pytest.mark.parametrize("code", SIX)
+def test_each_catalog_has_every_template_message_translated(code):
+    template = {entry.key for entry in po.read(catalogs.TEMPLATE) if entry.msgid}
+    entries = [entry for entry in po.read(catalog_file(code)) if entry.msgid]
+    keys = {entry.key for entry in entries}
+    assert template - keys == set()
+    assert [e.msgid for e in entries if not e.translated] == []
+    assert [e.msgid for e in entries if e.fuzzy] == []
+
+
+@pytest.mark.parametrize("code", SIX)
+def test_msgfmt_finds_every_message_translated_and_none_fuzzy(code, tmp_path):
+    msgfmt = _tool("msgfmt")
+    done = subprocess.run([msgfmt, "--check", "--statistics", "-o", str(tmp_path / "x.mo"),
+                           str(catalog_file(code))], capture_output=True, text=True,
+                          env={**os.environ, "LC_ALL": "C"})
+    assert done.returncode == 0, done.stderr
+    assert "translated message" in done.stderr
+    assert "untranslated" not in done.stderr and "fuzzy" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("code", SIX)
+def test_the_compiled_catalog_says_what_its_po_says(code):
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with open(catalog_file(code), encoding="utf-8") as text:
+        catalog = read_po(text)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    fresh = gettext.GNUTranslations(compiled)
+    with open(lang.catalog_path(code), "rb") as mo:
+        shipped = gettext.GNUTranslations(mo)
+    assert shipped._catalog == fresh._catalog, (
+        f"{lang.catalog_path(code)} is stale: run python scripts/catalogs.py compile")
+    assert [shipped.plural(n) for n in range(200)] == [fresh.plural(n) for n in range(200)]
+
+
+def test_russian_and_polish_have_three_plural_forms():
+    for code in ("ru", "pl"):
+        assert po.plural_count(po.read(catalog_file(code))) == 3
+    lang.use("ru")
+    try:
+        forms = {lang.ngettext("{n} die", "{n} dice", n).format(n=n) for n in (1, 3, 5)}
+    finally:
+        lang.use("en")
+    assert len(forms) == 3, forms
+
+
+def test_lang_check_json_exits_0_with_nothing_out_of_place():
+    done = subprocess.run([sys.executable, "-m", "companion", "lang-check", "--json"],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    report = json.loads(done.stdout)
+    for code in SIX:
+        language = report["languages"][code]
+        assert set(language) >= {"messages", "untranslated", "fuzzy", "overflows",
+                                 "problems"}
+        assert language["messages"] > 0
+        assert (language["untranslated"], language["fuzzy"], language["overflows"]) == \
+            (0, 0, 0), language["problems"][:5]
+        assert language["problems"] == []
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_lang_check_finds_what_does_not_fit(tmp_path, monkeypatch):
+    """The check is not a rubber stamp: a catalog with a long, a fuzzy, an untranslated
+    and a wrongly-filled message gets each named."""
+    import companion.langcheck as langcheck
+
+    pot = tmp_path / "companion.pot"
+    pot.write_text('msgid ""\nmsgstr ""\n\n'
+                   '#: companion/ui/x.py:1\nmsgctxt "screen 10"\nmsgid "Draw pile"\nmsgstr ""\n\n'
+                   'msgctxt "screen 21"\nmsgid "{name} busts"\nmsgstr ""\n\n'
+                   'msgid "Players"\nmsgstr ""\n\n'
+                   'msgid "Tools"\nmsgstr ""\n', encoding="utf-8")
+    catalog = tmp_path / "xx.po"
+    catalog.write_text('msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+                       'msgctxt "screen 10"\nmsgid "Draw pile"\nmsgstr "Nachziehstapel"\n\n'
+                       'msgctxt "screen 21"\nmsgid "{name} busts"\nmsgstr "{nom} ist raus"\n\n'
+                       '#, fuzzy\nmsgid "Players"\nmsgstr "Spieler"\n', encoding="utf-8")
+    monkeypatch.setattr(langcheck, "TEMPLATE", pot)
+    monkeypatch.setattr(langcheck, "catalog_file", lambda code: catalog)
+    report = check_language("xx")
+    kinds = sorted(problem["problem"] for problem in report["problems"])
+    assert kinds == ["fuzzy", "overflow", "placeholders", "untranslated"]
+    assert (report["overflows"], report["fuzzy"], report["untranslated"]) == (1, 1, 1)
+    overflow = next(p for p in report["problems"] if p["problem"] == "overflow")
+    assert overflow["where"] == ["companion/ui/x.py:1"]
+
+
+def test_places_and_samples():
+    assert Place.of("screen 21") == Place(21, 1)
+    assert Place.of("screen 21x4") == Place(21, 4)
+    assert Place.of("decimal separator") is None
+    assert Place(10, 1).overflow("Nachziehstapel")
+    assert Place(21, 2).overflow("a b c d e f g h i j k l m n o p q r s t u v w x y z")
+    assert Place(21, 1).overflow("fits") is None
+    assert filled("{name}: {total}") == "Marta: 300"
