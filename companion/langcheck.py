@@ -29,31 +29,31 @@ from companion.ui.canvas import CHAR_W, WIDTH, text_width
 from companion.ui.screen import wrap
 
 TEMPLATE = LOCALE_DIR / "companion.pot"
-_PLACE = re.compile(r"^screen (\d+)(?:x(\d+))?(?:\b|$)")
+_PLACE = re.compile(r"^screen (\d+)(?:x(\d+|N))?( \(if it fits\))?$")
 
 #: What a placeholder is filled with to measure a message, by the field's name: a
 #: player's name as a table often has them (5 letters; the screen takes up to 12 and
-#: shortens what a longer one leaves no room for), scores in the hundreds, counts in
-#: two digits. A field not named here is filled with 4 characters.
+#: says less where a longer one leaves no room), scores in the hundreds. Any other
+#: field (counts, rounds, faces, values) is filled with two digits.
 SAMPLES = {
     **dict.fromkeys(("name", "player", "dealer", "winner", "loser", "caller", "leader",
-                     "who", "next", "starter", "first", "target", "opponent", "other",
-                     "by", "giver", "taker", "holder", "names", "last"), "Marta"),
-    **dict.fromkeys(("total", "points", "score", "goal", "best", "sum", "value", "limit",
-                     "target_score", "race"), "300"),
-    **dict.fromkeys(("n", "count", "cards", "dice", "left", "round", "rounds", "hand",
-                     "game", "games", "seat", "tricks", "wins", "number", "face", "players",
-                     "minutes", "seconds", "year", "month", "day", "hour", "minute"), "12"),
+                     "who", "starter", "opponent", "other", "giver", "taker", "holder"),
+                    "Marta"),
+    **dict.fromkeys(("points", "score", "goal", "best", "sum"), "123"),
 }
-DEFAULT_SAMPLE = "1234"
+DEFAULT_SAMPLE = "12"
 
 
 @dataclass(frozen=True)
 class Place:
-    """Where a message is drawn: ``columns`` characters wide, ``lines`` lines tall."""
+    """Where a message is drawn: ``columns`` characters wide, ``lines`` lines tall
+    (None: folded into as many lines as it takes, in a box that scrolls). A place
+    ``tried`` first ("screen 21 (if it fits)") shows the text only when it fits and a
+    shorter message otherwise (ui.canvas.fitting): it never overflows."""
 
     columns: int
-    lines: int = 1
+    lines: int | None = 1
+    tried: bool = False
 
     @classmethod
     def of(cls, context: str | None) -> Place | None:
@@ -61,10 +61,24 @@ class Place:
         found = _PLACE.match(context or "")
         if found is None:
             return None
-        return cls(int(found.group(1)), int(found.group(2) or 1))
+        lines = found.group(2) or "1"
+        return cls(int(found.group(1)), None if lines == "N" else int(lines),
+                   bool(found.group(3)))
 
     def overflow(self, text: str) -> str | None:
-        """Why ``text`` does not fit this place (None when it does)."""
+        """Why ``text`` does not fit this place (None when it does). A text with line
+        breaks of its own is drawn a line each, else folded at spaces."""
+        if self.tried:
+            return None
+        if "\n" in text and self.lines != 1:
+            lines = text.split("\n")
+            longest = max(lines, key=len)
+            if text_width(longest) > self.columns * CHAR_W:
+                return f"the line {longest!r} has {len(longest)} characters; the place " \
+                       f"has {self.columns}"
+            if self.lines is not None and len(lines) > self.lines:
+                return f"{len(lines)} lines; the place has {self.lines}"
+            return None
         if self.lines == 1:
             if "\n" in text:
                 return "a line break in a one-line place"
@@ -76,7 +90,7 @@ class Place:
         if long_words:
             return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
         folded = wrap(text, self.columns)
-        if len(folded) > self.lines:
+        if self.lines is not None and len(folded) > self.lines:
             return f"{len(folded)} lines of {self.columns}; the place has {self.lines}"
         return None
 
@@ -103,7 +117,7 @@ def filled(text: str) -> str:
 def undrawable(text: str) -> list[str]:
     """The letters of ``text`` the device's font has no picture for (or a blank one)."""
     return sorted({char for char in text
-                   if char != " " and (not font.drawable(char) or font.blank(char))})
+                   if char not in " \n" and (not font.drawable(char) or font.blank(char))})
 
 
 def _problem(entry: po.Entry, kind: str, detail: str, text: str = "") -> dict[str, Any]:
@@ -216,10 +230,10 @@ def _place_problems() -> list[dict[str, Any]]:
         if not context.startswith("screen"):
             continue
         place = Place.of(context)
-        if place is None or not 1 <= place.columns <= MAX_COLUMNS or place.lines < 1:
+        if place is None or not 1 <= place.columns <= MAX_COLUMNS or place.lines == 0:
             found.append(_problem(entry, "place", f"{context!r} is not a place on the "
-                                  f"screen (\"screen W\" or \"screen WxL\", W up to "
-                                  f"{MAX_COLUMNS})"))
+                                  'screen ("screen W", "screen WxL" or "screen WxN", W up '
+                                  f"to {MAX_COLUMNS})"))
     return found
 
 

@@ -145,4 +145,7 @@ def test_places_and_samples():
     assert Place(10, 1).overflow("Nachziehstapel")
     assert Place(21, 2).overflow("a b c d e f g h i j k l m n o p q r s t u v w x y z")
     assert Place(21, 1).overflow("fits") is None
-    assert filled("{name}: {total}") == "Marta: 300"
+    assert filled("{name}: {points}") == "Marta: 123"
+    assert Place.of("screen 21 (if it fits)").overflow("x" * 30) is None
+    assert Place(21, 2).overflow("two\nlines") is None
+    assert Place(21, 2).overflow("one\ntwo\nthree")
