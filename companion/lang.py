@@ -125,12 +125,22 @@ class lazy(UserString):  # noqa: N801 - used like the function it stands in for
     translated with :func:`gettext` where it is used.
     """
 
-    def __init__(self, context: str, message: str):
-        self.context, self.message = context, message
+    def __init__(self, context: str, message: str | None = None):
+        if message is None:
+            # UserString's own methods (slicing, upper(), + ...) build their result by
+            # calling the class with one string: that result is plain text, fixed.
+            self.context, self.message = None, str(context)
+        else:
+            self.context, self.message = context, message
 
     @property
     def data(self) -> str:  # type: ignore[override]
+        if self.context is None:
+            return self.message
         return pgettext(self.context, self.message)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.data, spec)
 
     def __reduce__(self):
         return (lazy, (self.context, self.message))
