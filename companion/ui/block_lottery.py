@@ -78,6 +78,7 @@ def token_word(token: str) -> str:
 
 def dice_count(count: int) -> str:
     """"1 die", "15 dice" (7 characters)."""
+    # Translators: how many dice a player has (7 characters).
     return npgettext("screen 7", "{n} die", "{n} dice", count).format(n=count)
 
 
@@ -349,7 +350,8 @@ class BlockLotteryTable(GameScreen):
     def hint(self) -> str:  # type: ignore[override]
         phase = self.match.phase
         if phase == rules.POOL:
-            # Translators: ROLL rolls the 15 dice of the pool.
+            # Translators: ROLL rolls the 15 dice of the pool. The button names (UP, DN,
+            # OK, BACK, ROLL) are printed on the device: keep them in every hint.
             return pgettext("screen 21", "ROLL roll the pool")
         if phase == rules.PLAY:
             # Translators: OK: a player takes the die picked; ROLL: the round ends ("rnd"
@@ -487,6 +489,7 @@ class BlockLotteryTable(GameScreen):
         if is_(press, "ok") and holders:
             player = holders[self.row]
             if player not in self.match.expecting().choices["player"]:
+                # Translators: a player re-rolls once a round.
                 already = pgettext("screen 21x3", "{name} has already re-rolled this round.")
                 return Message(pgettext("screen 21", "Re-roll"),
                                wrap(already.format(name=player)), self)

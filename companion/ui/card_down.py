@@ -179,8 +179,10 @@ class CardDownTable(GameScreen):
             # the discard pile (the face-up pile cards are played onto) becomes the new
             # draw pile, all but its top card.
             lines = wrap(pgettext("screen 21x3", "Turn the discard pile over, top card stays."))
+            # Translators: how many cards the new draw pile holds.
             lines.append(npgettext("screen 21", "{n} card to draw.", "{n} cards to draw.",
                                    turned).format(n=turned))
+            # Translators: the title: the draw pile (the face-down stack) ran out.
             return Message(pgettext("screen 21", "Draw pile empty"), lines, screen)
         return screen
 
@@ -209,7 +211,7 @@ class CardDownTable(GameScreen):
             text = pgettext("screen 21x4", "Exact: value, colour\nand suit of every\n"
                             "card; wrong cards\nare refused.")
         else:
-            # Translators: lines of 21 characters, broken where the English breaks them.
+            # Translators: folded into lines of 21 characters.
             text = pgettext("screen 21x4", "Quick: OK plain card, DOWN special card, ROLL draw.")
         return Message(pgettext("screen 21", "Card entry"), _lines(text), self)
 
@@ -253,7 +255,8 @@ class CardDownTable(GameScreen):
             # one space: "ROLL turned up DN end" is the whole line (21 columns)
             if "end_match" in match.expecting().types:
                 # Translators: at the deal: ROLL enters the first card turned up (exact
-                # entry: picks it), DN ends the match.
+                # entry: picks it), DN ends the match. The button names (UP, DN, OK, BACK,
+                # ROLL) are printed on the device: keep them in every hint.
                 return (pgettext("screen 21", "ROLL card DN end") if self.exact
                         else pgettext("screen 21", "ROLL turned up DN end"))
             return (pgettext("screen 21", "ROLL card") if self.exact
@@ -634,6 +637,7 @@ class WordQuestion(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         held = self.table.match.in_hand[self.player]
+        # Translators: the player and how many cards they hold now.
         canvas.title(npgettext("screen 21", "{name}: {n} card", "{name}: {n} cards", held)
                      .format(name=self.player, n=held))
         # Translators: the word the player had to say (TRIO, DUO or UNO: keep it), asked

@@ -118,6 +118,7 @@ def play_event(player: str, cards: list[rules.Card]) -> dict[str, Any]:
     steps = {b - a for a, b in zip(numbers, numbers[1:], strict=False)}
     if len(numbers) == len(cards) and steps in ({1}, {-1}):
         return {"type": "chain", "player": player, "first": cards[0], "last": cards[-1]}
+    # Translators: Full Counter, why cards entered together were refused.
     raise CompanionError(pgettext(
         "screen 21x6", "a play is one value (as many cards of it as you lay) or a chain "
         "of consecutive values, like 5 6 7"))
@@ -257,7 +258,9 @@ class FullCounterTable(GameScreen):
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.match.quick:
-            # Translators: ROLL enters a plain play, OK a card with a power.
+            # Translators: ROLL enters a plain play, OK a card with a power. The button
+            # names (UP, DN, OK, BACK, ROLL) are printed on the device: keep them in every
+            # hint.
             return pgettext("screen 21", "ROLL plain  OK power")
         if self._blind_only():
             # Translators: ROLL turns over a face-down card; OK: anything else.
@@ -393,6 +396,7 @@ class FullCounterTable(GameScreen):
 
     def _count_menu(self, player: str, role: str) -> Callable[[Context, Screen], Screen]:
         def open_menu(ctx: Context, menu: Screen) -> Screen:
+            # Translators: how many cards of that Full Counter card were laid at once.
             counts = [self._quick_item(player, role, npgettext(
                           "screen 21", "{n} card", "{n} cards", n).format(n=n), n)
                       for n in range(1, self.deck.copies + 1)]
