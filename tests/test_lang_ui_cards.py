@@ -258,6 +258,8 @@ def messages() -> list[tuple[str, int, str, str]]:
 
 
 def test_every_message_has_its_screen_place_and_fits_it_in_english() -> None:
+    """Every message names a screen place ("screen 21", "screen 21x4"), and its English
+    words (placeholders left out: lang-check fills them with sample values) fit it."""
     found = messages()
     assert len(found) > 250
     for name, line, context, message in found:

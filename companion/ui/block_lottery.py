@@ -177,10 +177,10 @@ class BlockLotterySetup(SetupScreen):
                 n=index + 1, prizes=" ".join(map(str, values)))
             rows.append((prizes, lambda ctx, index=index: self._edit_prizes(index)))
         wilds = self.options["wilds"]
-        # Translators: the setup row of the deck: {each} cards of each number 1-7 and
+        # Translators: the setup row of the deck: {cards} cards of each number 1-7 and
         # {n} wild cards.
-        deck = npgettext("screen 21", "Deck {each}x1-7 +{n} wild", "Deck {each}x1-7 +{n} wild",
-                         wilds).format(each=self.options["cards_per_number"], n=wilds)
+        deck = npgettext("screen 21", "Deck {cards}x1-7 +{n} wild", "Deck {cards}x1-7 +{n} wild",
+                         wilds).format(cards=self.options["cards_per_number"], n=wilds)
         rows.append((deck, lambda ctx: self._edit_deck()))
         return rows
 
@@ -550,11 +550,11 @@ class BlockLotteryTable(GameScreen):
             self._draw_lottery(canvas, state)
 
     def _draw_round_start(self, canvas: Canvas, state: dict) -> None:
-        # Translators: the round's title; on its right (6 characters) how many cards the
-        # dealer deals each player.
-        canvas.title(pgettext("screen 14", "Round {n} of {total}").format(
-            n=state["round"], total=rules.ROUNDS),
-            pgettext("screen 6", "deal {n}").format(n=rules.HAND_SIZE))
+        # Translators: the round's title; on its right (7 characters, left out when
+        # both do not fit) how many cards the dealer deals each player.
+        canvas.title(pgettext("screen 14", "Round {n} of {rounds}").format(
+            n=state["round"], rounds=rules.ROUNDS),
+            pgettext("screen 7", "deal {n}").format(n=rules.HAND_SIZE), right_gives_way=True)
         # Translators: who deals this round.
         canvas.line(0, pgettext("screen 21", "Dealer: {name}").format(name=state["dealer"]))
         # Translators: who plays first.
@@ -592,7 +592,7 @@ class BlockLotteryTable(GameScreen):
 
     def _draw_rerolls(self, canvas: Canvas, state: dict) -> None:
         # Translators: the title of the re-rolls at a round's end (the round on the right).
-        canvas.title(pgettext("screen 13", "Re-rolls"), _round_right(state["round"]))
+        canvas.title(pgettext("screen 12", "Re-rolls"), _round_right(state["round"]))
         holders = self._holders()
         if not holders:
             # Translators: nobody took a die, so nobody re-rolls; ROLL draws the lottery.
@@ -896,8 +896,8 @@ class ScoreEntry(Screen):
         # cards of the lucky number in the blocks ("Lucky 5s").
         labels = {"blocks": pgettext("screen 9", "In blocks"),
                   "hand": pgettext("screen 9", "In hand"),
-                  "lucky": pgettext("screen 9", "Lucky {value}s").format(
-                      value=self.lucky_number)}
+                  "lucky": pgettext("screen 9", "Lucky {number}s").format(
+                      number=self.lucky_number)}
         for row, field in enumerate(self.fields, start=1):
             text = f"{labels[field]:<9} {self.values[field]:>2}"
             canvas.text(1, BODY_TOP + row * 10, text, invert=self.cursor == row - 1)
@@ -1016,19 +1016,19 @@ class GameOver(GameOverScreen):
         return pgettext("screen 21", "DN totals  OK end")
 
     def title_right(self, result: dict) -> str:
-        return npgettext("screen 8", "{n} round", "{n} rounds", rules.ROUNDS).format(
+        return npgettext("screen 9", "{n} round", "{n} rounds", rules.ROUNDS).format(
             n=rules.ROUNDS)
 
     def extra_line(self, result: dict) -> str:
-        # Translators: under "Winner": the totals tied and round {n}'s points decided.
-        return (pgettext("screen 12", "tie: round {n}").format(n=rules.ROUNDS)
-                if result["tie_break"] else "")
+        # Translators: under "Winner": the totals tied and the last round's points
+        # decided.
+        return pgettext("screen 12", "tie: round 3") if result["tie_break"] else ""
 
 
 def _round_right(number: int) -> str:
-    """The title's right: "round 2" (7 characters)."""
-    # Translators: the title's right (7 characters): which round it is.
-    return pgettext("screen 7", "round {n}").format(n=number)
+    """The title's right: "round 2" (8 characters)."""
+    # Translators: the title's right (8 characters): which round it is.
+    return pgettext("screen 8", "round {n}").format(n=number)
 
 
 def _lines(text: str) -> list[str]:

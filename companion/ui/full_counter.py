@@ -80,11 +80,11 @@ EFFECT_WORDS = {
 #: The same words for several cards of an ability laid at once ("skip x2").
 EFFECT_TIMES = {
     # Translators: Full Counter, {n} Black Market cards laid together ("x" = times).
-    rules.BLACK_MARKET: lazy("screen 10", "reverse x{n}"),
+    rules.BLACK_MARKET: lazy("screen 11", "reverse x{n}"),
     # Translators: Full Counter, {n} Back Stabber cards laid together ("x" = times).
-    rules.BACK_STABBER: lazy("screen 10", "skip x{n}"),
+    rules.BACK_STABBER: lazy("screen 11", "skip x{n}"),
     # Translators: Full Counter, {n} Magnetic Rays laid together ("x" = times).
-    rules.MAGNETIC_RAYS: lazy("screen 10", "flip x{n}"),
+    rules.MAGNETIC_RAYS: lazy("screen 11", "flip x{n}"),
 }
 #: How many games a match lasts, as the setup screen offers it (0: until ended).
 GAME_COUNTS = (0, 1, 3, 5, 10)
@@ -457,8 +457,7 @@ class FullCounterTable(GameScreen):
         run = state["top"]["run"]
         # Translators: Full Counter, under the value to beat (8 characters): how many
         # cards of that value lie on top of the pile, out of the four that burn it.
-        canvas.text(1, BODY_TOP + 30, pgettext("screen 8", "x{n} of {total}").format(
-            n=run, total=rules.FOUR_OF_A_KIND))
+        canvas.text(1, BODY_TOP + 30, pgettext("screen 8", "x{n} of 4").format(n=run))
 
 
 def _pile_line(pile: int | None, deck: int | None) -> str:
@@ -470,7 +469,7 @@ def _pile_line(pile: int | None, deck: int | None) -> str:
         # Translators: Full Counter's table screen, right column (13 characters): "pile"
         # is how many cards lie in the pile played onto this round (the one a Wildfire
         # burns); "dk" is short for deck, the face-down stack hands are refilled from.
-        return pgettext("screen 13", "pile {n} dk {deck}").format(n=pile, deck=deck)
+        return pgettext("screen 13", "pile {n} dk {cards}").format(n=pile, cards=deck)
     # Translators: Full Counter's table screen, right column (13 characters): how many
     # cards lie in the pile played onto this round (the one a Wildfire burns).
     return pgettext("screen 13", "pile {n}").format(n=pile)
@@ -606,9 +605,11 @@ class StarterQuestion(Menu):
         elif match.deck.role(self.value) == rules.GOLD_BAR:
             title = pgettext("screen 21", "Gold Bar in hand?")
         elif face_up:
-            title = pgettext("screen 21", "Who has a face-up {value}?").format(value=self.value)
+            title = pgettext("screen 21", "Who has a face-up {number}?").format(
+                number=self.value)
         else:
-            title = pgettext("screen 21", "Who has a {value} in hand?").format(value=self.value)
+            title = pgettext("screen 21", "Who has a {number} in hand?").format(
+                number=self.value)
         # Translators: beside the name of the player who deals this game.
         deals = pgettext("screen 8", "deals")
         items = [MenuItem(name, lambda ctx, menu, name=name: self._holder(ctx, name),
