@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from companion.config import physical_dice
 from companion.errors import BadSetup
 from companion.games import block_lottery as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.bag import TokenBag
 from companion.table.dice import roll_dice
@@ -40,7 +41,9 @@ from companion.ui.screen import (
     wrap,
 )
 from companion.ui.tools import Spinner, step_value
-from companion.words import counted
+
+# Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
+# as they are inside every hint of these screens.
 
 #: Width of one face column when the six faces are drawn side by side.
 COLUMN = 21
@@ -48,6 +51,35 @@ COLUMN = 21
 FACE_DIE, TOKEN_DIE = 16, 22
 #: Highest value the setup editors offer (prize spaces, cards per number, wilds).
 EDIT_MAX = 20
+#: How a round ended, as the round's end says it (the event keeps the English code).
+ROUND_ENDS = {
+    # Translators: Block Lottery, how the round ended: {name} took the pool's last die.
+    rules.LAST_DIE: lazy("screen 21x3", "{name} took the last die."),
+    # Translators: Block Lottery, how the round ended: {name} played their last card.
+    rules.EMPTY_HAND: lazy("screen 21x3", "{name} had no cards in hand."),
+    # Translators: Block Lottery, how the round ended: the deck was empty when {name}
+    # had to draw.
+    rules.DECK_OUT: lazy("screen 21x3", "{name} could not draw."),
+}
+
+
+def token_word(token: str) -> str:
+    """A lottery token as a line of text says it: its face, or ALL / NONE."""
+    if token == rules.ALL:
+        # Translators: Block Lottery, the lottery token that makes every die score that
+        # prize space (4 characters).
+        return pgettext("screen 4", "ALL")
+    if token == rules.NONE:
+        # Translators: Block Lottery, the lottery token that makes no die score that
+        # prize space (4 characters).
+        return pgettext("screen 4", "NONE")
+    return token
+
+
+def dice_count(count: int) -> str:
+    """"1 die", "15 dice" (7 characters)."""
+    # Translators: how many dice a player has (7 characters).
+    return npgettext("screen 7", "{n} die", "{n} dice", count).format(n=count)
 
 
 def _face_x(face: int) -> int:
@@ -83,18 +115,29 @@ def _counts(faces: Sequence[int]) -> list[int]:
 
 def describe_event(event: dict, named: bool = True) -> str:
     """A short line for the undo item ("Ann took a 4"; unnamed: "take of a 4")."""
+    # Translators: Block Lottery's undo row ("Undo " and these words, 16 characters):
+    # the last thing entered, with the player's name or without it.
     kind, player = event.get("type"), event.get("player", "")
     if kind == "pool":
-        return "pool roll"
+        # Translators: the roll of the dice pool (the 15 dice in the middle).
+        return pgettext("screen 16", "pool roll")
     if kind == "token":
-        return f"token {event.get('token')}"
+        # Translators: a lottery token drawn ({token}: a face, ALL or NONE).
+        return pgettext("screen 16", "token {token}").format(
+            token=token_word(str(event.get("token"))))
     if kind == "take":
-        return f"{player} took a {event.get('face')}" if named else f"take of a {event.get('face')}"
-    words = {"end": ("{}: round end", "round end"), "reroll": ("{}'s re-roll", "re-roll"),
-             "score": ("{}'s cards", "card count")}.get(str(kind))
+        face = event.get("face")
+        # Translators: a player took a die showing {face} from the pool.
+        return (pgettext("screen 16", "{name} took a {face}").format(name=player, face=face)
+                if named else pgettext("screen 16", "take of a {face}").format(face=face))
+    words = {"end": (lazy("screen 16", "{name}: round end"), lazy("screen 16", "round end")),
+             "reroll": (lazy("screen 16", "{name}'s re-roll"), lazy("screen 16", "re-roll")),
+             # Translators: the cards a player counted at the round's end.
+             "score": (lazy("screen 16", "{name}'s cards"), lazy("screen 16", "card count")),
+             }.get(str(kind))
     if words is None:
         return str(kind)
-    return words[0].format(player) if named else words[1]
+    return str(words[0]).format(name=player) if named else str(words[1])
 
 
 # -- setup ----------------------------------------------------------------------------------
@@ -118,17 +161,26 @@ class BlockLotterySetup(SetupScreen):
                         for name, value in defaults.items()}
 
     def option_rows(self) -> list[Row]:
-        on = {True: "on", False: "off"}
+        # Translators: the setup rows of Block Lottery's two variants (the rule sheet's
+        # Lucky Card Bonus and Long Game), each on or off.
+        lucky = (pgettext("screen 21", "Lucky Card: on") if self.options["lucky_card_bonus"]
+                 else pgettext("screen 21", "Lucky Card: off"))
+        long_game = (pgettext("screen 21", "Long Game: on") if self.options["long_game"]
+                     else pgettext("screen 21", "Long Game: off"))
         rows: list[Row] = [
-            (f"Lucky Card: {on[self.options['lucky_card_bonus']]}",
-             lambda ctx: self._toggle("lucky_card_bonus")),
-            (f"Long Game: {on[self.options['long_game']]}",
-             lambda ctx: self._toggle("long_game")),
+            (lucky, lambda ctx: self._toggle("lucky_card_bonus")),
+            (long_game, lambda ctx: self._toggle("long_game")),
         ]
         for index, values in enumerate(self.options["prizes"]):
-            rows.append((f"Round {index + 1} prizes {' '.join(map(str, values))}",
-                         lambda ctx, index=index: self._edit_prizes(index)))
-        deck = f"Deck {self.options['cards_per_number']}x1-7 +{self.options['wilds']} wild"
+            # Translators: the setup row of round {n}'s three prize values (low, mid, high).
+            prizes = pgettext("screen 21", "Round {n} prizes {prizes}").format(
+                n=index + 1, prizes=" ".join(map(str, values)))
+            rows.append((prizes, lambda ctx, index=index: self._edit_prizes(index)))
+        wilds = self.options["wilds"]
+        # Translators: the setup row of the deck: {cards} cards of each number 1-7 and
+        # {n} wild cards.
+        deck = npgettext("screen 21", "Deck {cards}x1-7 +{n} wild", "Deck {cards}x1-7 +{n} wild",
+                         wilds).format(cards=self.options["cards_per_number"], n=wilds)
         rows.append((deck, lambda ctx: self._edit_deck()))
         return rows
 
@@ -141,7 +193,13 @@ class BlockLotterySetup(SetupScreen):
             self.options["prizes"][index] = values
             return self
 
-        return NumbersEditor(f"Round {index + 1} prizes", ["low", "mid", "high"],
+        # Translators: the three prize spaces of a round's prize card, lowest first, each
+        # label under its value (7 characters).
+        labels = [pgettext("screen 7", "low"), pgettext("screen 7", "mid"),
+                  pgettext("screen 7", "high")]
+        # Translators: the title of the editor of round {n}'s prize values.
+        return NumbersEditor(pgettext("screen 21", "Round {n} prizes").format(n=index + 1),
+                             labels,
                              self.options["prizes"][index], list(rules.DEFAULT_PRIZES[index]),
                              0, EDIT_MAX, done, self)
 
@@ -151,7 +209,11 @@ class BlockLotterySetup(SetupScreen):
             return self
 
         defaults = rules.BlockLottery.option_defaults
-        return NumbersEditor("Deck", ["each 1-7", "wilds"],
+        # Translators: under the deck's two numbers (10 characters each): cards of each
+        # number 1-7, and wild cards.
+        labels = [pgettext("screen 10", "each 1-7"), pgettext("screen 10", "wilds")]
+        # Translators: the title of the deck's editor.
+        return NumbersEditor(pgettext("screen 21", "Deck"), labels,
                              [self.options["cards_per_number"], self.options["wilds"]],
                              [defaults["cards_per_number"], defaults["wilds"]], 0, EDIT_MAX,
                              done, self)
@@ -165,8 +227,11 @@ class NumbersEditor(Screen):
     one underlined, OK goes to the next (after the last: done), ROLL is done, a long OK
     puts the defaults back, BACK goes to the previous one or leaves unchanged."""
 
-    hint = "UP/DN set  OK next"
     roll_ready = True
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "UP/DN set  OK next")
 
     def __init__(self, title: str, labels: list[str], values: list[int], defaults: list[int],
                  low: int, high: int, done: Callable[[Context, list[int]], Screen],
@@ -200,7 +265,9 @@ class NumbersEditor(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
-        canvas.line(0, "default " + " ".join(map(str, self.defaults)), center=True)
+        # Translators: the rule sheet's values, above the values in use.
+        canvas.line(0, pgettext("screen 21", "default {values}").format(
+            values=" ".join(map(str, self.defaults))), center=True)
         width = WIDTH // len(self.values)
         for index, value in enumerate(self.values):
             x = index * width
@@ -283,14 +350,20 @@ class BlockLotteryTable(GameScreen):
     def hint(self) -> str:  # type: ignore[override]
         phase = self.match.phase
         if phase == rules.POOL:
-            return "ROLL roll the pool"
+            # Translators: ROLL rolls the 15 dice of the pool. The button names (UP, DN,
+            # OK, BACK, ROLL) are printed on the device: keep them in every hint.
+            return pgettext("screen 21", "ROLL roll the pool")
         if phase == rules.PLAY:
-            return "OK take ROLL end rnd"
+            # Translators: OK: a player takes the die picked; ROLL: the round ends ("rnd"
+            # = round).
+            return pgettext("screen 21", "OK take ROLL end rnd")
         if phase == rules.FINALISE:
-            return "OK reroll ROLL draw"
+            # Translators: OK: the player picked re-rolls; ROLL draws the lottery.
+            return pgettext("screen 21", "OK reroll ROLL draw")
         if phase == rules.LOTTERY:
-            return "ROLL draw a token"
-        return "ROLL count the cards"
+            # Translators: ROLL draws a lottery token from the tin.
+            return pgettext("screen 21", "ROLL draw a token")
+        return pgettext("screen 21", "ROLL count the cards")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         phase = self.match.phase
@@ -311,7 +384,9 @@ class BlockLotteryTable(GameScreen):
     def _roll_pool(self, ctx: Context) -> Screen:
         if physical_dice(ctx.config):  # the table rolled the 15 dice: their faces, entered
             return self.entry_picker(
-                "The pool's dice", [str(face) for face in rules.FACES],
+                # Translators: the title of the picker of the faces the table rolled on
+                # the pool's 15 dice (the count on the right).
+                pgettext("screen 18", "The pool's dice"), [str(face) for face in rules.FACES],
                 lambda faces: {"type": "pool", "faces": [int(face) for face in faces],
                                "entered": True},
                 self, limits=(rules.POOL_SIZE, rules.POOL_SIZE))
@@ -355,8 +430,9 @@ class BlockLotteryTable(GameScreen):
         face = self.face
         dice = self.match.state()["dice"]
         items = [MenuItem(name, lambda ctx, menu, name=name: self._take(ctx, name, face, menu),
-                          note=counted(len(dice[name]), "die")) for name in self.match.players]
-        menu = Menu(f"Who takes a {face}?", items, self)
+                          note=dice_count(len(dice[name]))) for name in self.match.players]
+        # Translators: the title over the players: who takes a die showing {face}.
+        menu = Menu(pgettext("screen 21", "Who takes a {face}?").format(face=face), items, self)
         who = self.last_taker or self.match.first_player
         menu.selected = self.match.players.index(who)
         return menu
@@ -368,18 +444,30 @@ class BlockLotteryTable(GameScreen):
 
     def _end_menu(self, ctx: Context) -> Screen:
         expect = self.match.expecting()
-        items = [MenuItem("Deck ran out", lambda ctx, menu: self._enders(
-            ctx, "Who could not draw?", self.match.players, rules.DECK_OUT, menu))]
+        # Translators: how the round ended: the deck was empty when someone had to draw.
+        items = [MenuItem(pgettext("screen 21", "Deck ran out"), lambda ctx, menu: self._enders(
+            ctx, pgettext("screen 21", "Who could not draw?"), self.match.players,
+            rules.DECK_OUT, menu))]
         if rules.EMPTY_HAND in expect.choices["cause"]:
             holders = expect.choices["empty_hand"]
             if holders:
-                items.append(MenuItem("Empty hand", lambda ctx, menu: self._enders(
-                    ctx, "Whose hand is empty?", holders, rules.EMPTY_HAND, menu)))
+                # Translators: how the round ended: a player played their last card.
+                items.append(MenuItem(pgettext("screen 21", "Empty hand"),
+                                      lambda ctx, menu: self._enders(
+                    ctx, pgettext("screen 21", "Whose hand is empty?"), holders,
+                    rules.EMPTY_HAND, menu)))
             else:
-                items.append(MenuItem("Empty hand", lambda ctx, menu: Message(
-                    "Empty hand", ["Only a player with", "a die ends the round", "this way:",
-                                   "nobody has one yet."], menu), note="no dice"))
-        return Menu("End the round", items, self)
+                # Translators: lines of 21 characters, broken where the English breaks
+                # them (break where your words fit; a longer line is folded).
+                why = pgettext("screen 21x4", "Only a player with\na die ends the round\n"
+                               "this way:\nnobody has one yet.")
+                # Translators: beside "Empty hand" (13 characters): nobody has a die.
+                items.append(MenuItem(pgettext("screen 13", "Empty hand"),
+                                      lambda ctx, menu: Message(
+                    pgettext("screen 21", "Empty hand"), _lines(why), menu),
+                    note=pgettext("screen 7", "no dice")))
+        # Translators: the menu title of how the round ended.
+        return Menu(pgettext("screen 21", "End the round"), items, self)
 
     def _enders(self, ctx: Context, title: str, players: Sequence[str], cause: str,
                 parent: Screen) -> Screen:
@@ -401,16 +489,23 @@ class BlockLotteryTable(GameScreen):
         if is_(press, "ok") and holders:
             player = holders[self.row]
             if player not in self.match.expecting().choices["player"]:
-                return Message("Re-roll", [f"{player} has already", "re-rolled this round."],
-                               self)
+                # Translators: a player re-rolls once a round.
+                already = pgettext("screen 21x3", "{name} has already re-rolled this round.")
+                return Message(pgettext("screen 21", "Re-roll"),
+                               wrap(already.format(name=player)), self)
             return RerollScreen(self, player, physical=physical_dice(ctx.config))
         if is_(press, "roll"):
             waiting = self.match.expecting().choices["player"]
             if waiting:
                 names = ", ".join(waiting)
-                who = names if len(names) <= 21 else f"{len(waiting)} players"
-                return Confirm("Start the lottery?", [who, "may still re-roll:",
-                                                      "dice are set after", "the first token."],
+                who = names if len(names) <= 21 else npgettext(
+                    "screen 21", "{n} player", "{n} players", len(waiting)).format(
+                        n=len(waiting))
+                # Translators: three lines of 21 under the names of the players who have
+                # not re-rolled yet.
+                rest = wrap(pgettext("screen 21x3",
+                                     "may still re-roll: dice are set after the first token."))
+                return Confirm(pgettext("screen 21", "Start the lottery?"), [who, *rest],
                                lambda ctx: self._draw_token(ctx), self)
             return self._draw_token(ctx)
         return super().press(ctx, press)
@@ -455,50 +550,79 @@ class BlockLotteryTable(GameScreen):
             self._draw_lottery(canvas, state)
 
     def _draw_round_start(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(f"Round {state['round']} of {rules.ROUNDS}", f"deal {rules.HAND_SIZE}")
-        canvas.line(0, f"Dealer: {state['dealer']}")
-        canvas.line(1, f"First: {state['first_player']}")
-        canvas.line(2, "Prizes " + " ".join(map(str, state["prizes"])))
+        # Translators: the round's title; on its right (7 characters, left out when
+        # both do not fit) how many cards the dealer deals each player.
+        canvas.title(pgettext("screen 14", "Round {n} of {rounds}").format(
+            n=state["round"], rounds=rules.ROUNDS),
+            pgettext("screen 7", "deal {n}").format(n=rules.HAND_SIZE), right_gives_way=True)
+        # Translators: who deals this round.
+        canvas.line(0, pgettext("screen 21", "Dealer: {name}").format(name=state["dealer"]))
+        # Translators: who plays first.
+        canvas.line(1, pgettext("screen 21", "First: {name}").format(
+            name=state["first_player"]))
+        # Translators: this round's prize values (the prize card's three spaces).
+        canvas.line(2, pgettext("screen 21", "Prizes {prizes}").format(
+            prizes=" ".join(map(str, state["prizes"]))))
         if state["rounds"]:
-            canvas.line(3, f"Ended by {state['rounds'][-1]['ended_by']}")
+            # Translators: who ended the last round.
+            canvas.line(3, pgettext("screen 21", "Ended by {name}").format(
+                name=state["rounds"][-1]["ended_by"]))
 
     def _draw_pool(self, canvas: Canvas, state: dict) -> None:
         last = state["last_take"]
         if self.spinner.spinning:
-            canvas.title("Rolling 15 dice")
+            canvas.title(npgettext("screen 21", "Rolling {n} die", "Rolling {n} dice",
+                                   rules.POOL_SIZE).format(n=rules.POOL_SIZE))
             draw_faces(canvas, self.spin_counts)
             return
-        title = f"Round {state['round']}" if last is None \
-            else f"{last['player']} took a {last['face']}"
-        left = f"{state['pool_left']} left"
+        if last is None:
+            # Translators: {n} is the round's number (the dice left in the pool beside it).
+            title = pgettext("screen 13", "Round {n}").format(n=state["round"])
+        else:
+            # Translators: the last take: {name} took a die showing {face} from the pool
+            # (a long name pushes the dice left off the title).
+            title = pgettext("screen 21", "{name} took a {face}").format(
+                name=last["player"], face=last["face"])
+        # Translators: how many dice are left in the pool (7 characters).
+        left = npgettext("screen 7", "{n} left", "{n} left", state["pool_left"]).format(
+            n=state["pool_left"])
         # The dice left are also the counts under the faces: they give way to a long name.
         canvas.title(title, left, right_gives_way=True)
         draw_faces(canvas, state["pool"], cursor=self.face)
 
     def _draw_rerolls(self, canvas: Canvas, state: dict) -> None:
-        canvas.title("Re-rolls", f"round {state['round']}")
+        # Translators: the title of the re-rolls at a round's end (the round on the right).
+        canvas.title(pgettext("screen 12", "Re-rolls"), _round_right(state["round"]))
         holders = self._holders()
         if not holders:
-            canvas.paragraph(["Nobody has dice.", "ROLL: the lottery."])
+            # Translators: nobody took a die, so nobody re-rolls; ROLL draws the lottery.
+            canvas.paragraph([pgettext("screen 21", "Nobody has dice."),
+                              pgettext("screen 21", "ROLL: the lottery.")])
             return
         top = max(0, self.row - MENU_ROWS + 1)
         width = max(len(name) for name in holders)
         for row, name in enumerate(holders[top : top + MENU_ROWS]):
             count = len(state["dice"][name])
             # A count with its own noun ("1 die", "15 dice"); "done" once re-rolled.
-            done = "done" if name in state["rerolled"] else counted(count, "die")
+            # Translators: the player has re-rolled this round (7 characters).
+            done = pgettext("screen 7", "done") if name in state["rerolled"] else dice_count(count)
             text = f"{name:<{width}} {done:>7}"
             canvas.line(row, text, invert=top + row == self.row)
 
     def _draw_lottery(self, canvas: Canvas, state: dict) -> None:
         tokens = state["tokens"]
-        canvas.title(f"Lottery, round {state['round']}", f"{len(tokens)}/{rules.SPACES}")
+        # Translators: the title of the lottery drawn at a round's end (tokens drawn of
+        # three on the right).
+        canvas.title(pgettext("screen 17", "Lottery, round {n}").format(n=state["round"]),
+                     f"{len(tokens)}/{rules.SPACES}")
         landing = len(tokens) - 1 if self.ceremony.spinning else None
         for space, prize in enumerate(state["prizes"]):
             x = 1 + space * 43
             box = (x, BODY_TOP + 1, x + 39, BODY_TOP + 41)
             canvas.frame(box)
-            label = f"{prize} pt"
+            # Translators: a prize space's points, under it (6 characters; "pt" = points).
+            label = npgettext("screen 6", "{points} pt", "{points} pt", prize).format(
+                points=prize)
             canvas.text(_centred_x(x, 40, label, 1), BODY_TOP + 31, label)
             if space == landing:
                 draw_token(canvas, x, self.flash, invert=True)
@@ -513,7 +637,10 @@ def draw_token(canvas: Canvas, x: int, token: str, *, invert: bool = False) -> N
     ALL in big letters, NONE as a crossed-out die."""
     left, top = x + (40 - TOKEN_DIE) // 2, BODY_TOP + 4
     if token == rules.ALL:
-        canvas.text(_centred_x(x, 40, "ALL", 2), top + 6, "ALL", scale=2, invert=invert)
+        # Translators: the lottery token that makes every die score that prize space,
+        # drawn big in it (3 characters).
+        word = pgettext("screen 3", "ALL")
+        canvas.text(_centred_x(x, 40, word, 2), top + 6, word, scale=2, invert=invert)
     elif token == rules.NONE:
         right, bottom = left + TOKEN_DIE - 1, top + TOKEN_DIE - 1
         canvas.draw.rounded_rectangle((left, top, right, bottom), radius=3, outline=1,
@@ -531,15 +658,20 @@ def draw_token(canvas: Canvas, x: int, token: str, *, invert: bool = False) -> N
 class RoundOver(ResultScreen):
     """Who ended the round and how, and who deals next; then the re-rolls."""
 
-    hint = "OK re-rolls"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "OK re-rolls")
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
-        canvas.title(f"Round {state['round']} over")
-        lines = wrap(f"{state['ended_by']} {rules.CAUSE_WORDS[state['end']]}.")
+        # Translators: {n} is the round's number.
+        canvas.title(pgettext("screen 21", "Round {n} over").format(n=state["round"]))
+        lines = wrap(str(ROUND_ENDS[state["end"]]).format(name=state["ended_by"]))
         if state["round"] < rules.ROUNDS:
-            lines.append(f"They deal round {state['round'] + 1}.")
-        lines.append("Re-rolls come next.")
+            # Translators: the player who ended the round deals the next one, round {n}.
+            lines.append(pgettext("screen 21", "They deal round {n}.").format(
+                n=state["round"] + 1))
+        lines.append(pgettext("screen 21", "Re-rolls come next."))
         canvas.paragraph(lines)
 
 
@@ -567,17 +699,27 @@ class RerollScreen(Screen):
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.rolled is not None:
-            return "OK back"
-        return "OK pick up ROLL enter" if self.physical else "OK pick up ROLL roll"
+            return pgettext("screen 21", "OK back")
+        # Translators: OK picks up a die of the face under the cursor; ROLL rolls the
+        # dice picked up (or: enters the faces the table rolled).
+        return (pgettext("screen 21", "OK pick up ROLL enter") if self.physical
+                else pgettext("screen 21", "OK pick up ROLL roll"))
 
     @property
     def title(self) -> str:  # type: ignore[override]
         if self.rolled is not None and self.spinner.spinning:
-            return f"{self.player} rolls..."
+            return pgettext("screen 21", "{name} rolls...").format(name=self.player)
         if self.rolled is not None:  # the new faces are also in the counts under the dice
-            rolled = f"{self.player} rolled " + " ".join(map(str, self.rolled))
-            return fitting(rolled, f"{self.player} rolled")
-        return f"{self.player}: {sum(self.picked)} up"
+            # Translators: the faces the player's re-roll showed (the shorter form is
+            # shown when they do not fit).
+            rolled = pgettext("screen 21", "{name} rolled {faces}").format(
+                name=self.player, faces=" ".join(map(str, self.rolled)))
+            return fitting(rolled, pgettext("screen 21", "{name} rolled").format(
+                name=self.player))
+        picked = sum(self.picked)
+        # Translators: how many of the player's dice are picked up to re-roll.
+        return npgettext("screen 21", "{name}: {n} up", "{name}: {n} up", picked).format(
+            name=self.player, n=picked)
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.rolled is not None:
@@ -611,8 +753,10 @@ class RerollScreen(Screen):
         return [face for face in rules.FACES for _ in range(self.picked[face - 1])]
 
     def _nothing_picked(self) -> Screen:
-        return Message("Re-roll", ["Pick up dice first:", "OK on a face picks", "up one more."],
-                       self)
+        # Translators: lines of 21 characters, broken where the English breaks them
+        # (break where your words fit; a longer line is folded).
+        text = pgettext("screen 21x4", "Pick up dice first:\nOK on a face picks\nup one more.")
+        return Message(pgettext("screen 21", "Re-roll"), _lines(text), self)
 
     def _roll(self, ctx: Context) -> Screen:
         before = self._from()
@@ -633,8 +777,13 @@ class RerollScreen(Screen):
         if not before:
             return self._nothing_picked()
 
+        # Translators: the title of the picker of the faces the table re-rolled: the
+        # longest that fits is shown.
+        title = fitting(pgettext("screen 21", "{name}'s new faces").format(name=self.player),
+                        pgettext("screen 21", "{name}: faces").format(name=self.player),
+                        pgettext("screen 21", "New faces"))
         return self.table.entry_picker(
-            fitting(f"{self.player}'s new faces", f"{self.player}: faces", "New faces"),
+            title,
             [str(face) for face in rules.FACES],
             lambda faces: {"type": "reroll", "player": self.player, "from": before,
                            "to": [int(face) for face in faces], "entered": True},
@@ -671,8 +820,12 @@ class ScoreEntry(Screen):
     round score is shown big as the numbers change.
     """
 
-    hint = "OK next  ROLL enter"
     roll_ready = True
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: OK: the next line; ROLL enters the player's cards.
+        return pgettext("screen 21", "OK next  ROLL enter")
 
     def __init__(self, table: BlockLotteryTable, player: str):
         super().__init__(table)
@@ -691,8 +844,11 @@ class ScoreEntry(Screen):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        cards = f"{self.player}'s cards"
-        return cards if len(cards) + len(" round 3") <= COLUMNS else self.player
+        # Translators: the title of a player's card count (the round on its right; a
+        # long name is shown alone).
+        cards = pgettext("screen 13", "{name}'s cards").format(name=self.player)
+        right = _round_right(rules.ROUNDS)
+        return cards if len(cards) + 1 + len(right) <= COLUMNS else self.player
 
     def press(self, ctx: Context, press: Press) -> Screen:
         field = self.fields[self.cursor]
@@ -730,10 +886,18 @@ class ScoreEntry(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         part = self.score()
-        canvas.title(self.title, f"round {self.table.match.round_number}")
-        canvas.line(0, f"{counted(part.dice, 'die')}, lottery +{part.lottery}")
-        labels = {"blocks": "In blocks", "hand": "In hand",
-                  "lucky": f"Lucky {self.lucky_number}s"}
+        canvas.title(self.title, _round_right(self.table.match.round_number))
+        # Translators: the player's dice and the points they won in the lottery.
+        canvas.line(0, npgettext("screen 21", "{n} die, lottery +{points}",
+                                 "{n} dice, lottery +{points}", part.dice).format(
+                                     n=part.dice, points=part.lottery))
+        # Translators: the card counts entered (9 characters, the number beside them):
+        # cards played in the player's blocks, cards left in hand, and (Lucky Card Bonus)
+        # cards of the lucky number in the blocks ("Lucky 5s").
+        labels = {"blocks": pgettext("screen 9", "In blocks"),
+                  "hand": pgettext("screen 9", "In hand"),
+                  "lucky": pgettext("screen 9", "Lucky {number}s").format(
+                      number=self.lucky_number)}
         for row, field in enumerate(self.fields, start=1):
             text = f"{labels[field]:<9} {self.values[field]:>2}"
             canvas.text(1, BODY_TOP + row * 10, text, invert=self.cursor == row - 1)
@@ -748,7 +912,6 @@ class RoundResult(ResultScreen):
     pages when long names need a line each), then one page per player with every part
     (cards, dice, lottery, lucky, minus hand, the floor at 0). OK/DOWN next, UP back."""
 
-    hint = "OK next  UP back"
     #: Players on a summary page when each needs a line of their own.
     SUMMARY_ROWS = 3
 
@@ -758,6 +921,10 @@ class RoundResult(ResultScreen):
         self.players = list(self.record["players"])
         self.summaries = self._summary_pages()
         self.page = 0
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "OK next  UP back")
 
     @property
     def pages(self) -> int:
@@ -775,7 +942,9 @@ class RoundResult(ResultScreen):
             lines = [f"{name:<{width}} {points[name]:>3}" for name in self.players]
             chunks = [lines[i : i + self.SUMMARY_ROWS]
                       for i in range(0, len(lines), self.SUMMARY_ROWS)]
-        tokens = "Tokens " + " ".join(self.record["tokens"])
+        # Translators: the lottery tokens drawn this round (faces, ALL, NONE).
+        tokens = pgettext("screen 21", "Tokens {tokens}").format(
+            tokens=" ".join(map(token_word, self.record["tokens"])))
         return [chunk + [tokens] for chunk in chunks]
 
     def next_screen(self, ctx: Context) -> Screen:
@@ -785,8 +954,10 @@ class RoundResult(ResultScreen):
             return self
         if self.table.match.over:
             return GameOver(self.table)
+        # Translators: the title of the standings after round {n}.
         return Standings(self.table.match, self.table,
-                         title=f"After round {self.record['round']}")
+                         title=pgettext("screen 17", "After round {n}").format(
+                             n=self.record["round"]))
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "up"):
@@ -799,23 +970,36 @@ class RoundResult(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         where = f"{self.page + 1}/{self.pages}"
         if self.page < len(self.summaries):
-            canvas.title(f"Round {self.record['round']} scores", where)
+            # Translators: the title of every player's points for round {n}.
+            canvas.title(pgettext("screen 15", "Round {n} scores").format(
+                n=self.record["round"]), where)
             canvas.paragraph(self.summaries[self.page])
         else:
             self._draw_player(canvas, self.players[self.page - len(self.summaries)], where)
 
     def _draw_player(self, canvas: Canvas, name: str, where: str) -> None:
         row = self.record["players"][name]
-        canvas.title(f"R{self.record['round']} {name}", where)
+        # Translators: a player's round score page: "R" is short for round {n}.
+        canvas.title(pgettext("screen 15", "R{n} {name}").format(n=self.record["round"],
+                                                                 name=name), where)
+        # Translators: the parts of a player's round score (8 characters each, the
+        # points after them): points for cards in blocks, for dice, won in the lottery,
+        # and taken off for the cards left in hand.
+        cards, dice = pgettext("screen 8", "Cards"), pgettext("screen 8", "Dice")
+        lottery, hand = pgettext("screen 8", "Lottery"), pgettext("screen 8", "Hand")
         lines = []
         if self.record["lucky_number"] is not None:
-            lines.append(f"Cards {row['cards']} Dice {row['dice']}")
-            lines.append(f"Lottery  +{row['lottery']}")
-            lines.append(f"Lucky {row['lucky_cards']}x{self.record['lucky_each']} +{row['lucky']}")
+            # Translators: the points for cards in blocks and for dice, on one line.
+            lines.append(pgettext("screen 14", "Cards {cards} Dice {dice}").format(
+                cards=row["cards"], dice=row["dice"]))
+            lines.append(f"{lottery:<9}+{row['lottery']}")
+            # Translators: Lucky Card Bonus: {n} lucky cards at {each} points each.
+            lines.append(pgettext("screen 14", "Lucky {n}x{each} +{points}").format(
+                n=row["lucky_cards"], each=self.record["lucky_each"], points=row["lucky"]))
         else:
-            lines += [f"Cards    +{row['cards']}", f"Dice     +{row['dice']}",
-                      f"Lottery  +{row['lottery']}"]
-        lines.append(f"Hand     -{row['hand']}")
+            lines += [f"{cards:<9}+{row['cards']}", f"{dice:<9}+{row['dice']}",
+                      f"{lottery:<9}+{row['lottery']}"]
+        lines.append(f"{hand:<9}-{row['hand']}")
         for index, text in enumerate(lines):
             canvas.line(index, clip(text, 14))
         canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(row["score"]), right=True)
@@ -827,10 +1011,26 @@ class RoundResult(ResultScreen):
 class GameOver(GameOverScreen):
     """The winner(s) and their total big; DOWN shows every total; round 3 broke a tie?"""
 
-    hint = "DN totals  OK end"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "DN totals  OK end")
 
     def title_right(self, result: dict) -> str:
-        return counted(rules.ROUNDS, "round")
+        return npgettext("screen 9", "{n} round", "{n} rounds", rules.ROUNDS).format(
+            n=rules.ROUNDS)
 
     def extra_line(self, result: dict) -> str:
-        return "tie: round 3" if result["tie_break"] else ""
+        # Translators: under "Winner": the totals tied and the last round's points
+        # decided.
+        return pgettext("screen 12", "tie: round 3") if result["tie_break"] else ""
+
+
+def _round_right(number: int) -> str:
+    """The title's right: "round 2" (8 characters)."""
+    # Translators: the title's right (8 characters): which round it is.
+    return pgettext("screen 8", "round {n}").format(n=number)
+
+
+def _lines(text: str) -> list[str]:
+    """A message's lines: where it breaks them, each folded at 21 if longer."""
+    return [line for part in text.split("\n") for line in wrap(part)]

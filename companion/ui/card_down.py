@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games import card_down as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, WIDTH, Canvas, clip, fitting
 from companion.ui.play import (
@@ -41,7 +42,10 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
-from companion.words import counted
+
+# Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
+# as they are inside every hint of these screens; card values (0-9, A-F) and the words a
+# player must say (TRIO, DUO, UNO) stay as the cards and the rule sheet print them.
 
 #: Where text beside the big top-card value starts (17 characters fit there).
 BESIDE_X = 24
@@ -57,6 +61,50 @@ SPECIAL_KEYS: tuple[tuple[str, bool, str], ...] = (
     ("ok", True, rules.NAME_COLOUR),
     ("roll", True, rules.NULL),
 )
+#: The colours and suits as the screens say them (the events keep the English codes).
+COLOUR_WORDS = {
+    # Translators: a Final Card-Down card colour (7 characters: "{colour} {suit}" fits 17).
+    "red": lazy("screen 7", "red"),
+    # Translators: a Final Card-Down card colour.
+    "blue": lazy("screen 7", "blue"),
+    # Translators: a Final Card-Down card colour.
+    "green": lazy("screen 7", "green"),
+    # Translators: a Final Card-Down card colour.
+    "yellow": lazy("screen 7", "yellow"),
+    # Translators: a Final Card-Down card colour.
+    "purple": lazy("screen 7", "purple"),
+}
+SUIT_WORDS = {
+    # Translators: a Final Card-Down card suit (9 characters: "{colour} {suit}" fits 17).
+    "hearts": lazy("screen 9", "hearts"),
+    # Translators: a Final Card-Down card suit.
+    "diamonds": lazy("screen 9", "diamonds"),
+    # Translators: a Final Card-Down card suit.
+    "clubs": lazy("screen 9", "clubs"),
+    # Translators: a Final Card-Down card suit.
+    "spades": lazy("screen 9", "spades"),
+    # Translators: a Final Card-Down card suit (the deck's fifth suit, a question mark).
+    "questions": lazy("screen 9", "questions"),
+}
+#: The exact card picker's three parts, as its title names the one being changed.
+FIELD_WORDS = {
+    # Translators: the part of a card being picked: its value (0-9, A-F).
+    "value": lazy("screen 6", "value"),
+    # Translators: the part of a card being picked: its colour.
+    "colour": lazy("screen 6", "colour"),
+    # Translators: the part of a card being picked: its suit.
+    "suit": lazy("screen 6", "suit"),
+}
+
+
+def colour_word(colour: str) -> str:
+    """A card colour as the screen says it."""
+    return str(COLOUR_WORDS.get(colour, colour))
+
+
+def suit_word(suit: str) -> str:
+    """A card suit as the screen says it."""
+    return str(SUIT_WORDS.get(suit, suit))
 
 
 class CardDownSetup(SetupScreen):
@@ -71,12 +119,16 @@ class CardDownSetup(SetupScreen):
         self.exact = False
 
     def option_rows(self) -> list[Row]:
-        games = f"{self.games}" if self.games else "until you stop"
+        # Translators: the setup row of how many games the match lasts.
+        games = (pgettext("screen 21", "Games: {n}").format(n=self.games) if self.games
+                 else pgettext("screen 21", "Games: until you stop"))
+        # Translators: the setup row of how cards are entered: exact (value, colour and
+        # suit) or quick (only the cards that act).
+        entry = (pgettext("screen 21", "Entry: exact") if self.exact
+                 else pgettext("screen 21", "Entry: quick"))
         return [
-            (f"Games: {games}",
-             lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
-            (f"Entry: {'exact' if self.exact else 'quick'}",
-             lambda ctx: self.change(exact=not self.exact)),
+            (games, lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
+            (entry, lambda ctx: self.change(exact=not self.exact)),
         ]
 
     def start(self, ctx: Context) -> GameScreen:
@@ -123,8 +175,15 @@ class CardDownTable(GameScreen):
         screen = self.route(ctx)
         turned = self.match.state()["turned_over"]
         if turned:
-            return Message("Draw pile empty", ["Turn the discard pile", "over, top card stays.",
-                                               f"{rules.n_cards(turned)} to draw."], screen)
+            # Translators: the draw pile (the face-down stack players draw from) ran out:
+            # the discard pile (the face-up pile cards are played onto) becomes the new
+            # draw pile, all but its top card.
+            lines = wrap(pgettext("screen 21x3", "Turn the discard pile over, top card stays."))
+            # Translators: how many cards the new draw pile holds.
+            lines.append(npgettext("screen 21", "{n} card to draw.", "{n} cards to draw.",
+                                   turned).format(n=turned))
+            # Translators: the title: the draw pile (the face-down stack) ran out.
+            return Message(pgettext("screen 21", "Draw pile empty"), lines, screen)
         return screen
 
     def undone(self, ctx: Context) -> None:
@@ -133,20 +192,28 @@ class CardDownTable(GameScreen):
     def menu(self, ctx: Context) -> Screen:
         """The game menu with card entry (quick/exact) and the hands."""
         menu = super().menu(ctx)
-        mode = "exact" if self.exact else "quick"
-        menu.items.insert(1, MenuItem("Card entry", lambda ctx, menu: self._switch_entry(),
-                                      note=mode))
-        menu.items.insert(2, MenuItem("Cards in hand", lambda ctx, menu: self._hands(menu)))
+        # Translators: how cards are entered, beside "Card entry" in the game menu.
+        mode = pgettext("screen 6", "exact") if self.exact else pgettext("screen 6", "quick")
+        # Translators: the game menu row that switches how cards are entered (its mode
+        # beside it).
+        menu.items.insert(1, MenuItem(pgettext("screen 14", "Card entry"),
+                                      lambda ctx, menu: self._switch_entry(), note=mode))
+        # Translators: the game menu row that lists how many cards each player holds.
+        menu.items.insert(2, MenuItem(pgettext("screen 21", "Cards in hand"),
+                                      lambda ctx, menu: self._hands(menu)))
         return menu
 
     def _switch_entry(self) -> Screen:
         self.exact = not self.exact
         if self.exact:
-            lines = ["Exact: value, colour", "and suit of every", "card; wrong cards",
-                     "are refused."]
+            # Translators: lines of 21 characters, broken where the English breaks them
+            # (break where your words fit; a longer line is folded).
+            text = pgettext("screen 21x4", "Exact: value, colour\nand suit of every\n"
+                            "card; wrong cards\nare refused.")
         else:
-            lines = ["Quick: OK plain card,", "DOWN special card,", "ROLL draw."]
-        return Message("Card entry", lines, self)
+            # Translators: folded into lines of 21 characters.
+            text = pgettext("screen 21x4", "Quick: OK plain card, DOWN special card, ROLL draw.")
+        return Message(pgettext("screen 21", "Card entry"), _lines(text), self)
 
     def _hands(self, parent: Screen) -> Screen:
         from companion.ui.screen import Lines
@@ -154,9 +221,13 @@ class CardDownTable(GameScreen):
         state = self.match.state()
         lines = [f"{'>' if name == state['current'] else ' '}{clip(name, 14):<14}"
                  f"{count:>5}" for name, count in state["in_hand"].items()]
-        lines.append(f" draw pile{state['draw_pile']:>10}")
-        lines.append(f" discard pile{state['discard_pile']:>7}")
-        return Lines("Cards in hand", lines, parent)
+        # Translators: the face-down stack players draw from (its count beside it).
+        lines.append(_count_row(pgettext("screen 15", "draw pile"), state["draw_pile"]))
+        # Translators: the face-up pile cards are played onto, whose top card the next
+        # must match (its count beside it).
+        lines.append(_count_row(pgettext("screen 15", "discard pile"), state["discard_pile"]))
+        # Translators: the title of every player's count of cards in hand.
+        return Lines(pgettext("screen 15", "Cards in hand"), lines, parent)
 
     # -- entering the hands after a game ----------------------------------------------
 
@@ -169,7 +240,8 @@ class CardDownTable(GameScreen):
         if self.by_sum:
             return SumPicker(self, player, held, door)
         return self.entry_picker(
-            f"{player}'s cards", rules.VALUES,
+            # Translators: the title of the picker of the cards left in a player's hand.
+            pgettext("screen 18", "{name}'s cards").format(name=player), rules.VALUES,
             lambda values: {"type": "hand", "player": player, "values": values},
             door, start="5", limits=(held, held),
             summary=lambda values: "=" + str(sum(map(rules.card_points, values))))
@@ -181,17 +253,27 @@ class CardDownTable(GameScreen):
         match = self.match
         if match.phase == rules.DEAL:
             # one space: "ROLL turned up DN end" is the whole line (21 columns)
-            end = " DN end" if "end_match" in match.expecting().types else ""
-            return ("ROLL card" if self.exact else "ROLL turned up") + end
+            if "end_match" in match.expecting().types:
+                # Translators: at the deal: ROLL enters the first card turned up (exact
+                # entry: picks it), DN ends the match. The button names (UP, DN, OK, BACK,
+                # ROLL) are printed on the device: keep them in every hint.
+                return (pgettext("screen 21", "ROLL card DN end") if self.exact
+                        else pgettext("screen 21", "ROLL turned up DN end"))
+            return (pgettext("screen 21", "ROLL card") if self.exact
+                    else pgettext("screen 21", "ROLL turned up"))
         if match.phase != rules.PLAY:
             return ""
         if match.stacked:
-            return f"OK a 2  ROLL draw {match.stacked}"
+            # Translators: 2s are stacked: OK lays another 2, ROLL draws {n} cards.
+            return pgettext("screen 21", "OK a 2  ROLL draw {n}").format(n=match.stacked)
         # Quick entry: OK lays a plain card, DOWN one that acts (a 2, A-D): both lay a
         # card, in words that fit 21 columns.
         if match.follow_up == rules.AGAIN:
-            return "OK card  ROLL no more" if self.exact else "OK/DN card ROLL done"
-        return "OK card  ROLL draw" if self.exact else "OK/DN card ROLL draw"
+            # Translators: after a C the player may lay one more card; ROLL: no more.
+            return (pgettext("screen 21", "OK card  ROLL no more") if self.exact
+                    else pgettext("screen 21", "OK/DN card ROLL done"))
+        return (pgettext("screen 21", "OK card  ROLL draw") if self.exact
+                else pgettext("screen 21", "OK/DN card ROLL draw"))
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.match.phase == rules.DEAL:
@@ -204,9 +286,11 @@ class CardDownTable(GameScreen):
         if is_(press, "roll") and not self.exact:
             return self.apply(ctx, {"type": "turn_up"})
         if is_(press, "roll") or is_(press, "ok"):
-            return CardPicker(self, "First card", None)
+            # Translators: the title of the picker of the card turned up at the deal.
+            return CardPicker(self, pgettext("screen 14", "First card"), None)
         if is_(press, "down") and "end_match" in self.match.expecting().types:
-            return Confirm("End the match?", ["No more games: the", "lowest total wins."],
+            lines = wrap(pgettext("screen 21x4", "No more games: the lowest total wins."))
+            return Confirm(pgettext("screen 21", "End the match?"), lines,
                            lambda ctx: self.apply(ctx, {"type": "end_match"}), self)
         return super().press(ctx, press)
 
@@ -240,8 +324,11 @@ class CardDownTable(GameScreen):
 
         if len(claims) == 1:
             return call(*claims[0])(ctx, self)
-        return Menu(f"{player} calls:", [MenuItem(f"{offender}: {word}", call(offender, word))
-                                            for offender, word in claims], self)
+        # Translators: the title over the players {name} may call out for not saying
+        # their word (TRIO, DUO or UNO).
+        return Menu(pgettext("screen 21", "{name} calls:").format(name=player),
+                    [MenuItem(f"{offender}: {word}", call(offender, word))
+                     for offender, word in claims], self)
 
     # -- picture ---------------------------------------------------------------------
 
@@ -255,14 +342,21 @@ class CardDownTable(GameScreen):
             canvas.title(self.session.title)
 
     def _draw_deal(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(f"Game {state['game_number']}", f"pile {state['draw_pile']}")
+        # Translators: {n} is the game's number in the match (the draw pile's count on
+        # the title's right).
+        canvas.title(pgettext("screen 12", "Game {n}").format(n=state["game_number"]),
+                     _draw_pile(state))
         first = self.match.seats.left_of(state["dealer"])
-        canvas.line(0, f"Dealer: {state['dealer']}")
-        canvas.line(1, "7 each, turn one up")
-        canvas.line(2, f"First: {first}")
+        # Translators: who deals this game.
+        canvas.line(0, pgettext("screen 21", "Dealer: {name}").format(name=state["dealer"]))
+        # Translators: the deal: seven cards to each player, then one card turned face up
+        # to start the discard pile.
+        canvas.line(1, pgettext("screen 21", "7 each, turn one up"))
+        # Translators: who plays first.
+        canvas.line(2, pgettext("screen 21", "First: {name}").format(name=first))
 
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(state["current"], f"pile {state['draw_pile']}")
+        canvas.title(state["current"], _draw_pile(state))
         top = state["top"]
         canvas.big_text(1, BODY_TOP, top["value"] or "?")
         lines = [line for line in (_describe_top(top), _situation(state)) if line]
@@ -272,6 +366,23 @@ class CardDownTable(GameScreen):
             canvas.text(BESIDE_X, BODY_TOP + row * LINE_H, text)
         canvas.line(3, _counts_line(state["in_hand"], state["current"], state["direction"],
                                     self.match.seats))
+
+
+def _draw_pile(state: dict) -> str:
+    """The title's right: how many cards are left in the draw pile."""
+    # Translators: the title's right (8 characters): how many cards are left in the draw
+    # pile (the face-down stack players draw from).
+    return pgettext("screen 8", "pile {n}").format(n=state["draw_pile"])
+
+
+def _count_row(words: str, count: int) -> str:
+    """A row of the hands' list: the words and, right-aligned, a count."""
+    return f" {words}{count:>{max(1, 19 - len(words))}}"
+
+
+def _lines(text: str, width: int = 21) -> list[str]:
+    """A message's lines: where it breaks them, each folded at ``width`` if longer."""
+    return [line for part in text.split("\n") for line in wrap(part, width)]
 
 
 def _entered_exactly(events: list[dict]) -> bool:
@@ -285,20 +396,30 @@ def _entered_exactly(events: list[dict]) -> bool:
 def _describe_top(top: dict) -> str:
     """The top card beside its big value: colour and suit, or what its value does."""
     if top["colour"] is not None:
-        return f"{top['colour']} {top['suit']}"
+        # Translators: the top card's colour and suit, beside its value (17 characters).
+        return pgettext("screen 17", "{colour} {suit}").format(
+            colour=colour_word(top["colour"]), suit=suit_word(top["suit"]))
+    # Translators: the top card has no effect (beside its value, 17 characters).
+    plain = pgettext("screen 17", "plain card")
     if top["value"] is None:
-        return "plain card"
-    return rules.EFFECTS.get(top["value"], "plain card")
+        return plain
+    return str(rules.EFFECTS.get(top["value"], plain))
 
 
 def _situation(state: dict) -> str:
     """What the top card asks of the player now: the 2s to draw, the named colour."""
     if state["stacked"]:
-        return f"+{state['stacked']} to draw!"
+        # Translators: 2s are stacked on the discard pile: the player draws {n} cards
+        # unless they lay another 2.
+        return npgettext("screen 17", "+{n} to draw!", "+{n} to draw!",
+                         state["stacked"]).format(n=state["stacked"])
     if state["declared"]:
-        return f"now {state['declared'].upper()}"
+        # Translators: a D named this colour: the next card must be of it.
+        return pgettext("screen 17", "now {colour}").format(
+            colour=colour_word(state["declared"]).upper())
     if state["follow_up"] == rules.AGAIN:
-        return "one more card?"
+        # Translators: after a C the player may lay one more card.
+        return pgettext("screen 17", "one more card?")
     return ""
 
 
@@ -306,8 +427,12 @@ def _who_next(state: dict) -> list[str]:
     """Who plays next, or (a word was forgotten) the call-out UP makes."""
     calls = state["call_outs"]
     if calls:
-        return [f"UP: call {calls[0]['word']}", f"on {calls[0]['offender']}"]
-    return [f"next {state['next']}"]
+        # Translators: two lines of 17: UP calls out {name}, who did not say {word}
+        # (TRIO, DUO or UNO) in time.
+        text = pgettext("screen 17x2", "UP: call {word}\non {name}")
+        return _lines(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
+    # Translators: who plays after the player whose turn it is (17 characters).
+    return [pgettext("screen 17", "next {name}").format(name=state["next"])]
 
 
 def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -> str:
@@ -324,11 +449,18 @@ def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -
             return text
     shown = [arrow]
     for index, name in enumerate(order):
-        more = f" {len(order) - index - 1} more" if index < len(order) - 1 else ""
+        more = f" {_more(len(order) - index - 1)}" if index < len(order) - 1 else ""
         if len(" ".join(shown + [f"{name[:3]}{in_hand[name]}"])) + len(more) > COLUMNS:
-            return " ".join(shown) + f" {len(order) - index} more"
+            return " ".join(shown) + f" {_more(len(order) - index)}"
         shown.append(f"{name[:3]}{in_hand[name]}")
     return " ".join(shown)
+
+
+def _more(players: int) -> str:
+    """How many players the counts line leaves out ("4 more")."""
+    # Translators: at the end of the line of every player's cards: {n} players left out
+    # for room (UP lists them all); not "+4", which would read like cards to draw.
+    return npgettext("screen 8", "{n} more", "{n} more", players).format(n=players)
 
 
 class ToMenu(Screen):
@@ -347,9 +479,14 @@ class CardPicker(Screen):
     moves the cursor on, ROLL enters the card. It starts on the top card (or the 2 that
     a stack needs, or the named colour), so the card shown first always matches."""
 
-    hint = "UP/DN OK> ROLL enter"
     roll_ready = True
     FIELDS = ("value", "colour", "suit")
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: UP/DN change the part under the cursor, OK moves to the next
+        # part (">"), ROLL enters the card.
+        return pgettext("screen 21", "UP/DN OK> ROLL enter")
 
     def __init__(self, table: CardDownTable, title: str, player: str | None):
         super().__init__(table)
@@ -389,34 +526,60 @@ class CardPicker(Screen):
                                 after=self)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, self.FIELDS[self.field])
+        canvas.title(self.title, str(FIELD_WORDS[self.FIELDS[self.field]]))
         # (the title is the player's name, or "First card")
         value, colour, suit = self.choice
         canvas.big_text(3, BODY_TOP, value)
         if self.field == 0:
             canvas.underline(2, BODY_TOP + 22, 20)
-        canvas.text(BESIDE_X + 4, BODY_TOP, colour, invert=self.field == 1)
-        canvas.text(BESIDE_X + 4, BODY_TOP + LINE_H, suit, invert=self.field == 2)
+        canvas.text(BESIDE_X + 4, BODY_TOP, colour_word(colour), invert=self.field == 1)
+        canvas.text(BESIDE_X + 4, BODY_TOP + LINE_H, suit_word(suit), invert=self.field == 2)
         if self.player is not None:
             reason = self.table.match.why_not(self.card)
-            canvas.text(BESIDE_X + 4, BODY_TOP + 2 * LINE_H, "matches" if reason is None
-                        else "cannot go")
+            # Translators: whether the card picked may be laid on the discard pile now.
+            canvas.text(BESIDE_X + 4, BODY_TOP + 2 * LINE_H,
+                        pgettext("screen 16", "matches") if reason is None
+                        else pgettext("screen 16", "cannot go"))
             canvas.line(3, clip(_on_top(self.table.match)))
 
 
 def _on_top(match: rules.CardDown) -> str:
     """What the card goes on, for the picker's last line."""
     if match.stacked:
-        return f"on 2s: +{match.stacked}, a 2 only"
+        # Translators: what the card goes on: stacked 2s ({n} cards to draw so far),
+        # only another 2 may go.
+        return pgettext("screen 21", "on 2s: +{n}, a 2 only").format(n=match.stacked)
     if match.declared:
-        return f"on D: {match.declared} or a 0"
-    return f"on {match.top}"
+        # Translators: what the card goes on: a D that named {colour}; that colour or
+        # a 0 may go.
+        return pgettext("screen 21", "on D: {colour} or a 0").format(
+            colour=colour_word(match.declared))
+    return _on_card(match.top)
+
+
+def _on_card(card: rules.Card | None) -> str:
+    """"on 7 red hearts", "on an A", "on a plain card": the top card, for the picker."""
+    if card is not None and card.exact:
+        # Translators: what the card goes on: the top card's value, colour and suit.
+        return pgettext("screen 21", "on {value} {colour} {suit}").format(
+            value=card.value, colour=colour_word(card.colour), suit=suit_word(card.suit))
+    if card is not None and card.value is not None and card.value in "8AEF":
+        # Translators: what the card goes on: a card known by its value only ("an" as
+        # English says 8, A, E and F).
+        return pgettext("screen 21", "on an {value}").format(value=card.value)
+    if card is not None and card.value is not None:
+        # Translators: what the card goes on: a card known by its value only.
+        return pgettext("screen 21", "on a {value}").format(value=card.value)
+    # Translators: what the card goes on: a card entered without its value.
+    return pgettext("screen 21", "on a plain card")
 
 
 class SpecialCard(Screen):
     """Quick mode: which special card was played, one press each (held for D and 0)."""
 
-    hint = "BACK cancel"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "BACK cancel")
 
     def __init__(self, table: CardDownTable):
         super().__init__(table)
@@ -431,16 +594,27 @@ class SpecialCard(Screen):
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(f"{self.player} played a")
-        canvas.paragraph(["UP:2 draw2  DN:A skip", "OK:B rev ROLL:C again",
-                          "hold OK:   D colour", "hold ROLL: 0 null"])
+        # Translators: the title over the special cards, one of which the player laid
+        # ("Ann played a" ... 2, A, B, C, D or 0: the lines under it).
+        canvas.title(pgettext("screen 21", "{name} played a").format(name=self.player))
+        # Translators: which button names which special card, and what it does: 2 the
+        # next draws 2, A skips the next, B reverses, C one card again, D names a colour,
+        # 0 goes on anything ("hold": a long press). Keep the columns lined up.
+        canvas.paragraph([pgettext("screen 21", "UP:2 draw2  DN:A skip"),
+                          pgettext("screen 21", "OK:B rev ROLL:C again"),
+                          pgettext("screen 21", "hold OK:   D colour"),
+                          pgettext("screen 21", "hold ROLL: 0 null")])
 
 
 class WordQuestion(Screen):
     """The player went down to 3, 2 or 1 card: did they say TRIO, DUO or UNO?"""
 
-    hint = "OK said  DN forgot"
     roll_ready = True
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: OK: the player said the word in time; DN: they forgot it.
+        return pgettext("screen 21", "OK said  DN forgot")
 
     def __init__(self, table: CardDownTable):
         super().__init__(table)
@@ -463,10 +637,18 @@ class WordQuestion(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         held = self.table.match.in_hand[self.player]
-        canvas.title(f"{self.player}: {rules.n_cards(held)}")
-        canvas.centered(BODY_TOP + 1, self.word + "?", scale=3)
-        question = f"Did {self.player} say it?"
-        canvas.line(3, fitting(question, "Said it in time?"), center=True)
+        # Translators: the player and how many cards they hold now.
+        canvas.title(npgettext("screen 21", "{name}: {n} card", "{name}: {n} cards", held)
+                     .format(name=self.player, n=held))
+        # Translators: the word the player had to say (TRIO, DUO or UNO: keep it), asked
+        # as a question, drawn big (7 characters).
+        canvas.centered(BODY_TOP + 1, pgettext("screen 7", "{word}?").format(word=self.word),
+                        scale=3)
+        # Translators: did the player say the word in time? (The shorter form is shown
+        # when the name is long.)
+        question = pgettext("screen 21", "Did {name} say it?").format(name=self.player)
+        canvas.line(3, fitting(question, pgettext("screen 21", "Said it in time?")),
+                    center=True)
 
 
 class ColourMenu(Menu):
@@ -481,9 +663,13 @@ class ColourMenu(Menu):
                      else {"type": "pass", "player": player})
             return lambda ctx, menu: table.apply(ctx, event)
 
-        items = [MenuItem(colour.capitalize(), name(colour)) for colour in rules.COLOURS]
-        items.append(MenuItem("No colour named", name(None)))
-        super().__init__(f"{player} names:", items, table)
+        items = [MenuItem(colour_word(colour).capitalize(), name(colour))
+                 for colour in rules.COLOURS]
+        # Translators: after a D, the player named no colour (passed).
+        items.append(MenuItem(pgettext("screen 21", "No colour named"), name(None)))
+        # Translators: the title over the colours the player may name after a D.
+        super().__init__(pgettext("screen 21", "{name} names:").format(name=player), items,
+                         table)
         top = table.match.top
         if top is not None and top.colour in rules.COLOURS:
             self.selected = rules.COLOURS.index(top.colour)
@@ -498,8 +684,12 @@ class ColourMenu(Menu):
 class WentOut(Screen):
     """Someone discarded their last card: the game is over; values or sums next?"""
 
-    hint = "OK values  DN sums"
     roll_ready = True
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: OK: enter each hand card by card; DN: each hand's sum of points.
+        return pgettext("screen 21", "OK values  DN sums")
 
     def __init__(self, table: CardDownTable):
         super().__init__(table)
@@ -515,16 +705,25 @@ class WentOut(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
-        canvas.title(f"Game {state['game_number']} over")
-        canvas.paragraph(wrap(f"{state['went_out']} went out!")
-                         + ["Now enter each hand:", "values, or a sum"])
+        # Translators: {n} is the game's number in the match.
+        canvas.title(pgettext("screen 21", "Game {n} over").format(n=state["game_number"]))
+        # Translators: the player laid their last card: the game is over.
+        lines = wrap(pgettext("screen 21x2", "{name} went out!").format(name=state["went_out"]))
+        # Translators: the cards left in every other hand are entered next: card by card
+        # (values) or as one number (a sum).
+        lines += wrap(pgettext("screen 21x2", "Now enter each hand: values, or a sum"))
+        canvas.paragraph(lines)
 
 
 class SumPicker(Screen):
     """One hand's points as a single number: UP/DOWN 1 (held: 10), ROLL or OK enters."""
 
-    hint = "UP/DN change ROLL ok"
     roll_ready = True
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: UP/DN change the sum, ROLL enters it ("ok").
+        return pgettext("screen 21", "UP/DN change ROLL ok")
 
     def __init__(self, table: CardDownTable, player: str, held: int, parent: Screen):
         super().__init__(parent)
@@ -546,16 +745,22 @@ class SumPicker(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.player, f"0-{self.most}")
-        canvas.text(1, BODY_TOP + 4, "Sum of")
-        canvas.text(1, BODY_TOP + 14, rules.n_cards(self.held))
+        # Translators: two lines of 11 left of the sum drawn big: the points of the
+        # cards left in the player's hand.
+        text = npgettext("screen 11x2", "Sum of\n{n} card", "Sum of\n{n} cards", self.held)
+        for row, line in enumerate(_lines(text.format(n=self.held), 11)[:2]):
+            canvas.text(1, BODY_TOP + 4 + row * 10, line)
         canvas.big_text(WIDTH - 4, BODY_TOP + 4, str(self.total), right=True)
 
 
 class GameResult(ResultScreen):
     """Each player's points for the game just ended, who went out first; UP/DOWN scroll."""
 
-    hint = "OK standings"
     ROWS = 4
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "OK standings")
 
     def __init__(self, table: CardDownTable, index: int):
         super().__init__(table)
@@ -563,8 +768,9 @@ class GameResult(ResultScreen):
         self.top = 0
 
     def next_screen(self, ctx: Context) -> Screen:
-        return Standings(self.table.match, self.table,
-                         title=f"After game {self.game['game']}", high_wins=False)
+        # Translators: the title of the standings after game {n} of the match.
+        title = pgettext("screen 17", "After game {n}").format(n=self.game["game"])
+        return Standings(self.table.match, self.table, title=title, high_wins=False)
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
@@ -577,10 +783,15 @@ class GameResult(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         rows = sorted(self.game["players"].items(), key=lambda row: row[1]["points"])
         width = max(len(name) for name in self.game["players"])
-        canvas.title(f"Game {self.game['game']} points",
+        # Translators: the title of every player's points for game {n} of the match.
+        canvas.title(pgettext("screen 15", "Game {n} points").format(n=self.game["game"]),
                      f"{self.top + 1}/{len(rows)}" if len(rows) > self.ROWS else "")
         for row, (name, player) in enumerate(rows[self.top : self.top + self.ROWS]):
-            mark = "OUT" if name == self.game["went_out"] else f"{player['cards']}c"
+            # Translators: in a player's row of points: they went out (no cards left); or
+            # how many cards they were left holding ("c" = cards), 4 characters.
+            mark = (pgettext("screen 4", "OUT") if name == self.game["went_out"] else
+                    npgettext("screen 4", "{n}c", "{n}c", player["cards"]).format(
+                        n=player["cards"]))
             canvas.line(row, f"{name:<{width}} {mark:>4} {player['points']:>{COLUMNS - width - 6}}",
                         invert=name == self.game["went_out"])
 
@@ -588,11 +799,19 @@ class GameResult(ResultScreen):
 class MatchOver(GameOverScreen):
     """The lowest total wins the match: winner(s) and their total big; DOWN all totals."""
 
-    hint = "DN all  OK end"
-    heading = "Match over"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "DN all  OK end")
+
+    @property
+    def heading(self) -> str:  # type: ignore[override]
+        # Translators: the title of a match's end, beside how many games it lasted.
+        return pgettext("screen 12", "Match over")
 
     def title_right(self, result: dict) -> str:
-        return counted(len(result["games"]), "game")
+        games = len(result["games"])
+        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
 
     def extra_line(self, result: dict) -> str:
-        return "lowest wins"
+        # Translators: under "Winner", beside the winning total: the lowest total wins.
+        return pgettext("screen 12", "lowest wins")

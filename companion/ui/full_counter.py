@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games import full_counter as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
 from companion.ui.full_counter_deck import DeckScreen
@@ -48,16 +49,42 @@ from companion.ui.screen import (
 )
 from companion.ui.tools import ShuffleSetup
 
-#: Picker labels of the two powers without a number.
-POWER_LABELS = {rules.WILDFIRE: "W", rules.MIRROR: "M"}
-#: One word for what a card does, shown while a play is entered.
+# Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
+# as they are inside every hint of these screens; card numbers stay digits.
+
+#: Picker labels of the two powers without a number (a letter or two beside the numbers).
+POWER_LABELS = {
+    # Translators: Full Counter, the card picker's label of the Wildfire card (the power
+    # that burns the pile), beside the card numbers: one or two letters.
+    rules.WILDFIRE: lazy("screen 2", "W"),
+    # Translators: Full Counter, the card picker's label of the Dirty Mirror card (it
+    # copies the card under it), beside the card numbers: one or two letters.
+    rules.MIRROR: lazy("screen 2", "M"),
+}
+#: One word for what a card does, shown beside the cards entered (10 characters).
 EFFECT_WORDS = {
-    rules.BLACK_MARKET: "reverse",
-    rules.BACK_STABBER: "skip",
-    rules.MAGNETIC_RAYS: "flip",
-    rules.NUCLEAR_BLAST: "blast",
-    rules.WILDFIRE: "burn",
-    rules.MIRROR: "mirror",
+    # Translators: Full Counter, what a Black Market card does: the order of play turns.
+    rules.BLACK_MARKET: lazy("screen 10", "reverse"),
+    # Translators: Full Counter, what a Back Stabber card does: the next player is skipped.
+    rules.BACK_STABBER: lazy("screen 10", "skip"),
+    # Translators: Full Counter, what Magnetic Rays do: ascending becomes descending.
+    rules.MAGNETIC_RAYS: lazy("screen 10", "flip"),
+    # Translators: Full Counter, what a Nuclear Blast does to the pile (not a burn).
+    rules.NUCLEAR_BLAST: lazy("screen 10", "blast"),
+    # Translators: Full Counter, what a Wildfire does: the pile played this round is
+    # burnt (taken out of play).
+    rules.WILDFIRE: lazy("screen 10", "burn"),
+    # Translators: Full Counter, what a Dirty Mirror does: it copies the card under it.
+    rules.MIRROR: lazy("screen 10", "mirror"),
+}
+#: The same words for several cards of an ability laid at once ("skip x2").
+EFFECT_TIMES = {
+    # Translators: Full Counter, {n} Black Market cards laid together ("x" = times).
+    rules.BLACK_MARKET: lazy("screen 11", "reverse x{n}"),
+    # Translators: Full Counter, {n} Back Stabber cards laid together ("x" = times).
+    rules.BACK_STABBER: lazy("screen 11", "skip x{n}"),
+    # Translators: Full Counter, {n} Magnetic Rays laid together ("x" = times).
+    rules.MAGNETIC_RAYS: lazy("screen 11", "flip x{n}"),
 }
 #: How many games a match lasts, as the setup screen offers it (0: until ended).
 GAME_COUNTS = (0, 1, 3, 5, 10)
@@ -68,13 +95,13 @@ RIGHT_COLUMNS = (WIDTH - RIGHT_X) // CHAR_W
 
 def label(card: rules.Card) -> str:
     """A card as the picker shows it: its number, or W / M."""
-    return POWER_LABELS.get(card, str(card))  # type: ignore[arg-type]
+    return str(POWER_LABELS.get(card, card))  # type: ignore[arg-type]
 
 
 def card_of(text: str) -> rules.Card:
     """The card behind a picker label."""
     for card, shown in POWER_LABELS.items():
-        if text == shown:
+        if text in (shown, shown.message):  # as shown now, or in English
             return card
     return int(text)
 
@@ -91,8 +118,10 @@ def play_event(player: str, cards: list[rules.Card]) -> dict[str, Any]:
     steps = {b - a for a, b in zip(numbers, numbers[1:], strict=False)}
     if len(numbers) == len(cards) and steps in ({1}, {-1}):
         return {"type": "chain", "player": player, "first": cards[0], "last": cards[-1]}
-    raise CompanionError("a play is one value (as many cards of it as you lay) or a chain "
-                         "of consecutive values, like 5 6 7")
+    # Translators: Full Counter, why cards entered together were refused.
+    raise CompanionError(pgettext(
+        "screen 21x6", "a play is one value (as many cards of it as you lay) or a chain "
+        "of consecutive values, like 5 6 7"))
 
 
 class FullCounterSetup(SetupScreen):
@@ -110,13 +139,25 @@ class FullCounterSetup(SetupScreen):
 
     def option_rows(self) -> list[Row]:
         deck = rules.Deck.from_option(self.deck)
-        which = "FU1" if deck.profile() == rules.DEFAULT_DECK else "own"
+        if deck.profile() == rules.DEFAULT_DECK:
+            # Translators: the setup row of the deck: FU1 is the rule sheet's name of the
+            # standard deck (keep it), {n} how many cards it has.
+            cards = npgettext("screen 21", "Deck: FU1, {n} card", "Deck: FU1, {n} cards",
+                              deck.size)
+        else:
+            # Translators: the setup row of the deck: a deck of the table's own making.
+            cards = npgettext("screen 21", "Deck: own, {n} card", "Deck: own, {n} cards",
+                              deck.size)
+        # Translators: the setup row of the mode: every card value entered and counted.
+        mode = (pgettext("screen 21", "Mode: quick, no count") if self.quick
+                else pgettext("screen 21", "Mode: full, counted"))
+        # Translators: the setup row of how many games the match lasts.
+        games = (pgettext("screen 21", "Games: {n}").format(n=self.games) if self.games
+                 else pgettext("screen 21", "Games: until ended"))
         return [
-            (f"Mode: {'quick, no count' if self.quick else 'full, counted'}",
-             lambda ctx: self.change(quick=not self.quick)),
-            (f"Games: {self.games or 'until ended'}",
-             lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
-            (f"Deck: {which}, {deck.size} cards", lambda ctx: DeckScreen(self)),
+            (mode, lambda ctx: self.change(quick=not self.quick)),
+            (games, lambda ctx: self.change(games=next_choice(GAME_COUNTS, self.games))),
+            (cards.format(n=deck.size), lambda ctx: DeckScreen(self)),
         ]
 
     @property
@@ -171,19 +212,24 @@ class FullCounterTable(GameScreen):
         menu = super().menu(ctx)
         items = []
         for item in menu.items:
-            if item.label == "Standings":
-                item = MenuItem("Losses", lambda ctx, m: self.losses(m))
-            if item.label.startswith("Leave"):
-                items.append(MenuItem("Shuffle guide", lambda ctx, m: self._shuffle(m)))
+            if _is_row(item, "Standings"):
+                # Translators: the game menu row of the players' losses (fewest wins).
+                item = MenuItem(pgettext("screen 21", "Losses"),
+                                lambda ctx, m: self.losses(m))
+            if _is_row(item, "Leave (kept)"):
+                items.append(MenuItem(pgettext("screen 21", "Shuffle guide"),
+                                      lambda ctx, m: self._shuffle(m)))
                 if "end" in self.match.expecting().types:
-                    items.append(MenuItem("End the match",
+                    items.append(MenuItem(pgettext("screen 21", "End the match"),
                                           lambda ctx, m: self._confirm_end(m)))
             items.append(item)
         menu.items = items
         return menu
 
     def losses(self, parent: Screen) -> Screen:
-        return Standings(self.match, parent, title="Losses", high_wins=False)
+        # Translators: the title of every player's losses (fewest first).
+        return Standings(self.match, parent, title=pgettext("screen 17", "Losses"),
+                         high_wins=False)
 
     def _shuffle(self, parent: Screen) -> Screen:
         guide = ShuffleSetup(parent)
@@ -191,7 +237,8 @@ class FullCounterTable(GameScreen):
         return guide
 
     def _confirm_end(self, parent: Screen) -> Screen:
-        return Confirm("End the match?", ["Fewest losses wins.", *self._loss_lines()],
+        return Confirm(pgettext("screen 21", "End the match?"),
+                       [pgettext("screen 21", "Fewest losses wins."), *self._loss_lines()],
                        lambda ctx: self.apply(ctx, {"type": "end"}), parent)
 
     def _loss_lines(self) -> list[str]:
@@ -201,16 +248,24 @@ class FullCounterTable(GameScreen):
         leaders = [name for name, n in losses.items() if n == fewest]
         names = wrap(" & ".join(leaders))
         if len(names) > 2:
-            names = [f"{len(leaders)} players"]
-        return [f"Fewest now, {fewest}:", *names]
+            names = [npgettext("screen 21", "{n} player", "{n} players", len(leaders))
+                     .format(n=len(leaders))]
+        # Translators: above the names of who has the fewest losses now; {n} is how many.
+        return [pgettext("screen 21", "Fewest now, {n}:").format(n=fewest), *names]
 
     # -- buttons ---------------------------------------------------------------------
 
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.match.quick:
-            return "ROLL plain  OK power"
-        return "ROLL flip  OK other" if self._blind_only() else "ROLL play  OK other"
+            # Translators: ROLL enters a plain play, OK a card with a power. The button
+            # names (UP, DN, OK, BACK, ROLL) are printed on the device: keep them in every
+            # hint.
+            return pgettext("screen 21", "ROLL plain  OK power")
+        if self._blind_only():
+            # Translators: ROLL turns over a face-down card; OK: anything else.
+            return pgettext("screen 21", "ROLL flip  OK other")
+        return pgettext("screen 21", "ROLL play  OK other")
 
     def _blind_only(self) -> bool:
         """Counted, and only face-down cards are left: ROLL turns one over."""
@@ -251,10 +306,12 @@ class FullCounterTable(GameScreen):
         """What the entry will do, in a word ("skip x2", "chain", "burn")."""
         cards = [card_of(text) for text in entered]
         if len(set(cards)) > 1:
-            return "chain"
-        word = EFFECT_WORDS.get(self.deck.role(cards[0]) or "", "")
-        ability = self.deck.role(cards[0]) in rules.ABILITIES
-        return f"{word} x{len(cards)}" if word and ability and len(cards) > 1 else word
+            # Translators: Full Counter, consecutive values laid at once (like 5 6 7).
+            return pgettext("screen 10", "chain")
+        role = self.deck.role(cards[0]) or ""
+        if role in EFFECT_TIMES and len(cards) > 1:
+            return str(EFFECT_TIMES[role]).format(n=len(cards))
+        return str(EFFECT_WORDS.get(role, ""))
 
     def _submit(self, ctx: Context, player: str, entered: list[str],
                 picker: Screen) -> Screen:
@@ -263,7 +320,7 @@ class FullCounterTable(GameScreen):
         try:
             event = play_event(player, [card_of(text) for text in entered])
         except CompanionError as err:
-            return Message("Not allowed", wrap(str(err)), picker)
+            return Message(pgettext("screen 21", "Not allowed"), wrap(str(err)), picker)
         return self.apply(ctx, event, after=picker)
 
     def _others(self, ctx: Context) -> Screen:
@@ -275,16 +332,23 @@ class FullCounterTable(GameScreen):
             items += self._quick_items(player)
         types = match.expecting().types
         if "pickup" in types:
-            items.append(MenuItem("Picked up the pile", lambda ctx, menu: self.apply(
-                ctx, {"type": "pickup", "player": player})))
+            # Translators: the player could not beat the pile and took it into their hand
+            # (the pile: the cards played this round, which a Wildfire burns).
+            items.append(MenuItem(pgettext("screen 21", "Picked up the pile"),
+                                  lambda ctx, menu: self.apply(
+                                      ctx, {"type": "pickup", "player": player})))
         if "blind" in types:
-            items.append(MenuItem("Blind card flipped", lambda ctx, menu: BlindPicker(
-                self, player, menu)))
+            # Translators: the player turned over one of their face-down table cards.
+            items.append(MenuItem(pgettext("screen 21", "Blind card flipped"),
+                                  lambda ctx, menu: BlindPicker(self, player, menu)))
         if "out" in types:
             items += self._out_items()
         if match.zones is not None:  # out comes by itself: the counts instead
-            items.append(MenuItem("Cards held", lambda ctx, menu: CardsHeld(match, menu)))
-        return Menu(f"{player}: other", items, self)
+            # Translators: every player's cards by count: in hand, face up, face down.
+            items.append(MenuItem(pgettext("screen 21", "Cards held"),
+                                  lambda ctx, menu: CardsHeld(match, menu)))
+        # Translators: the menu title of what else the player did than a plain play.
+        return Menu(pgettext("screen 21", "{name}: other").format(name=player), items, self)
 
     def _out_items(self) -> list[MenuItem]:
         """Going out by a press (a match that does not count the cards)."""
@@ -292,10 +356,13 @@ class FullCounterTable(GameScreen):
         items = []
         last = (match.last or {}).get("player")
         if last in match.still_in:
-            items.append(MenuItem(f"{last} is out", lambda ctx, menu: self._out(ctx, last)))
-        items.append(MenuItem("Someone is out", lambda ctx, menu: Menu("Who is out?", [
-            MenuItem(name, lambda ctx, m, name=name: self._out(ctx, name))
-            for name in match.still_in], menu)))
+            # Translators: the player has no cards left: out of this game.
+            items.append(MenuItem(pgettext("screen 21", "{name} is out").format(name=last),
+                                  lambda ctx, menu: self._out(ctx, last)))
+        items.append(MenuItem(pgettext("screen 21", "Someone is out"),
+                              lambda ctx, menu: Menu(pgettext("screen 21", "Who is out?"), [
+                                  MenuItem(name, lambda ctx, m, name=name: self._out(ctx, name))
+                                  for name in match.still_in], menu)))
         return items
 
     def _quick_items(self, player: str) -> list[MenuItem]:
@@ -303,15 +370,22 @@ class FullCounterTable(GameScreen):
         for role in (rules.BLACK_MARKET, rules.BACK_STABBER, rules.MAGNETIC_RAYS):
             number = self.deck.number_of(role)
             if number is not None:
-                items.append(MenuItem(rules.NAMES[role], self._count_menu(player, role),
+                items.append(MenuItem(str(rules.NAMES[role]), self._count_menu(player, role),
                                       note=str(number)))
         blast = self.deck.number_of(rules.NUCLEAR_BLAST)
         if blast is not None:
-            items.append(self._quick_item(player, rules.NUCLEAR_BLAST, "Nuclear Blast")
+            # Translators: a Full Counter card's name as its cards print it (the number it
+            # is in this deck stands beside it).
+            name = pgettext("screen 18", "Nuclear Blast")
+            items.append(self._quick_item(player, rules.NUCLEAR_BLAST, name)
                          ._replace(note=str(blast)))
         if self.deck.wildfire:
-            items.append(self._quick_item(player, rules.WILDFIRE, "Wildfire"))
-        items.append(self._quick_item(player, rules.FOUR, "Four: burned"))
+            # Translators: a Full Counter card's name as its cards print it.
+            items.append(self._quick_item(player, rules.WILDFIRE,
+                                          pgettext("screen 21", "Wildfire")))
+        # Translators: Full Counter, four of a kind on top of the pile burnt it (the pile
+        # is taken out of play).
+        items.append(self._quick_item(player, rules.FOUR, pgettext("screen 21", "Four: burned")))
         return items
 
     def _quick_item(self, player: str, effect: str, words: str, count: int = 1) -> MenuItem:
@@ -322,9 +396,13 @@ class FullCounterTable(GameScreen):
 
     def _count_menu(self, player: str, role: str) -> Callable[[Context, Screen], Screen]:
         def open_menu(ctx: Context, menu: Screen) -> Screen:
-            counts = [self._quick_item(player, role, f"{n} card{'s' if n > 1 else ''}", n)
+            # Translators: how many cards of that Full Counter card were laid at once.
+            counts = [self._quick_item(player, role, npgettext(
+                          "screen 21", "{n} card", "{n} cards", n).format(n=n), n)
                       for n in range(1, self.deck.copies + 1)]
-            return Menu(f"{rules.NAMES[role]} played", counts, menu)
+            # Translators: the menu title of how many of a Full Counter card were laid.
+            title = pgettext("screen 21", "{card} played").format(card=rules.NAMES[role])
+            return Menu(title, counts, menu)
         return open_menu
 
     def _out(self, ctx: Context, player: str) -> Screen:
@@ -338,7 +416,9 @@ class FullCounterTable(GameScreen):
             canvas.title(self.session.title)
             canvas.line(0, clip(self.match.expecting().prompt))
             return
-        turn = f"{state['current']}'s turn"
+        # Translators: whose turn it is, in the title beside the direction of play
+        # (a long name is shown alone).
+        turn = pgettext("screen 18", "{name}'s turn").format(name=state["current"])
         arrow = ">>" if state["direction"] == "clockwise" else "<<"
         canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
@@ -346,11 +426,12 @@ class FullCounterTable(GameScreen):
         # has left face up or face down once past the hand, the last play, how many are
         # out (the direction is the title's arrow, ascending or descending the arrow by
         # the value).
-        pile = "" if state["pile"] is None else f"pile {state['pile']}"
-        if state["deck"]:
-            pile += f" dk {state['deck']}"
+        pile = _pile_line(state["pile"], state["deck"])
         held = _holding_line(state, state["current"]) if state["zones"] else ""
-        out = f"{len(state['out'])} out" if state["out"] else ""
+        # Translators: Full Counter's table screen, right column (13 characters): how
+        # many players are out of this game (no cards left).
+        out = (npgettext("screen 13", "{n} out", "{n} out", len(state["out"]))
+               .format(n=len(state["out"])) if state["out"] else "")
         last = state["last"]
         said = [last["player"], *wrap(last["text"], RIGHT_COLUMNS)] if last else []
         if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
@@ -363,7 +444,9 @@ class FullCounterTable(GameScreen):
         """The value to beat big, an arrow for up or down, and the run on top; "ANY"
         when any card goes. Quick mode knows no values: only the arrow."""
         if state["free"]:
-            canvas.text(4, BODY_TOP + 8, "ANY", scale=2)
+            # Translators: Full Counter, drawn big (3 characters) where the value to beat
+            # stands when any card may be played (the pile was burnt or is empty).
+            canvas.text(4, BODY_TOP + 8, pgettext("screen 3", "ANY"), scale=2)
             return
         if state["to_beat"] is None:  # quick mode
             _arrow(canvas, 14, BODY_TOP + 3, 22, up=state["order"] == "ascending")
@@ -372,11 +455,35 @@ class FullCounterTable(GameScreen):
         canvas.big_text(1, BODY_TOP + 2, text)
         _arrow(canvas, 2 + len(text) * 18, BODY_TOP + 8, 8, up=state["order"] == "ascending")
         run = state["top"]["run"]
-        canvas.text(1, BODY_TOP + 30, f"x{run} of {rules.FOUR_OF_A_KIND}")
+        # Translators: Full Counter, under the value to beat (8 characters): how many
+        # cards of that value lie on top of the pile, out of the four that burn it.
+        canvas.text(1, BODY_TOP + 30, pgettext("screen 8", "x{n} of 4").format(n=run))
+
+
+def _pile_line(pile: int | None, deck: int | None) -> str:
+    """The right column's first line: the cards in the pile (a counted match: and in
+    the deck); "" in quick mode, which counts neither."""
+    if pile is None:
+        return ""
+    if deck:
+        # Translators: Full Counter's table screen, right column (13 characters): "pile"
+        # is how many cards lie in the pile played onto this round (the one a Wildfire
+        # burns); "dk" is short for deck, the face-down stack hands are refilled from.
+        return pgettext("screen 13", "pile {n} dk {cards}").format(n=pile, cards=deck)
+    # Translators: Full Counter's table screen, right column (13 characters): how many
+    # cards lie in the pile played onto this round (the one a Wildfire burns).
+    return pgettext("screen 13", "pile {n}").format(n=pile)
 
 
 #: Past the hand, what a player plays from, as the table screen says it.
-ZONE_WORDS = {"face_up": "face up", "blind": "face down"}
+ZONE_WORDS = {
+    # Translators: Full Counter's table screen, right column (13 characters): how many
+    # face-up table cards the player has left to play (their hand is used up).
+    "face_up": lazy("screen 13", "face up {n}"),
+    # Translators: Full Counter's table screen, right column (13 characters): how many
+    # face-down table cards the player has left, played blind.
+    "blind": lazy("screen 13", "face down {n}"),
+}
 
 
 def _holding_line(state: dict, player: str) -> str:
@@ -384,7 +491,15 @@ def _holding_line(state: dict, player: str) -> str:
     there: "face up 2", "face down 3"; "" while on the hand (the player sees it; the
     DOWN screen has every count)."""
     zone = state["playing_from"].get(player)
-    return f"{ZONE_WORDS[zone]} {state['zones'][player][zone]}" if zone in ZONE_WORDS else ""
+    if zone not in ZONE_WORDS:
+        return ""
+    return str(ZONE_WORDS[zone]).format(n=state["zones"][player][zone])
+
+
+def _is_row(item: MenuItem, words: str) -> bool:
+    """True if ``item`` is the shared game menu's row of ``words`` (English or as the
+    menu says it now)."""
+    return item.label in (words, pgettext("screen 21", words))
 
 
 class CardsHeld(Screen):
@@ -392,7 +507,9 @@ class CardsHeld(Screen):
     a player, hand / face-up / face-down, "out" for who is out. UP/DOWN scroll (five
     players need six rows), any other button goes back."""
 
-    hint = "UP/DN more  OK back"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "UP/DN more  OK back")
 
     def __init__(self, match: Any, parent: Screen):
         super().__init__(parent)
@@ -403,10 +520,14 @@ class CardsHeld(Screen):
         """The deck and the pile, then a row a player: the name (up to 12 characters)
         and the cards in hand, face up and face down, under the title's words."""
         state = self.match.state()
-        rows = [f"deck {state['deck']}, pile {state['pile']}"]
+        # Translators: Full Counter, how many cards are in the deck (the face-down stack
+        # hands are refilled from) and in the pile played onto this round.
+        rows = [pgettext("screen 21", "deck {deck}, pile {n}").format(
+            deck=state["deck"], n=state["pile"])]
         for name in self.match.players:
             held = state["zones"][name]
-            counts = ("out" if name in state["out"] else
+            # Translators: in a player's row of card counts: the player is out of the game.
+            counts = (pgettext("screen 9", "out") if name in state["out"] else
                       f"{held['hand']:>3}{held['face_up']:>3}{held['blind']:>3}")
             rows.append(f"{name:<12}{counts:>9}")
         return rows
@@ -419,7 +540,9 @@ class CardsHeld(Screen):
         return self.parent.returned(ctx)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title("Cards: hand up down")
+        # Translators: the title over three columns of counts (3 characters each, the
+        # last ending at the right edge): cards in hand, face up, face down.
+        canvas.title(pgettext("screen 21", "Cards: hand up down"))
         for row, text in enumerate(self.rows()[self.top:self.top + MENU_ROWS]):
             canvas.line(row, text)
 
@@ -437,11 +560,16 @@ def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:
 class BlindPicker(ValuePicker):
     """The face-down card that was turned over: UP/DOWN to it, OK enters it."""
 
-    hint = "OK this card"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "OK this card")
 
     def __init__(self, table: FullCounterTable, player: str, parent: Screen):
         deck = table.deck
-        super().__init__(f"{player}'s blind", [label(card) for card in deck.cards()],
+        # Translators: the title of the picker of a face-down card the player turned
+        # over (played blind).
+        title = pgettext("screen 21", "{name}'s blind").format(name=player)
+        super().__init__(title, [label(card) for card in deck.cards()],
                          self._flipped, parent, start=str(table._lowest_plain()))
         self.table = table
         self.player = player
@@ -460,22 +588,35 @@ class StarterQuestion(Menu):
     """FU2 as questions: who has a face-up Gold Bar (first from the dealer's left)?
     Nobody: who has one in hand? Nobody again: the same for the next value."""
 
-    hint = "OK pick  BACK menu"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "OK pick  BACK menu")
 
     def __init__(self, table: FullCounterTable, face_up: bool):
         match = table.match
         self.table = table
         self.face_up = face_up
         self.value = match.asking_value
-        if match.deck.role(self.value) == rules.GOLD_BAR:
-            title = "Face-up Gold Bar?" if face_up else "Gold Bar in hand?"
+        # Translators: who starts a Full Counter game: the question over the players,
+        # first who shows the card face up on the table, then who holds it in hand (Gold
+        # Bar is a card's name).
+        if match.deck.role(self.value) == rules.GOLD_BAR and face_up:
+            title = pgettext("screen 21", "Face-up Gold Bar?")
+        elif match.deck.role(self.value) == rules.GOLD_BAR:
+            title = pgettext("screen 21", "Gold Bar in hand?")
+        elif face_up:
+            title = pgettext("screen 21", "Who has a face-up {number}?").format(
+                number=self.value)
         else:
-            where = f"a face-up {self.value}" if face_up else f"a {self.value} in hand"
-            title = f"Who has {where}?"
+            title = pgettext("screen 21", "Who has a {number} in hand?").format(
+                number=self.value)
+        # Translators: beside the name of the player who deals this game.
+        deals = pgettext("screen 8", "deals")
         items = [MenuItem(name, lambda ctx, menu, name=name: self._holder(ctx, name),
-                          note="deals" if name == match.dealer else "")
+                          note=deals if name == match.dealer else "")
                  for name in match.from_dealers_left]
-        items.append(MenuItem("Nobody", lambda ctx, menu: self._nobody(ctx)))
+        items.append(MenuItem(pgettext("screen 21", "Nobody"),
+                              lambda ctx, menu: self._nobody(ctx)))
         super().__init__(title, items, table)
 
     def _holder(self, ctx: Context, name: str) -> Screen:
@@ -506,7 +647,9 @@ class GameResult(ResultScreen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "OK on  UP losses" if self.table.match.over else "OK next  DN end match"
+        if self.table.match.over:
+            return pgettext("screen 21", "OK on  UP losses")
+        return pgettext("screen 21", "OK next  DN end match")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "up"):
@@ -517,23 +660,32 @@ class GameResult(ResultScreen):
 
     def draw(self, canvas: Canvas) -> None:
         record = self.record
-        canvas.title(f"Game {record['game']} over")
-        canvas.line(0, "Last one left loses:")
+        # Translators: {n} is the game's number in the match.
+        canvas.title(pgettext("screen 21", "Game {n} over").format(n=record["game"]))
+        # Translators: Full Counter's game result: this line, the loser's name big
+        # under it, then "and deals the next" (game) under the name.
+        canvas.line(0, pgettext("screen 21", "Last one left loses:"))
         loser = record["loser"]
         scale = 2 if len(loser) <= 10 else 1
         canvas.text(1, BODY_TOP + 12, clip(loser, 21 // scale), scale=scale)
-        canvas.line(3, "and deals the next")
+        canvas.line(3, pgettext("screen 21", "and deals the next"))
 
 
 class MatchOver(GameOverScreen):
     """The match's winners (fewest losses) big; DOWN every player's losses."""
 
-    hint = "DN losses  OK end"
-    heading = "Match over"
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "DN losses  OK end")
+
+    @property
+    def heading(self) -> str:  # type: ignore[override]
+        # Translators: the title of a match's end, beside how many games it lasted.
+        return pgettext("screen 12", "Match over")
 
     def title_right(self, result: dict) -> str:
         games = len(result["games"])
-        return f"{games} game{'s' if games != 1 else ''}"
+        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
 
     def down_screen(self) -> Screen:
         return self.table.losses(self)
@@ -541,8 +693,11 @@ class MatchOver(GameOverScreen):
     def draw_result(self, canvas: Canvas, result: dict) -> None:
         winners = result["winners"]
         fewest = result["totals"][winners[0]]
-        canvas.text(1, BODY_TOP + 1, "Won with" if len(winners) == 1 else "Shared win,")
-        canvas.text(1, BODY_TOP + 11, f"{'loss' if fewest == 1 else 'losses'}:")
+        # Translators: Full Counter's match end: two lines left of the number of losses
+        # drawn big ("Won with / losses: 2"); "Shared win," when several tie.
+        canvas.text(1, BODY_TOP + 1, pgettext("screen 14", "Won with") if len(winners) == 1
+                    else pgettext("screen 14", "Shared win,"))
+        canvas.text(1, BODY_TOP + 11, npgettext("screen 14", "loss:", "losses:", fewest))
         canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(fewest), right=True)
         names = " & ".join(winners)
         if len(names) <= 10:

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from companion.errors import CompanionError
 from companion.games import full_counter as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import Canvas, clip
 from companion.ui.screen import MENU_ROWS, Context, Message, Press, Screen, is_, wrap
 
@@ -24,17 +25,26 @@ class DeckScreen(Screen):
     """The deck profile: UP/DOWN choose a line, OK edits it (UP/DOWN change, OK keeps,
     BACK cancels). A profile that does not add up is refused with the reason."""
 
-    LINES: tuple[tuple[str, str], ...] = (
-        ("numbers", "Numbers 1-"),
-        ("copies", "Copies of each"),
-        (rules.WILDFIRE, "Wildfire x"),
-        (rules.MIRROR, "Dirty Mirror x"),
-        (rules.NUCLEAR_BLAST, "Nuclear Blast"),
-        (rules.GOLD_BAR, "Gold Bar"),
-        (rules.BLACK_MARKET, "Black Market"),
-        (rules.BACK_STABBER, "Back Stabber"),
-        (rules.MAGNETIC_RAYS, "Magnetic Rays"),
-        ("reset", "Reset to FU1"),
+    # Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL)
+    # stay as they are inside the hints. The deck lines name Full Counter's cards as the
+    # cards print them; a line with {n} is edited in place (18 characters, " <>" after).
+    # A card's line without {n} has its number in a column of its own (14 characters).
+    LINES: tuple[tuple[str, lazy], ...] = (
+        # Translators: the deck's numbered cards run from 1 to {n}.
+        ("numbers", lazy("screen 18", "Numbers 1-{n}")),
+        # Translators: how many cards of each number the deck has.
+        ("copies", lazy("screen 18", "Copies of each {n}")),
+        # Translators: how many Wildfire cards the deck has ("x" = times).
+        (rules.WILDFIRE, lazy("screen 18", "Wildfire x{n}")),
+        # Translators: how many Dirty Mirror cards the deck has ("x" = times).
+        (rules.MIRROR, lazy("screen 18", "Dirty Mirror x{n}")),
+        (rules.NUCLEAR_BLAST, lazy("screen 14", "Nuclear Blast")),
+        (rules.GOLD_BAR, lazy("screen 14", "Gold Bar")),
+        (rules.BLACK_MARKET, lazy("screen 14", "Black Market")),
+        (rules.BACK_STABBER, lazy("screen 14", "Back Stabber")),
+        (rules.MAGNETIC_RAYS, lazy("screen 14", "Magnetic Rays")),
+        # Translators: FU1 is the rule sheet's name of the standard deck: keep it.
+        ("reset", lazy("screen 21", "Reset to FU1")),
     )
 
     def __init__(self, setup: DeckSetup):
@@ -46,7 +56,9 @@ class DeckScreen(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "UP/DN value  OK keep" if self.editing is not None else "OK edit  BACK done"
+        if self.editing is not None:
+            return pgettext("screen 21", "UP/DN value  OK keep")
+        return pgettext("screen 21", "OK edit  BACK done")
 
     @property
     def key(self) -> str:
@@ -77,7 +89,7 @@ class DeckScreen(Screen):
                 rules.Deck.from_option(deck)
             except CompanionError as err:
                 # The value stays as set and still being edited: change it, or BACK.
-                return Message("Not allowed", wrap(str(err)), self)
+                return Message(pgettext("screen 21", "Not allowed"), wrap(str(err)), self)
             self.editing = None
         return self
 
@@ -93,22 +105,25 @@ class DeckScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         deck = self.setup.deck
         try:
-            size = f"{rules.Deck.from_option(deck).size} cards"
+            cards = rules.Deck.from_option(deck).size
+            # Translators: the deck's size in the title's right (up to "176 cards").
+            size = npgettext("screen 9", "{n} card", "{n} cards", cards).format(n=cards)
         except CompanionError:
             size = "?"
-        canvas.title("Deck", size)
+        # Translators: the title of the deck profile's editor (its size on the right).
+        canvas.title(pgettext("screen 11", "Deck"), size)
         for row in range(MENU_ROWS):
             index = self.top + row
             if index >= len(self.LINES):
                 break
             key, words = self.LINES[index]
-            value = "" if key == "reset" else deck[key]
             if key in rules.PROFILE_LIMITS:
-                text = f"{words}{value}" if words.endswith(("-", "x")) else f"{words} {value}"
+                text = str(words).format(n=deck[key])
             elif key == "reset":
-                text = words
+                text = str(words)
             else:
-                text = f"{words:<14}{'--' if value is None else value:>3}"
+                value = deck[key]
+                text = f"{words!s:<14}{'--' if value is None else value:>3}"
             if index == self.row and self.editing is not None:
                 text = clip(text, 18) + " <>"
             canvas.line(row, text, invert=index == self.row)
