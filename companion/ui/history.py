@@ -31,9 +31,6 @@ from companion.ui.screen import (
     is_,
 )
 
-# Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-# device's buttons: keep them as they are.
-
 __all__ = ["GameTable", "HistoryMenu", "MatchSheet", "PlayerCard", "history_menu"]
 
 #: How many finished games the list offers (newest first).
@@ -124,6 +121,8 @@ class GameTable(Screen):
     """The top of a game's table: place, name and wins small, the rating big, two
     players a screen. UP/DOWN move, OK opens the player's card."""
 
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
     hint = lazy("screen 21", "UP/DN move  OK card")
     ROWS = 2
     ROW_H = 21

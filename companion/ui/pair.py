@@ -24,9 +24,6 @@ from companion.network import outward_address
 from companion.ui.canvas import WIDTH, Canvas
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, folded
 
-# Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-# device's buttons: keep them as they are.
-
 #: The largest QR code drawn: version 3 is 29 modules, 58 px at 2 px a module.
 QR_VERSION_MAX = 3
 #: Pixels per module: a phone camera reads 2 px modules on a 0.96" panel.
@@ -76,6 +73,8 @@ class PairScreen(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
+        # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+        # device's buttons: keep them as they are.
         return "" if self.qr() is not None else pgettext("screen 21", "BACK leave")
 
     def _take(self) -> None:

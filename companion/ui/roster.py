@@ -28,9 +28,6 @@ from companion.ui.screen import (
     wrap,
 )
 
-# Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-# device's buttons: keep them as they are.
-
 #: The letter ring: A-Z, a space and a hyphen for double names, and SHIFT, which turns
 #: the case of the letters the ring offers.
 SHIFT = "^"
@@ -51,6 +48,8 @@ class LetterPicker(Screen):
 
     # The title bar leaves 15 characters beside the letters used ("12/12").
     title = lazy("screen 15", "New name")
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
     hint = lazy("screen 21", "OK add  hold OK: done")
 
     def __init__(self, done: Callable[[Context, str], Screen], parent: Screen):

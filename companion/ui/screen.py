@@ -35,9 +35,6 @@ from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
 #: Menu rows that fit between the title bar and the hint line.
 MENU_ROWS = 4
 
-# Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-# device's buttons: keep them as they are.
-
 
 class Said:
     """A screen's title or hint as the screen keeps it: a lazy message stays lazy (a
@@ -220,6 +217,8 @@ class MenuItem(NamedTuple):
 class Menu(Screen):
     """A scrolling list. UP/DOWN move (wrapping), OK or ROLL opens, BACK goes back."""
 
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
     hint = lazy("screen 21", "UP/DN move  OK pick")
 
     def __init__(self, title: str, items: Sequence[MenuItem], parent: Screen | None = None):

@@ -43,9 +43,6 @@ from companion.ui.screen import (
     wrap,
 )
 
-# Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-# device's buttons: keep them as they are.
-
 #: Animation: frames and seconds per frame after a roll or draw.
 SPIN_FRAMES, SPIN_STEP = 4, 0.08
 
@@ -136,6 +133,8 @@ class DiceScreen(Screen):
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.choosing:
+            # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+            # device's buttons: keep them as they are.
             return pgettext("screen 21", "UP/DN count ROLL roll")
         if self.cup.count > 1:
             return pgettext("screen 21", "ROLL roll  OK hold")
