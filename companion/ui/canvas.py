@@ -21,6 +21,9 @@ from PIL import Image, ImageDraw
 
 from companion import font
 
+# Every function here that takes a text also takes a lazy message (companion.lang.lazy)
+# and turns it into the current language's str at the door: the drawing works on str.
+
 WIDTH, HEIGHT = 128, 64
 #: Pixels per character and per text line of the small font.
 CHAR_W, LINE_H = 6, 10
@@ -75,23 +78,25 @@ def _glyphs(text: str, scale: int) -> Image.Image:
 
 def text_width(text: str, scale: int = 1) -> int:
     """Width in pixels of ``text`` at ``scale``."""
-    return len(text) * CHAR_W * scale
+    return len(str(text)) * CHAR_W * scale
 
 
 def clip(text: str, columns: int = COLUMNS) -> str:
     """``text`` cut to ``columns`` characters, with a '~' where it was cut."""
+    text = str(text)
     return text if len(text) <= columns else text[: columns - 1] + "~"
 
 
 def fits_beside(title: str, right: str) -> bool:
     """True when ``title`` and ``right`` share the title bar with neither cut."""
-    return len(title) + 1 + len(right) <= COLUMNS
+    return len(str(title)) + 1 + len(str(right)) <= COLUMNS
 
 
 def fitting(*texts: str) -> str:
     """The first of ``texts`` that fits one line: the same thing said shorter and
     shorter, never cut (the last should always fit)."""
-    return next((text for text in texts if len(text) <= COLUMNS), texts[-1])
+    said = [str(text) for text in texts]
+    return next((text for text in said if len(text) <= COLUMNS), said[-1])
 
 
 def newest_that_fit(tokens: list[str], room: int) -> str:
@@ -125,6 +130,7 @@ class Canvas:
 
     def text(self, x: int, y: int, text: str, *, invert: bool = False, scale: int = 1) -> None:
         """Small (or scaled) text with its top-left corner at (x, y)."""
+        text = str(text)
         if not text:
             return
         glyphs = _glyphs(text, scale)
@@ -149,6 +155,7 @@ class Canvas:
 
     def big_text(self, x: int, y: int, text: str, scale: int = 3, *, right: bool = False) -> None:
         """Big text (3x: capitals 21 px tall) for scores, die totals and names."""
+        text = str(text)
         if right:
             x -= text_width(text, scale) - scale
         self.text(x, y, text, scale=scale)
@@ -161,6 +168,7 @@ class Canvas:
     def title(self, text: str, right: str = "", *, right_gives_way: bool = False) -> None:
         """The title bar: white text on a dark screen, a rule under it, ``right`` flush
         right; with ``right_gives_way`` it is left out rather than cut the title."""
+        text, right = str(text), str(right)
         if right_gives_way and not fits_beside(text, right):
             right = ""
         room = COLUMNS - (len(right) + 1 if right else 0)
@@ -171,6 +179,7 @@ class Canvas:
 
     def hint(self, text: str) -> None:
         """The one-line hint of what the buttons do, inverted along the bottom edge."""
+        text = str(text)
         if not text:
             return
         self.draw.rectangle((0, HINT_Y, WIDTH - 1, HEIGHT - 1), fill=1)

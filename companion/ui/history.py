@@ -16,6 +16,7 @@ from typing import Any
 from companion import games, stats
 from companion.clock import day_text
 from companion.export import score_rows
+from companion.lang import lazy, npgettext, number, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
 from companion.ui.roster import roster_menu
 from companion.ui.screen import (
@@ -26,6 +27,7 @@ from companion.ui.screen import (
     Message,
     Press,
     Screen,
+    folded,
     is_,
 )
 
@@ -40,8 +42,8 @@ WallClock = Callable[[], float]
 def history_menu(ctx: Context, parent: Screen, now: WallClock = time.time) -> Screen:
     """The History menu (needs the game log)."""
     if ctx.store is None:
-        return Message("History", ["No game log here:", "the store could not", "be opened."],
-                       parent)
+        return Message(pgettext("screen 21", "History"), folded(pgettext(
+            "screen 21x4", "No game log here:\nthe store could not\nbe opened.")), parent)
     return HistoryMenu(ctx, parent, now)
 
 
@@ -50,7 +52,7 @@ class HistoryMenu(Menu):
     games (their score tables), the period itself (OK changes it) and the roster."""
 
     def __init__(self, ctx: Context, parent: Screen, now: WallClock = time.time):
-        super().__init__("History", [], parent)
+        super().__init__(lazy("screen 21", "History"), [], parent)
         self.now = now
         self.period = 0
         self.refresh(ctx)
@@ -67,11 +69,13 @@ class HistoryMenu(Menu):
         items = [MenuItem(game["title"], self._table(game_id), note=str(game["plays"]))
                  for game_id, game in shown["games"].items() if game["plays"]]
         items += [
-            MenuItem("Players", lambda ctx, menu: self._players(ctx)),
-            MenuItem("Finished games", lambda ctx, menu: finished_games(ctx, menu)),
+            MenuItem(lazy("screen 21", "Players"), lambda ctx, menu: self._players(ctx)),
+            MenuItem(lazy("screen 21", "Finished games"),
+                     lambda ctx, menu: finished_games(ctx, menu)),
+            # Translators: beside the period the figures cover ("This year").
             MenuItem(stats.PERIODS[self.period][0], lambda ctx, menu: self._next_period(ctx),
-                     note="period"),
-            MenuItem("Roster", lambda ctx, menu: roster_menu(ctx, menu)),
+                     note=lazy("screen 6", "period")),
+            MenuItem(lazy("screen 21", "Roster"), lambda ctx, menu: roster_menu(ctx, menu)),
         ]
         self.items = items
         self.selected = min(self.selected, len(items) - 1)
@@ -86,7 +90,7 @@ class HistoryMenu(Menu):
         self.period = (self.period + 1) % len(stats.PERIODS)
         self.refresh(ctx)
         # Keep the cursor on the period line, wherever the game lines moved it.
-        self.selected = next(i for i, item in enumerate(self.items) if item.note == "period")
+        self.selected = len(self.items) - 2  # the period line: last but one
         self._scroll()
         return self
 
@@ -94,8 +98,8 @@ class HistoryMenu(Menu):
         def open_table(ctx: Context, menu: Screen) -> Screen:
             game = self.figures(ctx)["games"].get(game_id)
             if game is None:
-                return Message(games.title(game_id), ["Not played in", "this period."],
-                               self)
+                return Message(games.title(game_id), folded(pgettext(
+                    "screen 21x4", "Not played in\nthis period.")), self)
             return GameTable(game, self, self._card)
         return open_table
 
@@ -105,8 +109,8 @@ class HistoryMenu(Menu):
                           note=f"{row['wins']}/{row['plays']}")
                  for name, row in shown["players"].items()]
         if not items:
-            return Message("Players", ["No finished games", "in this period."], self)
-        return Menu("Players", items, self)
+            return Message(pgettext("screen 21", "Players"), _none_in_period(), self)
+        return Menu(pgettext("screen 21", "Players"), items, self)
 
     def _card(self, ctx: Context, name: str, parent: Screen | None = None) -> Screen:
         return PlayerCard(name, stats.cached_figures(ctx.store, player=name, since=self.since),
@@ -117,7 +121,9 @@ class GameTable(Screen):
     """The top of a game's table: place, name and wins small, the rating big, two
     players a screen. UP/DOWN move, OK opens the player's card."""
 
-    hint = "UP/DN move  OK card"
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
+    hint = lazy("screen 21", "UP/DN move  OK card")
     ROWS = 2
     ROW_H = 21
 
@@ -140,16 +146,20 @@ class GameTable(Screen):
         return super().press(ctx, press)
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"{self.plays} played")
+        # Translators: beside a game's title: how many times it was played.
+        played = npgettext("screen 10", "{n} played", "{n} played", self.plays)
+        canvas.title(self.title, played.format(n=self.plays))
         top = self.selected // self.ROWS * self.ROWS
         for slot, (name, row) in enumerate(self.rows[top : top + self.ROWS]):
             index = top + slot
             y = BODY_TOP + 1 + slot * self.ROW_H
-            rating = "-" if row["rating"] is None else f"{row['rating']:g}"
+            rating = "-" if row["rating"] is None else number(row["rating"])
             # The rating, big on the right, leaves the rest of the row to the words.
             room = (WIDTH - text_width(rating, 2) - 6) // text_width("x")
             canvas.text(1, y, clip(f"{index + 1}. {name}", room), invert=index == self.selected)
-            canvas.text(1, y + LINE_H, clip(f"won {row['wins']} of {row['plays']}", room))
+            won = pgettext("screen 12", "won {wins} of {plays}")
+            canvas.text(1, y + LINE_H, clip(won.format(wins=row["wins"], plays=row["plays"]),
+                                            room))
             canvas.big_text(WIDTH - 2, y + 2, rating, scale=2, right=True)
 
 
@@ -157,7 +167,7 @@ class PlayerCard(Screen):
     """A player's figures: all games together first, then one game a page (rating big).
     UP/DOWN turn the pages."""
 
-    hint = "UP/DN game  OK back"
+    hint = lazy("screen 21", "UP/DN game  OK back")
 
     def __init__(self, name: str, shown: Mapping[str, Any], parent: Screen):
         super().__init__(parent)
@@ -165,10 +175,10 @@ class PlayerCard(Screen):
         self.pages: list[tuple[str, str, list[str]]] = []
         overall = next(iter(shown["players"].values()), None)
         if overall is not None:
-            self.pages.append(("All games", "", _overall_lines(overall)))
+            self.pages.append((lazy("screen 21", "All games"), "", _overall_lines(overall)))
         for game in shown["games"].values():
             for row in game["players"].values():
-                rating = "-" if row["rating"] is None else f"{row['rating']:g}"
+                rating = "-" if row["rating"] is None else number(row["rating"])
                 self.pages.append((game["title"], rating, _game_lines(row, game["low_wins"])))
         self.page = 0
 
@@ -189,7 +199,7 @@ class PlayerCard(Screen):
         where = f"{self.page + 1}/{len(self.pages)}" if len(self.pages) > 1 else ""
         canvas.title(self.name, where)
         if not self.pages:
-            canvas.paragraph(["No finished games", "in this period."])
+            canvas.paragraph(_none_in_period())
             return
         heading, rating, lines = self.pages[self.page]
         if rating:
@@ -202,36 +212,65 @@ class PlayerCard(Screen):
             canvas.paragraph([heading, *lines][:MENU_ROWS])
 
 
+def _none_in_period() -> list[str]:
+    return folded(pgettext("screen 21x4", "No finished games\nin this period."))
+
+
 def _overall_lines(row: Mapping[str, Any]) -> list[str]:
     return [
-        f"won {row['wins']} of {row['plays']} {row['win_rate']:.0%}",
-        f"place {_num(row['avg_place'])} streak {row['longest_streak']}",
-        f"{_duration(row['seconds_played'])} last {_day(row['last_played'])}",
+        # Translators: {percent} is the share of games won, a whole number.
+        pgettext("screen 21", "won {wins} of {plays} {percent}%").format(
+            wins=row["wins"], plays=row["plays"], percent=f"{row['win_rate'] * 100:.0f}"),
+        _place_line(row),
+        # Translators: the time played in all, and the day of the last game.
+        pgettext("screen 21", "{duration} last {day}").format(
+            duration=_duration(row["seconds_played"]), day=_day(row["last_played"])),
     ]
 
 
 def _game_lines(row: Mapping[str, Any], low_wins: bool) -> list[str]:
-    best = "low" if low_wins else "best"
+    average, score = _num(row["avg_score"]), _num(row["best_score"])
+    # Translators: the average score, then the lowest (the best where low wins) or the
+    # highest.
+    scores = (pgettext("screen 21", "avg {average} low {score}") if low_wins
+              else pgettext("screen 21", "avg {average} best {score}"))
     return [
-        f"won {row['wins']}/{row['plays']}",
-        f"avg {_num(row['avg_score'])} {best} {_num(row['best_score'])}",
-        f"place {_num(row['avg_place'])} streak {row['longest_streak']}",
+        # Beside the big rating: 12 characters.
+        pgettext("screen 12", "won {wins}/{plays}").format(wins=row["wins"], plays=row["plays"]),
+        scores.format(average=average, score=score),
+        _place_line(row),
     ]
 
 
+def _place_line(row: Mapping[str, Any]) -> str:
+    # Translators: the average finishing place and the longest run of wins.
+    return pgettext("screen 21", "place {place} streak {streak}").format(
+        place=_num(row["avg_place"]), streak=row["longest_streak"])
+
+
 def _num(value: float | int | None) -> str:
+    """An average or score: whole numbers without a point, others to one place, as
+    the language writes them ("2,5" in German)."""
     if value is None:
         return "-"
-    return f"{value:.1f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+    if not isinstance(value, float):
+        return str(value)
+    one_place = f"{value:.1f}"
+    return one_place[:-2] if one_place.endswith(".0") else number(value, 1)
 
 
 def _duration(seconds: float) -> str:
     minutes = int(seconds // 60)
-    return f"{minutes // 60}h{minutes % 60:02d}" if minutes >= 60 else f"{minutes} min"
+    if minutes >= 60:
+        return pgettext("screen 8", "{hours}h{minutes}").format(hours=minutes // 60,
+                                                               minutes=f"{minutes % 60:02d}")
+    return pgettext("screen 8", "{minutes} min").format(minutes=minutes)
 
 
 def _day(when: float | None) -> str:
-    return day_text(when, "%m-%d")
+    """The day of a game, month and day as the language writes them short ("11-26")."""
+    # Translators: a strftime format for a day without its year (German: %d.%m.).
+    return day_text(when, pgettext("day and month format (strftime)", "%m-%d"))
 
 
 # -- finished games and their score tables ---------------------------------------------------
@@ -241,13 +280,15 @@ def finished_games(ctx: Context, parent: Screen) -> Screen:
     """The last finished games, newest first: date, game, winner; OK opens its table."""
     items = []
     for record in ctx.store.history(limit=RECENT):
-        winners = ", ".join((record.result or {}).get("winners", [])) or "-"
+        between = pgettext("between names in a list", ", ")
+        winners = between.join((record.result or {}).get("winners", [])) or "-"
         label = f"{_day(record.finished)} {games.title(record.game_id)}"
         items.append(MenuItem(label, lambda ctx, menu, record=record: MatchSheet(
             ctx, record, menu), note=clip(winners, 7)))
     if not items:
-        return Message("Finished games", ["No finished games", "yet."], parent)
-    return Menu("Finished games", items, parent)
+        return Message(pgettext("screen 21", "Finished games"),
+                       folded(pgettext("screen 21x4", "No finished games\nyet.")), parent)
+    return Menu(pgettext("screen 21", "Finished games"), items, parent)
 
 
 class MatchSheet(Screen):
@@ -272,7 +313,9 @@ class MatchSheet(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "UP/DN rows  OK more" if self.pages > 1 else "UP/DN rows  OK back"
+        if self.pages > 1:
+            return pgettext("screen 21", "UP/DN rows  OK more")
+        return pgettext("screen 21", "UP/DN rows  OK back")
 
     @property
     def pages(self) -> int:

@@ -6,6 +6,7 @@ import importlib
 
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
+from companion.lang import lazy, number, pgettext
 from companion.ui.canvas import COLUMNS
 from companion.ui.resume import resume_offer, unfinished_first
 from companion.ui.screen import (
@@ -15,6 +16,7 @@ from companion.ui.screen import (
     MenuItem,
     Message,
     Screen,
+    folded,
     wrap,
 )
 from companion.ui.tools import tools_menu
@@ -22,12 +24,16 @@ from companion.ui.tools import tools_menu
 
 def home_menu(ctx: Context | None = None) -> Menu:
     """The main menu, the root of every other screen."""
+    # The menu stays for the whole run: its words are lazy, so a switch of language
+    # shows the next time it is drawn. Game titles stay as their rule sheets print them.
+    # Translators: beside a game's title in the main menu, for a game not built yet.
+    soon = lazy("screen 5", "soon")
     items = [MenuItem(info.title, _game_opener(info), note="" if _playable(info.game_id)
-                      else "soon") for info in GAMES if info.in_menu]
+                      else soon) for info in GAMES if info.in_menu]
     items += [
-        MenuItem("Tools", lambda ctx, menu: tools_menu(menu)),
-        MenuItem("History", lambda ctx, menu: _history(ctx, menu)),
-        MenuItem("Settings", lambda ctx, menu: settings_menu(ctx, menu)),
+        MenuItem(lazy("screen 21", "Tools"), lambda ctx, menu: tools_menu(menu)),
+        MenuItem(lazy("screen 21", "History"), lambda ctx, menu: _history(ctx, menu)),
+        MenuItem(lazy("screen 21", "Settings"), lambda ctx, menu: settings_menu(ctx, menu)),
     ]
     return Menu("Tabletop Companion", items)
 
@@ -39,7 +45,7 @@ def start_screen(ctx: Context) -> Screen:
     home = home_menu(ctx)
     after = resume_offer(ctx, home) or home
     if ctx.notice:
-        return Message("Game log", wrap(ctx.notice), after)
+        return Message(pgettext("screen 21", "Game log"), wrap(ctx.notice), after)
     return after
 
 
@@ -59,8 +65,8 @@ def _playable(game_id: str) -> bool:
 def _game_opener(info: GameInfo):
     def open_game(ctx: Context, menu: Screen) -> Screen:
         if not _playable(info.game_id):
-            return Message(info.title, ["Coming soon.", "Tools work for any", "game meanwhile."],
-                           menu)
+            return Message(info.title, [pgettext("screen 21", "Coming soon."), *folded(
+                pgettext("screen 21x3", "Tools work for any\ngame meanwhile."))], menu)
         flows = importlib.import_module("companion.ui.games")
         return unfinished_first(ctx, menu,
                                 lambda: flows.setup_screen(ctx, info.game_id, menu))
@@ -73,9 +79,11 @@ def settings_menu(ctx: Context, parent: Screen) -> Screen:
     device is configured as."""
     from companion.ui.pair import pair_screen, paired_phones
 
-    return Menu("Settings", [MenuItem("Pair a phone", pair_screen),
-                             MenuItem("Paired phones", paired_phones),
-                             MenuItem("This device", settings_screen)], parent)
+    # Lazy: this menu is under Settings > Language, and shows the new language at once.
+    return Menu(lazy("screen 21", "Settings"),
+                [MenuItem(lazy("screen 21", "Pair a phone"), pair_screen),
+                 MenuItem(lazy("screen 21", "Paired phones"), paired_phones),
+                 MenuItem(lazy("screen 21", "This device"), settings_screen)], parent)
 
 
 def _pieces(text: str, width: int) -> list[str]:
@@ -86,26 +94,34 @@ def _pieces(text: str, width: int) -> list[str]:
 def settings_screen(ctx: Context, parent: Screen) -> Screen:
     """What the device is configured as (edit the config file to change it)."""
     config = ctx.config
+    title = pgettext("screen 21", "Settings")
+    version = pgettext("screen 21", "Version {version}").format(version=__version__)
     if config is None:
-        return Lines("Settings", [f"Version {__version__}"], parent)
+        return Lines(title, [version], parent)
     d, b, idle = config.display, config.buttons, config.idle
     where = f"I2C {d.i2c_port} 0x{d.i2c_address:02X}" if d.interface == "i2c" else "SPI"
+    serial, web = config.serial.url, getattr(ctx, "web_address", "")
     lines = [
-        f"Display {d.driver}",
+        pgettext("screen 21", "Display {driver}").format(driver=d.driver),
         where,
-        f"Rotate {d.rotate * 90}",
-        f"Contrast {d.contrast}",
-        f"Up {b.up} Down {b.down} OK {b.ok}",
-        f"Back {b.back} Roll {b.roll}",
-        f"Long press {b.hold_time:g} s",
-        f"Dim after {idle.dim_after:g} s",
-        f"Blank after {idle.blank_after:g} s",
+        pgettext("screen 21", "Rotate {degrees}").format(degrees=d.rotate * 90),
+        pgettext("screen 21", "Contrast {value}").format(value=d.contrast),
+        # Translators: the GPIO pins of the buttons; OK is the button's printed name.
+        pgettext("screen 21", "Up {up} Down {down} OK {ok}").format(up=b.up, down=b.down,
+                                                                    ok=b.ok),
+        pgettext("screen 21", "Back {back} Roll {roll}").format(back=b.back, roll=b.roll),
+        pgettext("screen 21", "Long press {seconds} s").format(seconds=number(b.hold_time)),
+        pgettext("screen 21", "Dim after {seconds} s").format(seconds=number(idle.dim_after)),
+        pgettext("screen 21", "Blank after {seconds} s").format(
+            seconds=number(idle.blank_after)),
         # a port's URL or the page's address may be longer than a line: whole, as the path
-        *_pieces(f"Serial {config.serial.url or 'off'}", COLUMNS),
-        *_pieces(f"Web {getattr(ctx, 'web_address', '') or 'off'}", COLUMNS),
-        f"Version {__version__}",
-        "Config file:",
+        *_pieces(pgettext("screen 21", "Serial {url}").format(url=serial) if serial
+                 else pgettext("screen 21", "Serial off"), COLUMNS),
+        *_pieces(pgettext("screen 21", "Web {address}").format(address=web) if web
+                 else pgettext("screen 21", "Web off"), COLUMNS),
+        version,
+        pgettext("screen 21", "Config file:"),
         # a path is cut nowhere: it goes on over as many lines as it takes
-        *_pieces(config.source or "(defaults)", COLUMNS),
+        *_pieces(config.source or pgettext("screen 21", "(defaults)"), COLUMNS),
     ]
-    return Lines("Settings", lines, parent)
+    return Lines(title, lines, parent)

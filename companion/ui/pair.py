@@ -19,9 +19,10 @@ from typing import Any
 
 from PIL import Image
 
+from companion.lang import lazy, pgettext
 from companion.network import outward_address
 from companion.ui.canvas import WIDTH, Canvas
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, wrap
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, folded
 
 #: The largest QR code drawn: version 3 is 29 modules, 58 px at 2 px a module.
 QR_VERSION_MAX = 3
@@ -58,7 +59,8 @@ class PairScreen(Screen):
     """The current code, big, a QR code of the page's address with it, and the seconds
     it has left; "Locked" and the seconds to wait while pairing is locked."""
 
-    title = "Pair a phone"
+    # The title bar leaves 15 characters beside the code's time left ("4:59").
+    title = lazy("screen 15", "Pair a phone")
 
     def __init__(self, pairing: Any, address: str, parent: Screen | None = None):
         super().__init__(parent)
@@ -71,7 +73,9 @@ class PairScreen(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "" if self.qr() is not None else "BACK leave"
+        # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+        # device's buttons: keep them as they are.
+        return "" if self.qr() is not None else pgettext("screen 21", "BACK leave")
 
     def _take(self) -> None:
         self.code, self.expires = self.pairing.show()
@@ -105,8 +109,9 @@ class PairScreen(Screen):
         left = max(0, math.ceil(self.expires - self.pairing.clock()))
         clock = f"{left // 60}:{left % 60:02d}"
         if self.code is None:
-            canvas.title("Pairing locked", clock)
-            canvas.paragraph(["Too many wrong codes.", "Pair again when this", "reaches 0:00."])
+            canvas.title(pgettext("screen 15", "Pairing locked"), clock)
+            canvas.paragraph(folded(pgettext(
+                "screen 21x4", "Too many wrong codes.\nPair again when this\nreaches 0:00.")))
             return
         qr = self.qr()
         if qr is None:
@@ -117,7 +122,8 @@ class PairScreen(Screen):
         # The QR code on the right, full height; the digits in two rows on the left.
         canvas.image.paste(qr, (WIDTH - qr.width, (64 - qr.height) // 2))
         room = WIDTH - qr.width
-        canvas.text(1, 0, "Pair phone")
+        # Left of the QR code at its largest: 10 characters.
+        canvas.text(1, 0, pgettext("screen 10", "Pair phone"))
         canvas.draw.line((0, 9, room - 3, 9), fill=1)
         for row, part in enumerate((self.code[:3], self.code[3:])):
             canvas.big_text((room - 3 * 12) // 2, 14 + row * 18, part, scale=2)
@@ -128,13 +134,15 @@ def pair_screen(ctx: Context, parent: Screen) -> Screen:
     """The Pair screen, or a note when the web page is off."""
     pairing = getattr(ctx, "pairing", None)
     if pairing is None:
-        return page_off("Pair a phone", parent)
+        return page_off(pgettext("screen 21", "Pair a phone"), parent)
     return PairScreen(pairing, page_address(getattr(ctx, "web_address", "")), parent)
 
 
 def page_off(title: str, parent: Screen) -> Screen:
-    return Message(title, ["The web page is off.", "Set [web] listen in", "the config file, or",
-                           "start with --web."], parent)
+    # Translators: "[web] listen" (the config file's words) and --web stay as they are.
+    return Message(title, folded(pgettext(
+        "screen 21x4", "The web page is off.\nSet [web] listen in\nthe config file, or\n"
+        "start with --web.")), parent)
 
 
 def page_address(listen: str) -> str:
@@ -155,8 +163,14 @@ def phone_paired(current: Screen, name: str) -> Screen:
     """What the panel shows when a phone has just paired: its browser's name, over the
     Pair screen's parent (the code is used up) or over whatever is shown."""
     parent = current.parent if isinstance(current, PairScreen) else current
-    return Message("Phone paired", [name, "may now add players,", "start games and",
-                                    "enter events."], parent)
+    # Translators: {name} is the browser's name ("Firefox on Android"), a line of its own.
+    said = pgettext("screen 21x4", "{name}\nmay now add players,\nstart games and\n"
+                    "enter events.")
+    lines: list[str] = []
+    for line in said.split("\n"):
+        # The name on a line of its own stays as it came (the screen cuts it if it must).
+        lines += [name] if line == "{name}" else folded(line.format(name=name))
+    return Message(pgettext("screen 21", "Phone paired"), lines, parent)
 
 
 # -- Settings > Paired phones ----------------------------------------------------------------
@@ -167,35 +181,45 @@ def paired_phones(ctx: Context, parent: Screen) -> Screen:
     or the page is off."""
     pairing = getattr(ctx, "pairing", None)
     if pairing is None:
-        return page_off("Paired phones", parent)
+        return page_off(pgettext("screen 21", "Paired phones"), parent)
     phones = pairing.phones()
     if not phones:
-        return Message("Paired phones", ["No phone is paired.", "Settings > Pair a",
-                                         "phone pairs one."], parent)
+        return Message(pgettext("screen 21", "Paired phones"), folded(pgettext(
+            "screen 21x4", "No phone is paired.\nSettings > Pair a\nphone pairs one.")),
+            parent)
     now = pairing.clock()
     items = [MenuItem(phone.name, lambda ctx, menu, phone=phone: _forget(ctx, menu, phone),
                       _ago(now - phone.since)) for phone in reversed(phones)]
-    items.append(MenuItem("Forget all", lambda ctx, menu: _forget(ctx, menu, None)))
-    return Menu("Paired phones", items, parent)
+    items.append(MenuItem(pgettext("screen 21", "Forget all"),
+                          lambda ctx, menu: _forget(ctx, menu, None)))
+    return Menu(pgettext("screen 21", "Paired phones"), items, parent)
 
 
 def _forget(ctx: Context, menu: Screen, phone: Any) -> Screen:
-    what, whose = ("all phones", "Their pages") if phone is None else (phone.name, "Its page")
     # Folded, not cut: "Forget Samsung on Android?" is longer than a line.
-    lines = wrap(f"Forget {what}? {whose} must pair again to change anything.")
-    if len(lines) > 4:  # a browser name at its longest: the shorter question
-        lines = wrap(f"Forget {what}? {whose} must pair again.")
+    if phone is None:
+        lines = folded(pgettext("screen 21x4", "Forget all phones? Their pages must pair "
+                                               "again to change anything."))
+    else:
+        lines = folded(pgettext("screen 21x4", "Forget {name}? Its page must pair again to "
+                                               "change anything.").format(name=phone.name))
+        if len(lines) > 4:  # a browser name at its longest: the shorter question
+            lines = folded(pgettext("screen 21x4", "Forget {name}? Its page must pair "
+                                                   "again.").format(name=phone.name))
 
     def forget(ctx: Context) -> Screen:
         ctx.pairing.forget(phone)
         return paired_phones(ctx, menu.parent)
 
-    return Confirm("Forget", lines, forget, menu)
+    return Confirm(pgettext("screen 21", "Forget"), lines, forget, menu)
 
 
 def _ago(seconds: float) -> str:
     """"5m", "3h", "2d": how long ago a phone paired, in a menu note."""
     minutes = int(seconds // 60)
+    # Translators: minutes, hours and days since a phone paired, beside its name.
     if minutes < 60:
-        return f"{minutes}m"
-    return f"{minutes // 60}h" if minutes < 1440 else f"{minutes // 1440}d"
+        return pgettext("screen 4", "{minutes}m").format(minutes=minutes)
+    if minutes < 1440:
+        return pgettext("screen 4", "{hours}h").format(hours=minutes // 60)
+    return pgettext("screen 4", "{days}d").format(days=minutes // 1440)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.errors import CompanionError
+from companion.lang import lazy, pgettext
 from companion.names import NAME_MAX, check_name
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
 from companion.ui.screen import (
@@ -22,6 +23,7 @@ from companion.ui.screen import (
     Message,
     Press,
     Screen,
+    folded,
     is_,
     wrap,
 )
@@ -44,8 +46,11 @@ class LetterPicker(Screen):
     small letters after; OK on ``^`` (SHIFT) turns that for the next letter ("DJ",
     "McCoy")."""
 
-    title = "New name"
-    hint = "OK add  hold OK: done"
+    # The title bar leaves 15 characters beside the letters used ("12/12").
+    title = lazy("screen 15", "New name")
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
+    hint = lazy("screen 21", "OK add  hold OK: done")
 
     def __init__(self, done: Callable[[Context, str], Screen], parent: Screen):
         super().__init__(parent)
@@ -75,7 +80,7 @@ class LetterPicker(Screen):
                 return self.done(ctx, check_name(self.name))
             except CompanionError as refused:
                 # Back to this picker with the name as spelled: a refusal loses nothing.
-                return Message("Not added", wrap(str(refused)), self)
+                return Message(pgettext("screen 21", "Not added"), wrap(str(refused)), self)
         else:
             return super().press(ctx, press)
         return self
@@ -96,7 +101,7 @@ class PlayerPicker(Screen):
     """Seat players from the roster, most recent first: OK seats or unseats (the order
     of picking is the seat order), "+ New name" adds one, ROLL starts."""
 
-    hint = "OK seat  ROLL done"
+    hint = lazy("screen 21", "OK seat  ROLL done")
     roll_ready = True
 
     def __init__(self, ctx: Context, low: int, high: int, seated: Seated, parent: Screen,
@@ -119,11 +124,14 @@ class PlayerPicker(Screen):
     @property
     def title(self) -> str:  # type: ignore[override]
         span = f"{self.low}" if self.low == self.high else f"{self.low}-{self.high}"
-        return f"Players {len(self.chosen)} of {span}"  # "2 of 2", not "2 of 2-2"
+        # "2 of 2", not "2 of 2-2"
+        # Translators: {n} players seated of {span}, the number the game takes ("2-6").
+        return pgettext("screen 21", "Players {n} of {span}").format(n=len(self.chosen),
+                                                                     span=span)
 
     @property
     def rows(self) -> list[str]:
-        return (["+ New name"] if self.can_add else []) + self.names
+        return ([pgettext("screen 17", "+ New name")] if self.can_add else []) + self.names
 
     def press(self, ctx: Context, press: Press) -> Screen:
         rows = self.rows
@@ -132,7 +140,7 @@ class PlayerPicker(Screen):
             self.top = min(self.selected, max(self.top, self.selected - MENU_ROWS + 1))
         elif is_(press, "ok"):
             row = rows[self.selected]
-            if row == "+ New name":
+            if self.can_add and self.selected == 0:  # "+ New name"
                 return LetterPicker(self._added, self)
             if row in self.chosen:
                 self.chosen.remove(row)
@@ -140,8 +148,9 @@ class PlayerPicker(Screen):
                 self.chosen.append(row)
         elif is_(press, "roll"):
             if not self.low <= len(self.chosen) <= self.high:
-                return Message("Players", [f"Seat {self.low} to {self.high}", "players first."],
-                               self)
+                return Message(pgettext("screen 21", "Players"), folded(
+                    pgettext("screen 21x4", "Seat {low} to {high}\nplayers first.").format(
+                        low=self.low, high=self.high)), self)
             return self.seated(ctx, list(self.chosen))
         else:
             return super().press(ctx, press)
@@ -169,12 +178,15 @@ def roster_menu(ctx: Context, parent: Screen) -> Screen:
         ctx.store.add_player(name)  # refused: the letter picker says why
         return roster_menu(ctx, parent)
 
-    items = [MenuItem("+ New name", lambda ctx, menu: LetterPicker(add, menu))]
+    items = [MenuItem(pgettext("screen 21", "+ New name"),
+                      lambda ctx, menu: LetterPicker(add, menu))]
     for name in ctx.store.roster():
         items.append(MenuItem(name, lambda ctx, menu, name=name: Confirm(
-            "Remove a name", [f"Take {name} off", "the roster? Past games", "keep the name."],
+            pgettext("screen 21", "Remove a name"), folded(pgettext(
+                "screen 21x4", "Take {name} off\nthe roster? Past games\nkeep the name.")
+                .format(name=name)),
             lambda ctx: _remove(ctx, name, menu.parent), menu)))
-    return Menu("Roster", items, parent)
+    return Menu(pgettext("screen 21", "Roster"), items, parent)
 
 
 def _remove(ctx: Context, name: str, history: Screen) -> Screen:

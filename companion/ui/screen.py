@@ -22,16 +22,37 @@ them (``unsaved=True``), so no screen can forget it and none draws its own.
 from __future__ import annotations
 
 import random
+from collections import UserString
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from PIL import Image
 
 from companion.clock import Clock, monotonic
+from companion.lang import lazy, pgettext
 from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
 
 #: Menu rows that fit between the title bar and the hint line.
 MENU_ROWS = 4
+
+
+class Said:
+    """A screen's title or hint as the screen keeps it: a lazy message stays lazy (a
+    switch of language shows at the next draw), yet reading it gives a plain str in the
+    current language, which the serial STATUS reply and any string code can use."""
+
+    def __init__(self, default: str | UserString = ""):
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, screen: object, owner: type | None = None) -> str:
+        text = self.default if screen is None else screen.__dict__.get(self.name, self.default)
+        return str(text) if isinstance(text, UserString) else text
+
+    def __set__(self, screen: object, value: str | UserString) -> None:
+        screen.__dict__[self.name] = value
 
 
 class Press(Protocol):
@@ -87,10 +108,20 @@ class Context:
 class Screen:
     """Base screen: BACK returns to ``parent``; everything else does nothing."""
 
-    title = ""
-    hint = ""
+    title = Said()
+    hint = Said()
     #: True when ROLL is the thing to press (the LED in the button lights up).
     roll_ready = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # ``title = lazy("screen 21", "Dice")`` in a class body: kept lazy, read as str.
+        super().__init_subclass__(**kwargs)
+        for name in ("title", "hint"):
+            text = cls.__dict__.get(name)
+            if isinstance(text, (str, UserString)):
+                said = Said(text)
+                said.__set_name__(cls, name)
+                setattr(cls, name, said)
 
     def __init__(self, parent: Screen | None = None):
         self.parent = parent
@@ -186,7 +217,9 @@ class MenuItem(NamedTuple):
 class Menu(Screen):
     """A scrolling list. UP/DOWN move (wrapping), OK or ROLL opens, BACK goes back."""
 
-    hint = "UP/DN move  OK pick"
+    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+    # device's buttons: keep them as they are.
+    hint = lazy("screen 21", "UP/DN move  OK pick")
 
     def __init__(self, title: str, items: Sequence[MenuItem], parent: Screen | None = None):
         super().__init__(parent)
@@ -221,10 +254,10 @@ class Menu(Screen):
         canvas.title(self.title, where, right_gives_way=True)
         for row, item in enumerate(self.items[self.top : self.top + MENU_ROWS]):
             index = self.top + row
-            label = item.label
-            if item.note:
-                room = 20 - len(item.note)
-                label = clip(label, room).ljust(room) + " " + item.note
+            label, note = str(item.label), str(item.note)
+            if note:
+                room = 20 - len(note)
+                label = clip(label, room).ljust(room) + " " + note
             canvas.line(row, label, invert=index == self.selected)
 
 
@@ -240,7 +273,9 @@ class Message(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "UP/DN more  OK back" if len(self.lines) > MENU_ROWS else "OK back"
+        if len(self.lines) > MENU_ROWS:
+            return pgettext("screen 21", "UP/DN more  OK back")
+        return pgettext("screen 21", "OK back")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down") and len(self.lines) > MENU_ROWS:
@@ -261,12 +296,12 @@ class Message(Screen):
 class Lines(Screen):
     """Read-only lines that scroll with UP/DOWN."""
 
-    hint = "UP/DN scroll  OK back"
+    hint = lazy("screen 21", "UP/DN scroll  OK back")
 
     def __init__(self, title: str, lines: Sequence[str], parent: Screen | None = None):
         super().__init__(parent)
         self.title = title
-        self.lines = list(lines) or ["(nothing yet)"]
+        self.lines = list(lines) or [lazy("screen 21", "(nothing yet)")]
         self.top = 0
 
     def press(self, ctx: Context, press: Press) -> Screen:
@@ -290,7 +325,7 @@ class Lines(Screen):
 class Confirm(Screen):
     """A yes/no question: OK does ``action`` and goes where it says; BACK declines."""
 
-    hint = "OK yes   BACK no"
+    hint = lazy("screen 21", "OK yes   BACK no")
 
     def __init__(
         self,
@@ -318,7 +353,7 @@ class Confirm(Screen):
 def wrap(text: str, width: int = 21) -> list[str]:
     """Words of ``text`` folded into lines of at most ``width`` characters."""
     lines: list[str] = []
-    for word in text.split():
+    for word in str(text).split():
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
@@ -326,8 +361,15 @@ def wrap(text: str, width: int = 21) -> list[str]:
     return lines
 
 
+def folded(text: str | UserString, width: int = 21) -> list[str]:
+    """The lines of a message drawn as several ("screen 21x4"): each of its own lines
+    (the English breaks them where the screen always did) folded into ``width``, so a
+    translation may break its lines anywhere or leave the folding to the screen."""
+    return [line for part in str(text).split("\n") for line in wrap(part, width)]
+
+
 __all__ = [
     "CLUB_RULE", "HEADER", "Context", "Confirm", "mark_club", "mark_unsaved",
-    "LINE_H", "Menu", "MenuItem", "Message", "Press", "Screen", "is_",
-    "wrap",
+    "LINE_H", "Menu", "MenuItem", "Message", "Press", "Said", "Screen", "is_",
+    "folded", "wrap",
 ]

@@ -8,6 +8,7 @@ moment ROLL is pressed (from ``ctx.rng``); the short animation after it only dec
 from __future__ import annotations
 
 from companion.errors import BadSetup
+from companion.lang import lazy, npgettext, pgettext
 from companion.table.bag import LOTTERY_TOKENS, TokenBag
 from companion.table.dice import DiceCup
 from companion.table.shuffle import (
@@ -30,7 +31,17 @@ from companion.ui.canvas import (
     newest_that_fit,
     text_width,
 )
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Press, Screen, is_, wrap
+from companion.ui.screen import (
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Press,
+    Screen,
+    folded,
+    is_,
+    wrap,
+)
 
 #: Animation: frames and seconds per frame after a roll or draw.
 SPIN_FRAMES, SPIN_STEP = 4, 0.08
@@ -39,14 +50,14 @@ SPIN_FRAMES, SPIN_STEP = 4, 0.08
 def tools_menu(parent: Screen | None) -> Menu:
     """The Tools menu."""
     return Menu(
-        "Tools",
+        lazy("screen 21", "Tools"),
         [
-            MenuItem("Dice", lambda ctx, menu: DiceScreen(menu)),
-            MenuItem("Token bag", lambda ctx, menu: bag_menu(menu)),
-            MenuItem("Shuffle guide", lambda ctx, menu: ShuffleSetup(menu)),
-            MenuItem("First player", lambda ctx, menu: FirstPlayer(menu)),
-            MenuItem("Sand timer", _sand_timer),
-            MenuItem("Scoreboard", _scoreboard),
+            MenuItem(lazy("screen 21", "Dice"), lambda ctx, menu: DiceScreen(menu)),
+            MenuItem(lazy("screen 21", "Token bag"), lambda ctx, menu: bag_menu(menu)),
+            MenuItem(lazy("screen 21", "Shuffle guide"), lambda ctx, menu: ShuffleSetup(menu)),
+            MenuItem(lazy("screen 21", "First player"), lambda ctx, menu: FirstPlayer(menu)),
+            MenuItem(lazy("screen 21", "Sand timer"), _sand_timer),
+            MenuItem(lazy("screen 21", "Scoreboard"), _scoreboard),
         ],
         parent,
     )
@@ -65,7 +76,8 @@ def _scoreboard(ctx: Context, menu: Screen) -> Screen:
     from companion.ui.screen import Message
 
     if not (available("scoreboard") and has_screens("scoreboard")):
-        return Message("Scoreboard", ["Coming soon."], menu)
+        return Message(pgettext("screen 21", "Scoreboard"),
+                       [pgettext("screen 21", "Coming soon.")], menu)
     from companion.ui.resume import unfinished_first
 
     return unfinished_first(ctx, menu, lambda: setup_screen(ctx, "scoreboard", menu))
@@ -107,7 +119,7 @@ class DiceScreen(Screen):
     Two modes: choosing the count (with the last rolls listed) and the rolled dice.
     """
 
-    title = "Dice"
+    title = lazy("screen 21", "Dice")
     roll_ready = True
 
     def __init__(self, parent: Screen | None = None):
@@ -121,8 +133,12 @@ class DiceScreen(Screen):
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.choosing:
-            return "UP/DN count ROLL roll"
-        return "ROLL roll  OK hold" if self.cup.count > 1 else "ROLL roll  BACK count"
+            # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
+            # device's buttons: keep them as they are.
+            return pgettext("screen 21", "UP/DN count ROLL roll")
+        if self.cup.count > 1:
+            return pgettext("screen 21", "ROLL roll  OK hold")
+        return pgettext("screen 21", "ROLL roll  BACK count")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "roll"):
@@ -177,11 +193,11 @@ class DiceScreen(Screen):
             self._draw_dice(canvas)
 
     def _draw_count(self, canvas: Canvas) -> None:
-        canvas.title("Dice: how many?")
+        canvas.title(pgettext("screen 21", "Dice: how many?"))
         count = str(self.cup.count)
         canvas.big_text(2, BODY_TOP + 2, count)
-        canvas.text(4 + text_width(count, 3), BODY_TOP + 16, "d6")
-        canvas.text(56, BODY_TOP, "Last rolls:")
+        canvas.text(4 + text_width(count, 3), BODY_TOP + 16, _six_sided())
+        canvas.text(56, BODY_TOP, pgettext("screen 12", "Last rolls:"))
         for row, faces in enumerate(self.cup.history[:3]):
             canvas.text(56, BODY_TOP + 10 * (row + 1), _roll_line(faces, 12))
 
@@ -198,10 +214,19 @@ class DiceScreen(Screen):
             if i == self.cursor and len(faces) > 1 and not spinning:
                 canvas.underline(x, min(y + size + 1, HINT_Y - 2), size)
         if not spinning:
-            canvas.text(WIDTH - text_width("total"), 2, "total")
+            # Beside the dice, over the big total: the dice leave 6 characters.
+            total = pgettext("screen 6", "total")
+            canvas.text(WIDTH - text_width(total), 2, total)
             canvas.big_text(WIDTH - 1, 14, str(self.cup.total), right=True)
             if self.cup.held:
-                canvas.text(WIDTH - text_width("held"), 40, "held")
+                held = pgettext("screen 6", "held")
+                canvas.text(WIDTH - text_width(held), 40, held)
+
+
+def _six_sided() -> str:
+    # Translators: dice notation for six-sided dice, after the number of dice ("2d6");
+    # a German table writes W6.
+    return pgettext("screen 2", "d6")
 
 
 def _roll_line(faces: tuple[int, ...], width: int) -> str:
@@ -209,7 +234,7 @@ def _roll_line(faces: tuple[int, ...], width: int) -> str:
     total = f"={sum(faces)}"
     shown = "".join(str(face) for face in faces)
     if len(shown) + len(total) > width:
-        shown = f"{len(faces)}d6"
+        shown = f"{len(faces)}{_six_sided()}"
     return shown + total
 
 
@@ -219,11 +244,14 @@ def _roll_line(faces: tuple[int, ...], width: int) -> str:
 def bag_menu(parent: Screen) -> Menu:
     """Which bag: the Block Lottery tokens or numbered tokens."""
     return Menu(
-        "Token bag",
+        pgettext("screen 21", "Token bag"),
         [
-            MenuItem("Lottery tokens", lambda ctx, menu: BagScreen(TokenBag(LOTTERY_TOKENS), menu),
+            # The menu row leaves 17 characters beside the number of tokens.
+            MenuItem(pgettext("screen 17", "Lottery tokens"),
+                     lambda ctx, menu: BagScreen(TokenBag(LOTTERY_TOKENS), menu),
                      note=str(len(LOTTERY_TOKENS))),
-            MenuItem("Numbered tokens", lambda ctx, menu: NumberedBagSetup(menu)),
+            MenuItem(pgettext("screen 21", "Numbered tokens"),
+                     lambda ctx, menu: NumberedBagSetup(menu)),
         ],
         parent,
     )
@@ -232,8 +260,8 @@ def bag_menu(parent: Screen) -> Menu:
 class NumberedBagSetup(Screen):
     """How many numbered tokens (1..N) go in the bag."""
 
-    title = "Numbered tokens"
-    hint = "UP/DN count  OK fill"
+    title = lazy("screen 21", "Numbered tokens")
+    hint = lazy("screen 21", "UP/DN count  OK fill")
 
     def __init__(self, parent: Screen | None = None):
         super().__init__(parent)
@@ -251,7 +279,9 @@ class NumberedBagSetup(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
         canvas.big_text(2, BODY_TOP + 4, str(self.count))
-        label = f"tokens, 1-{self.count}"
+        # Right of the big count (two digits at three times the size): 14 characters.
+        label = npgettext("screen 14", "token, 1-{n}", "tokens, 1-{n}", self.count).format(
+            n=self.count)
         canvas.text(4 + text_width(str(self.count), 3), BODY_TOP + 18, label)
 
 
@@ -269,13 +299,18 @@ class BagScreen(Screen):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        return f"Token bag: {len(self.bag.remaining)} left"
+        left = len(self.bag.remaining)
+        return npgettext("screen 21", "Token bag: {n} left", "Token bag: {n} left",
+                         left).format(n=left)
 
     @property
     def hint(self) -> str:  # type: ignore[override]
+        cut = self._cut()
         if not self.bag.remaining:
-            return "OK refill  DN list" if self._cut() else "OK refill  BACK out"
-        return "ROLL draw  DN list" if self._cut() else "ROLL draw  OK refill"
+            return (pgettext("screen 21", "OK refill  DN list") if cut
+                    else pgettext("screen 21", "OK refill  BACK out"))
+        return (pgettext("screen 21", "ROLL draw  DN list") if cut
+                else pgettext("screen 21", "ROLL draw  OK refill"))
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "roll") and self.bag.remaining:
@@ -285,7 +320,8 @@ class BagScreen(Screen):
             self.spin_token = "?"  # the hand goes into the bag at once
             return self
         if is_(press, "ok") and self.bag.drawn:
-            return Confirm("Refill the bag?", ["Every token goes", "back in the bag."],
+            return Confirm(pgettext("screen 21", "Refill the bag?"),
+                           folded(pgettext("screen 21x4", "Every token goes\nback in the bag.")),
                            lambda ctx: self.bag.reset(), self)
         if is_(press, "down"):
             return self.token_list()
@@ -296,20 +332,33 @@ class BagScreen(Screen):
         from companion.ui.screen import Lines
 
         drawn, left = self.bag.drawn, self.bag.remaining
-        lines = [f"Drawn ({len(drawn)}):", *(wrap(" ".join(drawn)) or ["-"]),
-                 f"Left ({len(left)}):", *(wrap(" ".join(left)) or ["-"])]
-        return Lines("Tokens", lines, self)
+        lines = [pgettext("screen 21", "Drawn ({n}):").format(n=len(drawn)),
+                 *(wrap(" ".join(drawn)) or ["-"]),
+                 pgettext("screen 21", "Left ({n}):").format(n=len(left)),
+                 *(wrap(" ".join(left)) or ["-"])]
+        return Lines(pgettext("screen 21", "Tokens"), lines, self)
+
+    def _shown(self) -> tuple[str, str]:
+        """The tokens the two lines have room for: the newest drawn ("< 4 9 2", < where
+        older ones are) and the first left ("1 3 5 >", > where more are)."""
+        drawn_line = pgettext("screen 21", "Drawn: {tokens}")
+        left_line = pgettext("screen 21", "Left: {tokens}")
+        room = COLUMNS - len(drawn_line.replace("{tokens}", ""))
+        drawn = newest_that_fit(self.bag.drawn, room) or "-"
+        left = first_that_fit(self.bag.remaining,
+                              COLUMNS - len(left_line.replace("{tokens}", "")))
+        return drawn, left
 
     def _lines(self) -> tuple[str, str]:
-        """"Drawn: < 4 9 2", the newest tokens (< where older ones are), and "Left: 1
-        3 5 >", the first ones (> where more are)."""
-        drawn = newest_that_fit(self.bag.drawn, COLUMNS - len("Drawn: ")) or "-"
-        left = first_that_fit(self.bag.remaining, COLUMNS - len("Left: ")) or "bag empty"
-        return "Drawn: " + drawn, "Left: " + left
+        """"Drawn: < 4 9 2" and "Left: 1 3 5 >" (or "Left: bag empty")."""
+        drawn, left = self._shown()
+        left_line = (pgettext("screen 21", "Left: {tokens}").format(tokens=left) if left
+                     else pgettext("screen 21", "Left: bag empty"))
+        return pgettext("screen 21", "Drawn: {tokens}").format(tokens=drawn), left_line
 
     def _cut(self) -> bool:
-        drawn, left = self._lines()
-        return drawn.startswith("Drawn: <") or left.endswith(">")
+        drawn, left = self._shown()
+        return drawn.startswith("<") or left.endswith(">")
 
     def tick_after(self) -> float | None:
         return self.spinner.tick_after()
@@ -332,7 +381,7 @@ class BagScreen(Screen):
             scale = 3 if text_width(shown, 3) <= WIDTH else 2
             canvas.centered(BODY_TOP + 2, shown, scale)
         elif not self.bag.drawn and not self.spinner.spinning:
-            canvas.centered(BODY_TOP + 8, "ROLL to draw")
+            canvas.centered(BODY_TOP + 8, pgettext("screen 21", "ROLL to draw"))
         if not self.spinner.spinning:
             drawn, left = self._lines()
             canvas.text(1, 34, drawn)
@@ -345,8 +394,8 @@ class BagScreen(Screen):
 class ShuffleSetup(Screen):
     """Choose the deck size and the number of piles, then ROLL starts the guide."""
 
-    title = "Shuffle guide"
-    hint = "OK next field ROLL go"
+    title = lazy("screen 21", "Shuffle guide")
+    hint = lazy("screen 21", "OK next field ROLL go")
     roll_ready = True
 
     def __init__(self, parent: Screen | None = None):
@@ -372,11 +421,14 @@ class ShuffleSetup(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title)
-        canvas.line(0, f"Cards: {self.cards:>3}", invert=self.field == 0)
-        canvas.line(1, f"Piles: {self.piles:>3}", invert=self.field == 1)
+        canvas.line(0, pgettext("screen 21", "Cards: {n}").format(n=f"{self.cards:>3}"),
+                    invert=self.field == 0)
+        canvas.line(1, pgettext("screen 21", "Piles: {n}").format(n=f"{self.piles:>3}"),
+                    invert=self.field == 1)
         passes = passes_needed(self.cards, self.piles)
-        canvas.line(2, f"{passes} pass{'es' if passes > 1 else ''} to shuffle")
-        canvas.line(3, "UP/DN change value")
+        canvas.line(2, npgettext("screen 21", "{n} pass to shuffle", "{n} passes to shuffle",
+                                 passes).format(n=passes))
+        canvas.line(3, pgettext("screen 21", "UP/DN change value"))
 
 
 #: Pile numbers shown per screen of the guide: two rows of five.
@@ -387,7 +439,7 @@ class ShuffleGuide(Screen):
     """Card by card, which pile each card goes on; pages of ten, a gather step between
     passes. ROLL, OK or DOWN: next page; UP: previous page; BACK: stop (after asking)."""
 
-    hint = "ROLL next  UP back"
+    hint = lazy("screen 21", "ROLL next  UP back")
     roll_ready = True
 
     def __init__(self, cards: int, piles: int, plan: list[list[int]], parent: Screen | None):
@@ -411,10 +463,17 @@ class ShuffleGuide(Screen):
         kind, number, first = self.pages[self.page]
         if kind == "deal":
             last = min(first + CARDS_PER_PAGE, self.cards)
-            title = f"Pass {number + 1}/{len(self.plan)} cards {first + 1}-{last}"
-            return fitting(title, title.replace(" cards ", ": "))
-        return {"how": "How to deal", "gather": f"End of pass {number + 1}",
-                "done": "Shuffled!"}[kind]
+            where = {"number": number + 1, "passes": len(self.plan), "first": first + 1,
+                     "last": last}
+            return fitting(
+                pgettext("screen 21", "Pass {number}/{passes} cards {first}-{last}")
+                .format(**where),
+                pgettext("screen 21", "Pass {number}/{passes}: {first}-{last}").format(**where))
+        if kind == "how":
+            return pgettext("screen 21", "How to deal")
+        if kind == "gather":
+            return pgettext("screen 21", "End of pass {number}").format(number=number + 1)
+        return pgettext("screen 21", "Shuffled!")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("roll", "ok", "down") and not press.long:
@@ -428,7 +487,8 @@ class ShuffleGuide(Screen):
         if is_(press, "back") and self.parent is not None:
             if self.pages[self.page][0] in ("how", "done"):
                 return self.parent
-            return Confirm("Stop shuffling?", ["The guide starts", "over next time."],
+            return Confirm(pgettext("screen 21", "Stop shuffling?"),
+                           folded(pgettext("screen 21x4", "The guide starts\nover next time.")),
                            lambda ctx: self.parent, self)
         return super().press(ctx, press)
 
@@ -436,8 +496,9 @@ class ShuffleGuide(Screen):
         canvas.title(self.title)
         kind, number, first = self.pages[self.page]
         if kind == "how":
-            canvas.paragraph(["Deal face down from", "the top, each card",
-                              "onto the top of its", f"pile (1-{self.piles})."])
+            canvas.paragraph(folded(pgettext(
+                "screen 21x4", "Deal face down from\nthe top, each card\nonto the top of its\n"
+                "pile (1-{piles}).").format(piles=self.piles)))
         elif kind == "deal":
             piles = self.plan[number][first : first + CARDS_PER_PAGE]
             for i, pile in enumerate(piles):
@@ -446,11 +507,13 @@ class ShuffleGuide(Screen):
                 # the panel's 8-row pages, so a new page of numbers sends less.
                 canvas.text(x, 16 + (i // 5) * 18, str(pile), scale=2)
         elif kind == "gather":
-            canvas.paragraph(["Gather the piles:", "pile 1 on top,",
-                              f"pile {self.piles} at the bottom", f"Then pass {number + 2}."])
+            canvas.paragraph(folded(pgettext(
+                "screen 21x4", "Gather the piles:\npile 1 on top,\npile {piles} at the bottom\n"
+                "Then pass {number}.").format(piles=self.piles, number=number + 2)))
         else:
-            canvas.paragraph(["Gather the piles:", "pile 1 on top.", "The deck is in a",
-                              "random order."])
+            canvas.paragraph(folded(pgettext(
+                "screen 21x4", "Gather the piles:\npile 1 on top.\nThe deck is in a\n"
+                "random order.")))
 
 
 # -- first player ----------------------------------------------------------------------
@@ -459,7 +522,8 @@ class ShuffleGuide(Screen):
 class FirstPlayer(Screen):
     """Pick a random seat: UP/DOWN sets how many players, ROLL picks."""
 
-    title = "First player"
+    # The title bar leaves 12 characters beside "10 seats".
+    title = lazy("screen 12", "First player")
     roll_ready = True
 
     def __init__(self, parent: Screen | None = None):
@@ -471,7 +535,7 @@ class FirstPlayer(Screen):
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "UP/DN players ROLL go"
+        return pgettext("screen 21", "UP/DN players ROLL go")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
@@ -495,16 +559,21 @@ class FirstPlayer(Screen):
         return self
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, f"{self.players} seats")
+        seats = npgettext("screen 8", "{n} seat", "{n} seats", self.players)
+        canvas.title(self.title, seats.format(n=self.players))
         if self.seat is None:
-            canvas.paragraph(["Number the seats 1 to",
-                              f"{self.players} clockwise from", "anyone, then ROLL."])
+            canvas.paragraph(folded(pgettext(
+                "screen 21x4", "Number the seats 1 to\n{n} clockwise from\nanyone, then ROLL.")
+                .format(n=self.players)))
             return
         seat = self.spin_seat if self.spinner.spinning else self.seat
-        canvas.text(4, BODY_TOP + 10, "Seat")
+        # Translators: drawn with the seat's number big in place of {n}: room for 6
+        # characters before it and 8 after it.
+        before, _, after = pgettext("screen 14", "Seat {n} starts").partition("{n}")
+        canvas.text(4, BODY_TOP + 10, before.strip())
         canvas.big_text(40, BODY_TOP + 3, str(seat))
         if not self.spinner.spinning:
-            canvas.text(76, BODY_TOP + 10, "starts")
+            canvas.text(76, BODY_TOP + 10, after.strip())
 
 
 __all__ = ["BadSetup", "tools_menu"]
