@@ -167,6 +167,13 @@ def date(when) -> str:
         year=f"{when.year:04d}", month=f"{when.month:02d}", day=f"{when.day:02d}")
 
 
+def day_month(when) -> str:
+    """A day without its year, as the language writes it short: "11-26" in English,
+    "26.11." in German (History's lists)."""
+    return pgettext("a day and month in digits, no year", "{month}-{day}").format(
+        month=f"{when.month:02d}", day=f"{when.day:02d}")
+
+
 def date_time(when) -> str:
     """A date and time of day as the language writes them: "2026-11-26 14:05"."""
     return pgettext("a date and a time of day", "{date} {hour}:{minute}").format(

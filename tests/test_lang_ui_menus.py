@@ -47,7 +47,7 @@ def _shout(message: str) -> str:
 class Shouting(gettext.NullTranslations):
     """A stand-in catalog: screen texts in capitals, German numbers and dates."""
 
-    OWN = {"decimal separator": ",", "day and month format (strftime)": "%d.%m."}
+    OWN = {"decimal separator": ",", "a day and month in digits, no year": "{day}.{month}."}
 
     def gettext(self, message):
         return _shout(message)
