@@ -1,8 +1,11 @@
 // The organiser's form on the club page: seat the night's next round (POST JSON).
+// Its words come translated in the form's data-* attributes ({name} fields filled here).
 "use strict";
 (function () {
   const form = document.getElementById("seat-round");
   if (!form) return;
+  const words = (key, fields) => (form.dataset[key] || "").replace(
+    /\{(\w+)\}/g, (whole, name) => (name in (fields || {}) ? String(fields[name]) : whole));
   const answer = document.getElementById("seat-answer");
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -10,7 +13,7 @@
       game: form.game.value, present: form.present.value,
       tables: parseInt(form.tables.value, 10) || 0,
     };
-    answer.textContent = "Seating...";
+    answer.textContent = words("seating");
     let reply, data = {};
     try {
       reply = await fetch("/api/club/seat", {
@@ -19,11 +22,11 @@
       });
       data = await reply.json();
     } catch (err) {
-      answer.textContent = "The dashboard did not answer: " + err;
+      answer.textContent = words("noAnswer", { error: err });
       return;
     }
     answer.textContent = reply.ok
-      ? "Round " + data.round + " seated (draw seed " + data.seed + "); the dashboard sends it to the tables."
-      : (data.error || "refused");
+      ? words("seated", { n: data.round, seed: data.seed })
+      : (data.error || words("refused"));
   });
 })();
