@@ -41,7 +41,9 @@ LANE_BYTES = 4 * 1024 * 1024
 def taken_text(username: str) -> str:
     """What the organiser reads when another client logged in with the dashboard's
     login (the broker makes a login its client id, so only one of them can be on)."""
+    # Translators: {login} is the broker user name the dashboard logs in with.
     return _("another client is using the login {login}").format(
+        # Translators: in place of the login's name when the dashboard has none.
         login=username or _("(none)"))
 
 
