@@ -292,11 +292,12 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
     ``finished`` > 0 times a dashboard's restart over that many finished matches."""
     from companion.club.localbroker import LocalBroker
     from companion.errors import CompanionError
+    from companion.lang import _
 
     out = out or sys.stdout
     if finished:
         if not 1 <= finished <= 1_000_000:
-            raise CompanionError("--finished is 1 to 1000000")
+            raise CompanionError(_("--finished is 1 to 1000000"))
         with tempfile.TemporaryDirectory(prefix="companion-club-restart-",
                                          dir=_fast_dir()) as tmp:
             result = restart(finished, Path(tmp))
@@ -309,7 +310,7 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
                   f"tables asked again {result['syncs_asked']}", file=out)
         return 0
     if not 1 <= tables <= 1000 or not 1 <= seconds <= 3600:
-        raise CompanionError("--tables is 1 to 1000 and --seconds 1 to 3600")
+        raise CompanionError(_("--tables is 1 to 1000 and --seconds 1 to 3600"))
     with tempfile.TemporaryDirectory(prefix="companion-club-bench-") as tmp:
         directory = Path(tmp)
         if broker:

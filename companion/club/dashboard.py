@@ -30,6 +30,7 @@ from companion.club.login import LoginFight
 from companion.club.receiver import Receiver
 from companion.club.rounds import RoundSender
 from companion.errors import CompanionError, StoreError
+from companion.lang import _
 
 log = logging.getLogger("companion.club")
 
@@ -40,7 +41,10 @@ LANE_BYTES = 4 * 1024 * 1024
 def taken_text(username: str) -> str:
     """What the organiser reads when another client logged in with the dashboard's
     login (the broker makes a login its client id, so only one of them can be on)."""
-    return f"another client is using the login {username or '(none)'}"
+    # Translators: {login} is the broker user name the dashboard logs in with.
+    return _("another client is using the login {login}").format(
+        # Translators: in place of the login's name when the dashboard has none.
+        login=username or _("(none)"))
 
 
 class Lanes:
@@ -233,19 +237,20 @@ class Dashboard:
             self._fight.up()
             self.up.set()
             self.problem = None
-            self.on_notice(f"subscribed to {self.broker}")
+            self.on_notice(_("subscribed to {broker}").format(broker=self.broker))
         elif kind == "down":
             if not self.up.is_set():
                 return  # a refused login's socket closing: its reason stands
             self.up.clear()
             if self._fight.down():
                 return self._taken()
-            self.problem = "lost the broker; retrying"
-            self.on_notice(f"lost the broker {self.broker}; retrying")
+            self.problem = _("lost the broker; retrying")
+            self.on_notice(_("lost the broker {broker}; retrying").format(broker=self.broker))
         elif kind == "failed":
             self._fight.failed()
             if item[1] != self.problem:  # once per reason, not at every retry
-                self.on_notice(f"cannot reach the broker {self.broker}: {item[1]}; retrying")
+                self.on_notice(_("cannot reach the broker {broker}: {problem}; retrying")
+                               .format(broker=self.broker, problem=item[1]))
             self.problem = item[1]
 
     def _taken(self) -> None:
@@ -253,8 +258,9 @@ class Dashboard:
         would push it off in turn, and neither would store anything) and say so."""
         self._gave_up = True
         self.problem = taken_text(self._link.username if self._link else "")
-        self.on_notice(f"{self.problem} on {self.broker}; this dashboard stops trying "
-                       "(each dashboard needs a login of its own: docs/club.md)")
+        self.on_notice(_("{problem} on {broker}; this dashboard stops trying (each "
+                         "dashboard needs a login of its own: docs/club.md)")
+                       .format(problem=self.problem, broker=self.broker))
         if self._link is not None:
             self._link.stop()
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
+from companion.lang import _
 from companion.store.records import UID_DEVICE_DIGITS
 
 #: The ledger's file in the dashboard's state directory.
@@ -119,7 +120,8 @@ class Ledger:
             self._conn.execute("CREATE INDEX IF NOT EXISTS counted_content"
                                " ON counted (content)")
         except sqlite3.Error as err:
-            raise StoreError(f"cannot open the club ledger {path}: {err}") from None
+            raise StoreError(_("cannot open the club ledger {path}: {problem}")
+                             .format(path=path, problem=err)) from None
         self._tables: dict[str, str] = {}
         for device, table in self._conn.execute(
                 "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):

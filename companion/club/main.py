@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club.dashboard import Dashboard
+from companion.lang import _
 
 __all__ = ["club_main", "organiser_main", "review_main"]
 
@@ -26,8 +27,8 @@ def _ledger(state_dir: Path) -> Any:
 
     path = Path(state_dir) / LEDGER_NAME
     if not path.exists():
-        print(f"companion club: no club dashboard has kept its book in {state_dir}",
-              file=sys.stderr)
+        print(_("companion club: no club dashboard has kept its book in {path}")
+              .format(path=state_dir), file=sys.stderr)
         return None
     return Ledger(path)
 
@@ -40,8 +41,8 @@ def organiser_main(state_dir: Path, *, move: tuple[str, str] | None = None,
     device was never heard of, or the season is locked already."""
     import sys
 
-    from companion.clock import day_text
     from companion.club.organiser_tools import lock_season
+    from companion.club.review import day_and_hour
     from companion.store import Store
 
     out = out or sys.stdout
@@ -53,12 +54,14 @@ def organiser_main(state_dir: Path, *, move: tuple[str, str] | None = None,
             device, table = move
             before = ledger.move(device, table)
             if before is None:
-                print(f"companion club: no device {device} has been heard by the dashboard "
-                      "(companion club --review lists the refused ones)", file=sys.stderr)
+                print(_("companion club: no device {device} has been heard by the dashboard "
+                        "(companion club --review lists the refused ones)")
+                      .format(device=device), file=sys.stderr)
                 return 1
-            print(f"Device {device[:16]} moved from {before} to {table}: its matches are "
-                  f"taken for {table} from now on (the running dashboard within a few "
-                  "seconds, when it asks the table for what it dropped).", file=out)
+            print(_("Device {device} moved from {before} to {table}: its matches are taken "
+                    "for {table} from now on (the running dashboard within a few seconds, "
+                    "when it asks the table for what it dropped).")
+                  .format(device=device[:16], before=before, table=table), file=out)
             return 0
         store = Store(Path(state_dir) / Store.DEFAULT_NAME, readonly=True)
         try:
@@ -66,12 +69,12 @@ def organiser_main(state_dir: Path, *, move: tuple[str, str] | None = None,
         finally:
             store.close()
         if lock is None:
-            since = day_text(ledger.locked()[season.name]["at"], "%Y-%m-%d %H:%M")
-            print(f"companion club: season {season.name} is locked already (since {since})",
-                  file=sys.stderr)
+            since = day_and_hour(ledger.locked()[season.name]["at"])
+            print(_("companion club: season {season} is locked already (since {when})")
+                  .format(season=season.name, when=since), file=sys.stderr)
             return 1
-        print(f"Season {season.name} locked: its standings stay as counted now, whatever "
-              "arrives later.", file=out)
+        print(_("Season {season} locked: its standings stay as counted now, whatever "
+                "arrives later.").format(season=season.name), file=out)
         return 0
     finally:
         ledger.close()
@@ -102,7 +105,7 @@ def review_main(state_dir: Path, decision: tuple[str, str] | None = None, *,
                                  sort_keys=True), file=out)
                 return 0
             if not held:
-                print("No match waits for the organiser.", file=out)
+                print(_("No match waits for the organiser."), file=out)
             for row in held:
                 print(f"{row['uid']}  {held_line(row)}", file=out)
             for row in refused:
@@ -111,11 +114,14 @@ def review_main(state_dir: Path, decision: tuple[str, str] | None = None, *,
         verdict, uid = decision
         row = ledger.decide(uid, verdict)
         if row is None:
-            print(f"companion club: no match {uid} waits for the organiser "
-                  "(companion club --review lists them)", file=sys.stderr)
+            print(_("companion club: no match {uid} waits for the organiser (companion "
+                    "club --review lists them)").format(uid=uid), file=sys.stderr)
             return 1
-        print(f"{verdict.capitalize()}: {held_line(row)}. The dashboard applies it within "
-              "a few seconds (when it next starts, if it is not running).", file=out)
+        said = (_("Accepted: {held}. The dashboard applies it within a few seconds (when "
+                  "it next starts, if it is not running).") if verdict == "accepted" else
+                _("Refused: {held}. The dashboard applies it within a few seconds (when it "
+                  "next starts, if it is not running)."))
+        print(said.format(held=held_line(row)), file=out)
         return 0
     finally:
         ledger.close()
@@ -137,7 +143,8 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
     dashboard.seasons = list(seasons)
     # Connected, lost, or cannot connect and why (a TLS failure): one line each, when it
     # happens, never "subscribed" before it is.
-    dashboard.on_notice = lambda text: print(f"companion club: {text}", file=out, flush=True)
+    dashboard.on_notice = lambda text: print(_("companion club: {notice}").format(notice=text),
+                                             file=out, flush=True)
     dashboard.start()
     server = None
     try:
@@ -145,12 +152,14 @@ def club_main(broker: str, state_dir: Path, *, web: str = "", club: Any = None,
             from companion.club.web import serve
 
             server = serve(dashboard, web, hosts)
-        print(f"companion club: keeping every table's matches in {dashboard.db_path}"
-              + (f"; the club page is on {server.url}" if server else ""), file=out,
+        keeping = (_("companion club: keeping every table's matches in {path}; the club "
+                     "page is on {url}") if server else
+                   _("companion club: keeping every table's matches in {path}"))
+        print(keeping.format(path=dashboard.db_path, url=server and server.url), file=out,
               flush=True)
         if server is not None:  # the organiser seats rounds from the page with it
-            print(f"companion club: the organiser's link: {server.organiser_link}",
-                  file=out, flush=True)
+            print(_("companion club: the organiser's link: {url}")
+                  .format(url=server.organiser_link), file=out, flush=True)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:

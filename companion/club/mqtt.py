@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.club.wire import MAX_PAYLOAD, Broker
 from companion.errors import CompanionError, one_line
+from companion.lang import _
 
 log = logging.getLogger("companion.club")
 
@@ -38,9 +39,12 @@ BAD_LOGIN = (4, 5, 134, 135)
 def refusal(username: str, reason: Any) -> str:
     """Why the broker refused a login, in words for the organiser."""
     if getattr(reason, "value", None) in BAD_LOGIN:
-        who = f"the login {username}" if username else "a login without a user name"
-        return f"the broker refused {who}: wrong user name or password ({reason})"
-    return f"the broker refused the login: {reason}"
+        if not username:
+            return _("the broker refused a login without a user name: wrong user name or "
+                     "password ({reason})").format(reason=reason)
+        return _("the broker refused the login {login}: wrong user name or password "
+                 "({reason})").format(login=username, reason=reason)
+    return _("the broker refused the login: {reason}").format(reason=reason)
 
 
 class BrokerLink:
@@ -66,7 +70,7 @@ class BrokerLink:
         try:
             import paho.mqtt.client as mqtt
         except ImportError:
-            raise CompanionError("club mode needs paho-mqtt: pip install paho-mqtt") from None
+            raise CompanionError(_("club mode needs paho-mqtt: pip install paho-mqtt")) from None
         self.broker = broker
         self.post = post
         self.keepalive = keepalive
@@ -85,7 +89,8 @@ class BrokerLink:
             try:
                 self.client.tls_set(ca_certs=ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
             except (OSError, ssl.SSLError) as err:
-                raise CompanionError(f"cannot use the club CA file {ca_file!r}: {err}") from None
+                raise CompanionError(_("cannot use the club CA file {path!r}: {problem}")
+                                     .format(path=ca_file, problem=err)) from None
         if will is not None:
             self.client.will_set(will[0], will[1], qos=1, retain=True)
         self.client.reconnect_delay_set(min_delay=retry[0], max_delay=retry[1])
@@ -131,7 +136,7 @@ class BrokerLink:
             raise
 
     def _failed(self, client: Any, userdata: Any) -> None:
-        self.post("failed", self._why or "cannot connect")
+        self.post("failed", self._why or _("cannot connect"))
 
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any,
                    properties: Any = None) -> None:

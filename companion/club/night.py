@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.club.seating import Seat, SeatingError, key, pairs, seat_round
 from companion.errors import CompanionError
+from companion.lang import _, ngettext
 
 NIGHT_FILE = "club-night.json"
 #: Most bytes the night's file may hold (a night of many rounds of 200 players is well
@@ -78,7 +79,8 @@ class Round:
             return cls(int(data["round"]), str(data["game"]), int(data["seed"]),
                        float(data["at"]), seats)
         except (KeyError, TypeError, ValueError) as err:
-            raise NightError(f"a round in {NIGHT_FILE} is not readable: {err}") from None
+            raise NightError(_("a round in {path} is not readable: {problem}")
+                             .format(path=NIGHT_FILE, problem=err)) from None
 
 
 @dataclass
@@ -105,12 +107,13 @@ def load(state_dir: Path, day: str) -> Night:
             return Night(day)
         raise NightError(str(err)) from None
     except ValueError as err:
-        raise NightError(f"{state_dir / NIGHT_FILE} is not JSON: {err}") from None
+        raise NightError(_("{path} is not JSON: {problem}")
+                         .format(path=state_dir / NIGHT_FILE, problem=err)) from None
     if not isinstance(data, dict) or data.get("day") != day:
         return Night(day)
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise NightError(f"{state_dir / NIGHT_FILE} has no list of rounds")
+        raise NightError(_("{path} has no list of rounds").format(path=state_dir / NIGHT_FILE))
     return Night(day, [Round.from_json(item) for item in rounds])
 
 
@@ -215,9 +218,11 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
         raise NightError(str(err)) from None
     names = check_players(present)
     if len(names) > PLAYERS_MAX:
-        raise NightError(f"at most {PLAYERS_MAX} players a night")
+        raise NightError(ngettext("at most {n} players a night", "at most {n} players a night",
+                                  PLAYERS_MAX).format(n=PLAYERS_MAX))
     if len(night.rounds) >= ROUNDS_MAX:
-        raise NightError(f"at most {ROUNDS_MAX} rounds a night")
+        raise NightError(ngettext("at most {n} rounds a night", "at most {n} rounds a night",
+                                  ROUNDS_MAX).format(n=ROUNDS_MAX))
     seed = secrets.randbits(32) if seed is None else seed
     ranking = [row["name"] for row in standings(night, matches)]
     try:
@@ -225,7 +230,9 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
                            random.Random(seed), ranking=ranking,
                            met=pairs(r.seats for r in night.rounds))
     except SeatingError as err:
-        raise NightError(f"{title(game)}: {err}") from None
+        # Translators: {game} is the game's name (as its rule sheet prints it), {problem}
+        # why its players cannot be seated.
+        raise NightError(_("{game}: {problem}").format(game=title(game), problem=err)) from None
     return Round(len(night.rounds) + 1, game, seed, now, seats)
 
 

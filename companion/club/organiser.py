@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.lang import _
+
 TOKEN_FILE = "club-organiser.token"
 COOKIE = "companion_organiser"
 
@@ -68,7 +70,7 @@ class Organiser:
         from companion.remote.web.asgi import Refusal
 
         if not hmac.compare_digest(request.query_params.get("token", ""), self.token):
-            raise Refusal(401, "not the organiser's link (companion club printed it)")
+            raise Refusal(401, _("not the organiser's link (companion club printed it)"))
         reply = RedirectResponse("/", status_code=303)
         reply.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
         return reply
@@ -104,8 +106,8 @@ class Organiser:
         from companion.remote.web.asgi import Refusal, read_json
 
         if not self.is_organiser(request):
-            raise Refusal(401, "only the organiser seats a round (open the organiser's "
-                               "link companion club printed)")
+            raise Refusal(401, _("only the organiser seats a round (open the organiser's "
+                                 "link companion club printed)"))
         body = await read_json(request, {"game": str, "present": (str, list), "tables": int,
                                          "seed": int}, required=("game", "present", "tables"))
         present = body["present"]
@@ -113,7 +115,7 @@ class Organiser:
             present = [name for line in present.splitlines() for name in line.split(",")
                        if name.strip()]
         if not 1 <= body["tables"] <= 500 or not 0 <= body.get("seed", 0) < 2**32:
-            raise Refusal(400, "tables are 1 to 500, a seed 0 to 4294967295")
+            raise Refusal(400, _("tables are 1 to 500, a seed 0 to 4294967295"))
         try:
             names = check_players(present)
             rnd = await run_in_threadpool(self._seat, body["game"], names, body["tables"],

@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.club import wire
 from companion.club.ledger import REFUSED_MAX
+from companion.lang import _
 from companion.store import UID_DEVICE_DIGITS
 
 #: Two devices heard for one table within this many seconds are speaking at once.
@@ -48,8 +49,8 @@ def lock_season(ledger: Any, store: Any, season: Any) -> dict[str, Any] | None:
 def refused_line(row: dict[str, Any]) -> str:
     """A refused device in words (the club page shows no device id: ``companion club
     --review`` prints it beside this line, for ``--move-device``)."""
-    return (f"a device bound to {row['bound']} spoke for {row['table']}: its matches are "
-            f"dropped until the organiser moves it to {row['table']}")
+    return _("a device bound to {bound} spoke for {table}: its matches are dropped until "
+             "the organiser moves it to {table}").format(bound=row["bound"], table=row["table"])
 
 
 class OrganiserTools:

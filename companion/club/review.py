@@ -22,32 +22,47 @@ on the club page; the decision is written in the ledger and applied by
 
 from __future__ import annotations
 
+import datetime
 import logging
 from typing import Any
 
+from companion import lang
 from companion.club.mirror import Mirror, safe_result
 from companion.errors import CompanionError
+from companion.lang import _
 
 #: A settled match's states whose log, when a table sends it again, is compared first.
 SETTLED = ("finished", "refused", "held")
 
 
+def day_and_hour(when: float | None) -> str:
+    """A time the organiser reads (when a match was held, a season locked, a table last
+    seen) as the language writes a day and an hour; "-" for None and "?" for a time no
+    calendar can show (a table whose clock said year 3 billion)."""
+    if when is None:
+        return "-"
+    try:
+        return lang.date_time(datetime.datetime.fromtimestamp(when))
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
 def held_line(row: dict[str, Any]) -> str:
     """A held match in words for the organiser (``companion club --review``, the club
     page): which table, what happened, what the league counts meanwhile."""
-    from companion.clock import day_text
-
     detail = row.get("detail") or {}
-    when = day_text(row.get("at"), "%Y-%m-%d %H:%M")
+    when = day_and_hour(row.get("at"))
     if row.get("what") == "duplicate":
-        what = (f"{row['table']} sent counted match {str(detail.get('same_as'))[:32]} "
-                "again with other times; not counted unless accepted")
-    else:
-        winners = ", ".join(str(name) for name in
-                            ((detail.get("result") or {}).get("winners") or [])) or "nobody"
-        what = (f"{row['table']} rewrote a counted match (won by {winners}); the league "
-                "keeps it as counted unless accepted")
-    return f"{what} ({when})"
+        return _("{table} sent counted match {uid} again with other times; not counted "
+                 "unless accepted ({when})").format(
+            table=row["table"], uid=str(detail.get("same_as"))[:32], when=when)
+    winners = [str(name) for name in ((detail.get("result") or {}).get("winners") or [])]
+    if not winners:
+        return _("{table} rewrote a counted match (won by nobody); the league keeps it as "
+                 "counted unless accepted ({when})").format(table=row["table"], when=when)
+    return _("{table} rewrote a counted match (won by {winners}); the league keeps it as "
+             "counted unless accepted ({when})").format(
+        table=row["table"], winners=", ".join(winners), when=when)
 
 
 class Review:

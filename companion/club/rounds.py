@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from companion.club import night as nights
 from companion.club import wire
+from companion.lang import _
 
 LOCK_FILE = "club-dashboard.lock"
 SENT_FILE = "club-night-sent.json"
@@ -227,13 +228,14 @@ def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *
         while sent_round(state_dir) != (day, rnd.number) and time.monotonic() < deadline:
             time.sleep(0.1)
         sent = sent_round(state_dir) == (day, rnd.number)
-        print(f"companion club: round {rnd.number} "
-              + ("sent to the tables" if sent else
-                 "stored; the dashboard has not sent it yet (is its broker down?)"),
-              file=sys.stderr)
+        said = (_("companion club: round {n} sent to the tables") if sent else
+                _("companion club: round {n} stored; the dashboard has not sent it yet (is "
+                  "its broker down?)"))
+        print(said.format(n=rnd.number), file=sys.stderr)
     else:
-        print(f"companion club: round {rnd.number} stored in {state_dir} (no dashboard "
-              "running: it is sent to the tables when one starts)", file=sys.stderr)
+        print(_("companion club: round {n} stored in {path} (no dashboard running: it is "
+                "sent to the tables when one starts)").format(n=rnd.number, path=state_dir),
+              file=sys.stderr)
     return 0
 
 
@@ -260,7 +262,8 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str], tables: 
 def round_text(rnd: nights.Round) -> str:
     from companion.games import title
 
-    lines = [f"Round {rnd.number}: {title(rnd.game)} (draw seed {rnd.seed})"]
+    lines = [_("Round {n}: {game} (draw seed {seed})").format(
+        n=rnd.number, game=title(rnd.game), seed=rnd.seed)]
     width = max(len(seat.table) for seat in rnd.seats)
     lines += [f"  {seat.table:<{width}}  {', '.join(seat.players)}" for seat in rnd.seats]
     return "\n".join(lines)

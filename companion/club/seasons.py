@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.lang import N_, gettext, ngettext
 from companion.names import placeholder_seats, player_key
 
-#: The tie-break order, as the club page prints it.
-TIE_BREAK = ("more wins", "better average place", "more matches played",
-             "still level: the rank is shared")
+#: The tie-break order, as the club page prints it (translated where it is shown).
+TIE_BREAK = (N_("more wins"), N_("better average place"), N_("more matches played"),
+             N_("still level: the rank is shared"))
 SEASONS_MAX = 50
 
 
@@ -74,21 +75,26 @@ def parse_seasons(text: str) -> list[Season]:
         name = name.strip()
         first_text, dots, last_text = dates.strip().partition("..")
         if not colon or not name or not dots:
-            raise SeasonError(f"a season is 'NAME: YYYY-MM-DD..YYYY-MM-DD', not {part[:80]!r}")
+            raise SeasonError(gettext("a season is 'NAME: YYYY-MM-DD..YYYY-MM-DD', not "
+                                      "{text!r}").format(text=part[:80]))
         if len(name) > 40 or not name.isprintable():
-            raise SeasonError(f"a season's name is 1 to 40 printable characters: {name[:80]!r}")
+            raise SeasonError(gettext("a season's name is 1 to 40 printable characters: "
+                                      "{season!r}").format(season=name[:80]))
         try:
             first = dt.date.fromisoformat(first_text.strip())
             last = dt.date.fromisoformat(last_text.strip())
         except ValueError:
-            raise SeasonError(f"season {name!r}: dates are YYYY-MM-DD") from None
+            raise SeasonError(gettext("season {season!r}: dates are YYYY-MM-DD")
+                              .format(season=name)) from None
         if last < first:
-            raise SeasonError(f"season {name!r} ends before it starts")
+            raise SeasonError(gettext("season {season!r} ends before it starts")
+                              .format(season=name))
         if any(s.name == name for s in seasons):
-            raise SeasonError(f"two seasons are named {name!r}")
+            raise SeasonError(gettext("two seasons are named {season!r}").format(season=name))
         seasons.append(Season(name, first, last))
     if len(seasons) > SEASONS_MAX:
-        raise SeasonError(f"at most {SEASONS_MAX} seasons")
+        raise SeasonError(ngettext("at most {n} season", "at most {n} seasons", SEASONS_MAX)
+                          .format(n=SEASONS_MAX))
     return seasons
 
 
@@ -146,7 +152,8 @@ def standings(matches: Iterable[Any], season: Season | None = None) -> list[dict
                 spelt.setdefault(name.casefold(), name)  # case is no question
             table.append({"rank": rank, "name": row.names[-1], "plays": row.plays,
                           "wins": row.wins, "avg_place": round(row.places / row.plays, 2),
-                          "question": (" / ".join(sorted(spelt.values())) + ": one player?")
+                          "question": gettext("{names}: one player?").format(
+                              names=" / ".join(sorted(spelt.values())))
                           if len(spelt) > 1 else None})
         result.append({"game_id": game_id, "rows": table})
     return result

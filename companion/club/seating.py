@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.lang import _, ngettext
 from companion.names import player_key
 
 #: Most steps the exact search may take before the greedy fill takes over (a step is
@@ -50,16 +51,23 @@ def table_sizes(count: int, tables: int, low: int, high: int) -> list[int]:
     """How many sit at each table: ``count`` players on at most ``tables`` tables of
     ``low`` to ``high``, as equal as possible (largest first)."""
     if count < low:
-        raise SeatingError(f"{count} players are too few for one table "
-                           f"(the game takes {low} to {high})")
+        raise SeatingError(ngettext("{n} players are too few for one table (the game takes "
+                                    "{low} to {high})", "{n} players are too few for one "
+                                    "table (the game takes {low} to {high})", count)
+                           .format(n=count, low=low, high=high))
     used = min(tables, count // low)
     if used * high < count:
         need = -(-count // high)
         if need > tables:
-            raise SeatingError(f"{count} players need at least {need} tables of at most "
-                               f"{high}, not {tables}")
-        raise SeatingError(f"{count} players cannot sit at tables of {low} to {high} "
-                           "without one left over")
+            raise SeatingError(ngettext("{n} players need at least {need} tables of at "
+                                        "most {high}, not {tables}", "{n} players need at "
+                                        "least {need} tables of at most {high}, not {tables}",
+                                        count).format(n=count, need=need, high=high,
+                                                      tables=tables))
+        raise SeatingError(ngettext("{n} players cannot sit at tables of {low} to {high} "
+                                    "without one left over", "{n} players cannot sit at "
+                                    "tables of {low} to {high} without one left over", count)
+                           .format(n=count, low=low, high=high))
     base, extra = divmod(count, used)
     return [base + 1] * extra + [base] * (used - extra)
 
@@ -88,7 +96,7 @@ def seat_round(players: Sequence[str], tables: Sequence[str], low: int, high: in
     first; players missing from it, late arrivals, come after it in random order) and
     the pairs already met (:func:`pairs`) make a Swiss-style round."""
     if len({key(name) for name in players}) != len(players):
-        raise SeatingError("a player is named twice")
+        raise SeatingError(_("a player is named twice"))
     sizes = table_sizes(len(players), len(tables), low, high)
     order = list(players)
     rng.shuffle(order)
@@ -185,7 +193,7 @@ def _improve(tables: list[list[str]], met: set[frozenset[str]],
             names.append(key(extra))
         return sum(frozenset((a, b)) in met for i, a in enumerate(names) for b in names[i + 1:])
 
-    for _ in range(passes):
+    for _pass in range(passes):
         better = False
         for a, first in enumerate(tables):
             if not cost(first):

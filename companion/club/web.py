@@ -30,7 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion import lang
 from companion.club.dashboard import Dashboard
+from companion.lang import _
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: Shortest gap between two updates of one open page (seconds).
@@ -87,11 +89,45 @@ def with_locks(standings: list[dict[str, Any]],
 
 
 def seen_text(when: float) -> str:
-    """A "last seen" time: the hour today, else the day and hour."""
+    """A "last seen" time: the hour today, else the day and hour (as the language
+    writes them)."""
     from companion.clock import day_text
+    from companion.club.review import day_and_hour
 
     today = day_text(time.time()) == day_text(when)
-    return day_text(when, "%H:%M" if today else "%Y-%m-%d %H:%M")
+    return day_text(when, "%H:%M") if today else day_and_hour(when)
+
+
+def date_text(iso: str) -> str:
+    """A season's first or last day ("YYYY-MM-DD") as the language writes dates."""
+    import datetime as dt
+
+    try:
+        return lang.date(dt.date.fromisoformat(iso))
+    except (TypeError, ValueError):
+        return str(iso)
+
+
+def number_text(value: Any) -> str:
+    """A rating or an average place as the language writes numbers ("2.5", "2,5"),
+    with the digits Python prints (2.0 stays "2.0" in English)."""
+    if not isinstance(value, float):
+        return str(value)
+    point = lang.pgettext("decimal separator", ".")
+    return str(value).replace(".", point) if point != "." else str(value)
+
+
+def speak(templates: Any) -> None:
+    """Give the page's templates companion.lang's callables (``_``, ``ngettext``,
+    ``pgettext``, ``npgettext``, ``{% trans %}``) unless the table page's environment
+    has them already, and the club's filters of dates, times and numbers."""
+    if "pgettext" not in templates.globals:
+        templates.add_extension("jinja2.ext.i18n")
+        templates.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lang.gettext, ngettext=lang.ngettext, pgettext=lang.pgettext,
+            npgettext=lang.npgettext, newstyle=False)
+    templates.filters.update(club_time=seen_text, club_date=date_text,
+                             club_number=number_text)
 
 
 class ClubPage:
@@ -141,7 +177,7 @@ class ClubPage:
         # The table page's door too: Host, Origin, body type, headers.
         app = build_app(self.source, extra_routes=routes, template_dirs=[TEMPLATES],
                         title="Tabletop Companion club", hosts=self.hosts)
-        app.state.site.templates.filters["club_time"] = seen_text
+        speak(app.state.site.templates)
         return app
 
     async def data(self) -> dict[str, Any]:
@@ -155,7 +191,8 @@ class ClubPage:
 
         snapshot = self.dashboard.snapshot()
         locked = snapshot.get("locked") or {}
-        key = (snapshot.get("results", 0), tuple(sorted(locked)))
+        # The language too: a season's questions are words ("Ann / Ann: one player?").
+        key = (snapshot.get("results", 0), tuple(sorted(locked)), lang.current())
         if self._league is None or self._league[0] != key:
             seasons = list(getattr(self.dashboard, "seasons", []))
 
@@ -166,7 +203,7 @@ class ClubPage:
             self._league = (key, league(figures), with_locks(standings, locked))
         return {"tables": public_tables(snapshot["tables"]), "league": self._league[1],
                 "night": await self._night(key),
-                "seasons": self._league[2], "tie_break": list(TIE_BREAK),
+                "seasons": self._league[2], "tie_break": [_(rule) for rule in TIE_BREAK],
                 "broker": {"connected": self._problem() is None,
                            "problem": self._problem()},
                 "held": list(snapshot.get("held") or []),
@@ -200,7 +237,7 @@ class ClubPage:
     async def live_html(self, request: Any) -> str:
         """The live part of the page, rendered once per change and shared by every
         open page (twenty viewers cost one render, not twenty)."""
-        key = (self.tick, self._problem())
+        key = (self.tick, self._problem(), lang.current())
         if self._html is None or self._html[0] != key:
             site = request.app.state.site
             html = site.templates.get_template("_club_live.html").render(**await self.data())
@@ -221,18 +258,18 @@ class ClubPage:
         if decision is None:
             from starlette.responses import JSONResponse
 
-            return JSONResponse({"error": "accept or refuse"}, status_code=404)
+            return JSONResponse({"error": _("accept or refuse")}, status_code=404)
         ident = request.path_params["ident"]
         return await self._organiser_call(
             request, lambda receiver: receiver.organiser(ident, decision),
-            "no such match waits for the organiser", {"decision": decision})
+            _("no such match waits for the organiser"), {"decision": decision})
 
     async def move(self, request: Any) -> Any:
         """The organiser moves a refused device to the table it spoke for."""
         ident = request.path_params["ident"]
         return await self._organiser_call(
             request, lambda receiver: receiver.move_refused(ident),
-            "no such device waits for the organiser", {})
+            _("no such device waits for the organiser"), {})
 
     async def lock(self, request: Any) -> Any:
         """The organiser locks a season: its standings stay as they are now."""
@@ -241,7 +278,7 @@ class ClubPage:
         season = seasons[index] if 0 <= index < len(seasons) else None
         return await self._organiser_call(
             request, lambda receiver: season is not None and receiver.lock(season),
-            "no such season, or it is locked already", {"locked": getattr(season, "name", "")})
+            _("no such season, or it is locked already"), {"locked": getattr(season, "name", "")})
 
     async def _organiser_call(self, request: Any, fn: Any, missing: str,
                               done_body: dict[str, Any]) -> Any:
@@ -252,9 +289,10 @@ class ClubPage:
 
         request.app.state.site.check_read(request)
         if not self.is_organiser(request):
-            return JSONResponse({"error": "only the organiser decides (open the organiser's "
-                                          "link companion club printed, or use companion "
-                                          "club --review / --accept / --refuse)"},
+            return JSONResponse({"error": _("only the organiser decides (open the "
+                                            "organiser's link companion club printed, or "
+                                            "use companion club --review / --accept / "
+                                            "--refuse)")},
                                 status_code=403)
         loop = asyncio.get_running_loop()
         done: asyncio.Future[bool] = loop.create_future()
@@ -263,7 +301,7 @@ class ClubPage:
         try:
             found = await asyncio.wait_for(done, 10.0)
         except TimeoutError:
-            return JSONResponse({"error": "the dashboard did not answer"}, status_code=503)
+            return JSONResponse({"error": _("the dashboard did not answer")}, status_code=503)
         if not found:
             return JSONResponse({"error": missing}, status_code=404)
         return JSONResponse({"ok": True, **done_body})
@@ -315,5 +353,5 @@ def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any
     server.organiser_link = page.organiser.link(server.url)
     server.ready.wait()
     if server.failed:
-        raise CompanionError(f"club page: {server.failed}")
+        raise CompanionError(_("club page: {problem}").format(problem=server.failed))
     return server

@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 from companion.config import valid_table_name
 from companion.errors import CompanionError
+from companion.lang import _
 
 VERSION = 1
 ROOT = "companion"
@@ -199,12 +200,13 @@ class Broker:
     def parse(cls, url: str) -> Broker:
         parts = urlsplit(url.strip())
         if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
-            raise CompanionError(
-                f"a club broker is mqtt://host[:port] or mqtts://host[:port], not {url!r}")
+            raise CompanionError(_("a club broker is mqtt://host[:port] or "
+                                   "mqtts://host[:port], not {url!r}").format(url=url))
         try:
             port = parts.port
         except ValueError:
-            raise CompanionError(f"the club broker's port is not a number: {url!r}") from None
+            raise CompanionError(_("the club broker's port is not a number: {url!r}")
+                                 .format(url=url)) from None
         tls = parts.scheme == "mqtts"
         return cls(parts.hostname, port or (8883 if tls else 1883), tls,
                    unquote(parts.username or ""), unquote(parts.password or ""))
