@@ -378,7 +378,7 @@ def _opener(path: str, spool_dir: Path) -> Iterator[Opener]:
     directory = spool_dir if spool_dir.is_dir() else None
     with tempfile.TemporaryFile("w+", encoding="utf-8", dir=directory) as spool:
         try:
-            for _, line in numbered_lines(source):
+            for _number, line in numbered_lines(source):
                 spool.write(line)
         finally:
             if source is not sys.stdin:
