@@ -152,6 +152,8 @@ def iter_export(source: TextIO) -> Iterator[ExportedMatch]:
                                   "companion export writes it)").format(line=number))
         at = value.get(EVENT_TIME)
         if at is not None and not _is_number(at):
+            # Translators: {key} (and {other}) in these lines is a field of the export's
+            # JSON ("at", "players", "started"): programs read it, it stays as it is.
             raise ImportRefused(_('line {line}: "{key}" is a time in seconds').format(
                 line=number, key=EVENT_TIME))
         match.events.append(without_time(value))
@@ -175,12 +177,14 @@ def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
             line=number, key=repr(extra[0])))
     game, players, options = start.get("game"), start.get("players"), start.get("options", {})
     if not isinstance(game, str) or not game:
-        raise ImportRefused(_('line {line}: the start line names no "game"').format(line=number))
+        raise ImportRefused(_('line {line}: the start line names no "{key}"').format(line=number,
+                                                                            key="game"))
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise ImportRefused(_('line {line}: "players" is a list of names').format(line=number))
+        raise ImportRefused(_('line {line}: "{key}" is a list of names').format(line=number,
+                                                                       key="players"))
     if not isinstance(options, dict):
-        raise ImportRefused(_('line {line}: "options" is an object, like {{"hit_goal": true}}')
-                            .format(line=number))
+        raise ImportRefused(_('line {line}: "{key}" is an object, like {{"hit_goal": true}}')
+                            .format(line=number, key="options"))
     for key in ("started", "finished"):
         if start.get(key) is not None and not _is_number(start[key]):
             raise ImportRefused(_('line {line}: "{key}" is a time in seconds').format(
@@ -193,7 +197,7 @@ def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
             raise ImportRefused(_("line {line}: {reason}").format(
                 line=number, reason=problem)) from None
     if not isinstance(origin, str):
-        raise ImportRefused(_('line {line}: "origin" is text').format(line=number))
+        raise ImportRefused(_('line {line}: "{key}" is text').format(line=number, key="origin"))
     return ExportedMatch(line=number, game=game, players=list(players), options=dict(options),
                          uid=uid, origin=origin, started=start.get("started"),
                          finished=start.get("finished"))
@@ -268,8 +272,8 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
     finished = next(t for t in (given_end, times[-1] if times else None, started)
                     if t is not None)
     if finished < started:
-        raise ImportRefused(_('line {line}: "finished" is before "started"').format(
-            line=match.line))
+        raise ImportRefused(_('line {line}: "{key}" is before "{other}"').format(
+            line=match.line, key="finished", other="started"))
     for at, line in zip(times, match.lines, strict=False):
         if not started <= at <= finished:
             said = (_('line {line}: "{key}" is before it started (outside its match)')

@@ -60,13 +60,15 @@ class _Client:
         with self.changed:
             if self.lost is None:
                 self.lost = reason
-                self.err.write(f"\ncompanion console: lost {self.url}: {reason}\n")
+                lost = _("lost {port}: {reason}").format(port=self.url, reason=reason)
+                self.err.write(f"\ncompanion console: {lost}\n")
                 self.err.flush()
             self.changed.notify_all()
 
     def show(self, item: Line | BadLine) -> None:
         if isinstance(item, BadLine):
-            text = f"(an unreadable line from the device: {item.message})"
+            text = _("(an unreadable line from the device: {reason})").format(
+                reason=item.message)
         else:
             text = self.format(item.text)
         with self.changed:

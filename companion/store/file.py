@@ -180,7 +180,7 @@ class StoreFile:
 
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise StoreError("the game log is closed")
+            raise StoreError(pgettext("screen 21x8", "the game log is closed"))
         return self._conn
 
     @contextmanager
