@@ -33,6 +33,7 @@ from typing import Any, TextIO
 from companion import __version__, games
 from companion.config import SYSTEM_CONFIG, Config
 from companion.errors import CompanionError, StoreError
+from companion.lang import _, ngettext, pgettext
 from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
@@ -52,7 +53,7 @@ from companion.store.backup import (
     restore_needs,
     write_backup,
 )
-from companion.store.sql import translate
+from companion.store.sql import READ, translate
 
 __all__ = ["BackupKeeper", "ForeignDevice", "backup_log", "backup_main", "backup_name",
            "restore_main"]
@@ -93,17 +94,19 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
     this while the device plays. A folder that cannot be written, or has no room for
     the copy, is refused before anything is written (one line)."""
     if db.parent.is_dir() and not os.access(db.parent, os.R_OK | os.X_OK):
-        raise StoreError(f"cannot read the game log in {db.parent}: permission denied "
-                         f"(run it as the user that owns {db.parent}, e.g. sudo -u companion)")
+        raise StoreError(pgettext("screen 21x8", "cannot read the game log in {folder}: "
+                                  "permission denied (run it as the user that owns {folder}, "
+                                  "e.g. sudo -u companion)").format(folder=db.parent))
     if not db.is_file():
-        raise StoreError(f"no game log in {db.parent} ({db.name} not found)")
+        raise StoreError(pgettext("screen 21x8", "no game log in {folder} ({file} not found)")
+                         .format(folder=db.parent, file=db.name))
     now = float(clock())
     with Store(db, readonly=True) as store:
         dest = to / backup_name(store.meta("device_id"), now) if to.is_dir() else to
         if dest.resolve().parent == db.resolve().parent and \
                 dest.name.startswith(db.name):
-            raise StoreError(f"{dest} is the game log itself (or one of its files); "
-                             "choose another place for the backup")
+            raise StoreError(_("{file} is the game log itself (or one of its files); "
+                               "choose another place for the backup").format(file=dest))
         manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now,
                                 free=free)
     return dest, manifest
@@ -118,9 +121,7 @@ def backup_main(state_dir: Path, to: str | None, default_dir: str, *, as_json: b
     if as_json:
         print(json.dumps({"file": str(dest), **manifest}), file=out)
     else:
-        counts = manifest["counts"]
-        print(f"{dest}: {counts['matches']} matches, {counts['events']} events, "
-              f"{counts['players']} players", file=out)
+        print(f"{dest}: {_counts(manifest['counts'])}", file=out)
     return 0
 
 
@@ -146,8 +147,9 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise StoreError(f"cannot create the state directory {state}: "
-                         f"{err.strerror or err}") from None
+        raise StoreError(pgettext("screen 21x8", "cannot create the state directory {folder}: "
+                                  "{reason}").format(folder=state, reason=err.strerror or err)
+                         ) from None
     target = state / Store.DEFAULT_NAME
     refuse_in_use(target)  # at once, before any long work
     recovered = restoring.recover(state)  # a restore cut off before: finished or undone
@@ -168,20 +170,35 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
         except StoreError as err:
             _said_as_a_full_card(err, state, restore_needs(manifest["db_bytes"]), free)
             raise
-    counts = manifest["counts"]
-    made = f"made {manifest['created_utc'] or '?'} by companion {manifest['app_version'] or '?'}"
-    if their_id is not None:
-        made += f" on device {their_id[:8]}"
-    print(f"restored {file} ({made}): {counts['matches']} matches, {counts['events']} "
-          f"events, {counts['players']} players, into {state}", file=out)
+    when, version = manifest["created_utc"] or "?", manifest["app_version"] or "?"
+    made = (_("made {when} by companion {version}") if their_id is None else
+            _("made {when} by companion {version} on device {device}")).format(
+        when=when, version=version, device=(their_id or "")[:8])
+    print(_("restored {file} ({made}): {counts}, into {folder}").format(
+        file=file, made=made, counts=_counts(manifest["counts"]), folder=state), file=out)
     if kept is not None:
-        print(f"the game log that was there is kept as {kept}", file=out)
+        print(_("the game log that was there is kept as {file}").format(file=kept), file=out)
     if their_id is not None and their_id != own_id:
         print(_id_outcome(own_id, their_id, keep), file=out)
     if waiting is not None:
-        print(f"the unfinished {games.title(waiting.game_id)} ({', '.join(waiting.players)}) "
-              "is offered to resume at the next start", file=out)
+        # Translators: {game} is a game's name as its rule sheet prints it (Final Count).
+        print(_("the unfinished {game} ({names}) is offered to resume at the next start")
+              .format(game=games.title(waiting.game_id), names=", ".join(waiting.players)),
+              file=out)
     return 0
+
+
+def _counts(counts: Mapping[str, int]) -> str:
+    """What a backup holds: "12 matches, 340 events, 4 players"."""
+    # Translators: what a backup holds; the English says "1 matches" (a count, not a
+    # sentence); each form of yours may say it as your language counts.
+    return _("{matches}, {events}, {players}").format(
+        matches=ngettext("{n} matches", "{n} matches", counts["matches"]).format(
+            n=counts["matches"]),
+        events=ngettext("{n} events", "{n} events", counts["events"]).format(
+            n=counts["events"]),
+        players=ngettext("{n} players", "{n} players", counts["players"]).format(
+            n=counts["players"]))
 
 
 def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSpace) -> None:
@@ -194,8 +211,9 @@ def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSp
     except OSError:
         return
     if have < needed:
-        raise StoreError(f"cannot restore: the card is full ({megabytes(have, up=False)} "
-                         f"free in {state}; it needs {megabytes(needed, up=True)})") from None
+        raise StoreError(_("cannot restore: the card is full ({free} free in {folder}; it "
+                           "needs {needed})").format(free=megabytes(have, up=False), folder=state,
+                                                     needed=megabytes(needed, up=True))) from None
 
 
 def _bytes_under(state: Path) -> int:
@@ -228,10 +246,13 @@ def _which_id(name: str, own_id: str | None, their_id: str | None, ids: str | No
     if their_id is None or their_id == own_id:
         return their_id is None and own_id is not None
     if ids is None:
-        this = f"this one is {own_id[:8]}" if own_id else "this one has no game log yet"
-        raise ForeignDevice(
-            f"this backup was made by device {their_id[:8]} ({this}): add --keep-id to keep "
-            "this device's own id, or --take-id to take that one over as its replacement")
+        said = (_("this backup was made by device {device} (this one is {own}): add "
+                  "--keep-id to keep this device's own id, or --take-id to take that one over "
+                  "as its replacement") if own_id else
+                _("this backup was made by device {device} (this one has no game log yet): "
+                  "add --keep-id to keep this device's own id, or --take-id to take that one "
+                  "over as its replacement"))
+        raise ForeignDevice(said.format(device=their_id[:8], own=(own_id or "")[:8]))
     return ids == "keep"
 
 
@@ -243,12 +264,14 @@ def _set_device_id(db: Path, device_id: str | None, name: str) -> None:
 
 
 def _id_outcome(own_id: str | None, their_id: str, keep: bool) -> str:
+    if keep and own_id:
+        return _("this device keeps its own id {own}; the backup's games stay marked as "
+                 "played on {device}").format(own=own_id[:8], device=their_id[:8])
     if keep:
-        mine = f"its own id {own_id[:8]}" if own_id else "a new id of its own at the next start"
-        return (f"this device keeps {mine}; the backup's games stay marked as played on "
-                f"{their_id[:8]}")
-    return (f"this device now has the id {their_id[:8]} of the device that made the backup, "
-            "as its replacement: do not run that one with it any more")
+        return _("this device keeps a new id of its own at the next start; the backup's "
+                 "games stay marked as played on {device}").format(device=their_id[:8])
+    return _("this device now has the id {device} of the device that made the backup, as its "
+             "replacement: do not run that one with it any more").format(device=their_id[:8])
 
 
 def check_replays(db: Path, name: str) -> Any:
@@ -276,9 +299,11 @@ def _settle(db: Path, name: str) -> None:
         finally:
             settle.close()
     except sqlite3.Error as err:
-        problem = translate(err, f"cannot make the restored game log ready in {db.parent}")
+        problem = translate(err, _("cannot make the restored game log ready in {folder}")
+                            .format(folder=db.parent))
         if isinstance(problem, StoreCorrupt):
-            raise BackupError(f"{name}: its game log cannot be made ready ({err})") from None
+            raise BackupError(_("{file}: its game log cannot be made ready ({reason})")
+                              .format(file=name, reason=err)) from None
         raise problem from None
 
 
@@ -292,11 +317,11 @@ def _check_replay(store: Store, record: MatchRecord, name: str) -> None:
     except Exception as problem:  # noqa: BLE001 - whatever an engine raises, it is refused
         reason = str(problem) if isinstance(problem, CompanionError) else \
             f"{type(problem).__name__}: {problem}"
-        raise BackupError(f"{name}: match {record.id} ({title}) does not replay: "
-                          f"{reason}") from None
+        raise BackupError(_("{file}: match {n} ({game}) does not replay: {reason}").format(
+            file=name, n=record.id, game=title, reason=reason)) from None
     if record.finished is not None and not record.abandoned and not match.over:
-        raise BackupError(f"{name}: match {record.id} ({title}) is marked finished, "
-                          "but its events do not end it")
+        raise BackupError(_("{file}: match {n} ({game}) is marked finished, but its events "
+                            "do not end it").format(file=name, n=record.id, game=title))
 
 
 # -- the device's own backups -------------------------------------------------------------
@@ -352,8 +377,8 @@ class BackupKeeper:
     def back_up(self) -> Path:
         """Write one backup now and prune the old ones; StoreError says why not."""
         if not self.directory.is_dir():
-            raise StoreError(f"no directory {self.directory} (is the stick or share "
-                             "mounted?)")
+            raise StoreError(pgettext("screen 21x8", "no directory {folder} (is the stick or "
+                                      "share mounted?)").format(folder=self.directory))
         dest, _manifest = backup_log(self.db, self.directory, clock=self.clock)
         self.written.append(dest)
         self._prune(dest)
@@ -426,7 +451,8 @@ class BackupKeeper:
             if isinstance(err, FolderNotWritable) and os.environ.get("STATE_DIRECTORY"):
                 # The service under systemd: ProtectSystem= keeps every folder read-only
                 # that the installer was not told about.
-                line += " (run sudo deploy/install.sh again: it lets the service write it)"
+                line = pgettext("screen 21x8", "{reason} (run sudo deploy/install.sh again: "
+                                "it lets the service write it)").format(reason=line)
             log.error("backups: %s", line)
             self.on_failure(line)
         except Exception as err:  # noqa: BLE001 - a backup must never stop the table
@@ -454,7 +480,7 @@ def _ended(db: Path) -> int:
         finally:
             conn.close()
     except sqlite3.Error as err:
-        raise translate(err, "cannot read the game log") from None
+        raise translate(err, READ) from None
 
 
 def _ended_in_backup(backup: Path) -> int:

@@ -35,6 +35,7 @@ from typing import Any, TextIO
 
 from companion import games
 from companion.errors import CompanionError, StoreError
+from companion.lang import _
 from companion.store import MatchRecord, Store
 
 __all__ = [
@@ -79,18 +80,21 @@ def export_main(
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if fmt not in FORMATS:
-        print(f"{_PROG}: unknown format {fmt!r} (formats: {', '.join(FORMATS)})", file=err)
+        print(f"{_PROG}: " + _("unknown format {value} (formats: {formats})").format(
+            value=repr(fmt), formats=", ".join(FORMATS)), file=err)
         return 2
     if every and fmt != "jsonl":
-        print(f"{_PROG}: --all writes jsonl (a score sheet is one match)", file=err)
+        print(f"{_PROG}: " + _("--all writes jsonl (a score sheet is one match)"), file=err)
         return 2
     directory = Path(state_dir)
     if not directory.is_dir():
-        print(f"{_PROG}: no state directory {directory}", file=err)
+        print(f"{_PROG}: " + _("no state directory {folder}").format(folder=directory),
+              file=err)
         return 1
     path = directory / Store.DEFAULT_NAME
     if not path.is_file():
-        print(f"{_PROG}: no game log in {directory} ({Store.DEFAULT_NAME} not found)", file=err)
+        print(f"{_PROG}: " + _("no game log in {folder} ({file} not found)").format(
+            folder=directory, file=Store.DEFAULT_NAME), file=err)
         return 1
     try:
         with Store(path, readonly=True) as store:
@@ -102,7 +106,8 @@ def export_main(
                 record = store.match(store.resolve(match))
                 found = match_text(store, record, fmt)
                 if found is None:
-                    print(f"{_PROG}: match {record.id} has no scores to export", file=err)
+                    print(f"{_PROG}: " + _("match {n} has no scores to export").format(
+                        n=record.id), file=err)
                     return 1
                 text = found
     except StoreError as error:
@@ -113,7 +118,8 @@ def export_main(
         out.write(text)
         out.flush()
     except OSError as error:  # a full disk, or a closed pipe (``| head``)
-        print(f"{_PROG}: cannot write the export: {error.strerror or error}", file=err)
+        print(f"{_PROG}: " + _("cannot write the export: {reason}").format(
+            reason=error.strerror or error), file=err)
         return 1
     return 0
 
@@ -271,7 +277,7 @@ class LineError(CompanionError):
     """A line of a log or an export is malformed or refused (its number leads)."""
 
     def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
+        super().__init__(_("line {line}: {reason}").format(line=line, reason=message))
 
 
 def load_json(text: str) -> Any:
@@ -287,9 +293,9 @@ def load_json(text: str) -> Any:
     except json.JSONDecodeError as err:
         raise ValueError(err.msg) from None
     except RecursionError:
-        raise ValueError("nested too deeply") from None
+        raise ValueError(_("nested too deeply")) from None
     except ValueError:  # int() refuses thousands of digits
-        raise ValueError("a number with too many digits") from None
+        raise ValueError(_("a number with too many digits")) from None
 
 
 def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:
@@ -302,8 +308,8 @@ def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:
         try:
             value = load_json(line)
         except ValueError as problem:
-            raise LineError(number, f"not JSON ({problem})") from None
+            raise LineError(number, _("not JSON ({reason})").format(reason=problem)) from None
         if not isinstance(value, dict):
-            raise LineError(number, "an event is a JSON object")
+            raise LineError(number, _("an event is a JSON object"))
         numbered.append((number, value))
     return numbered

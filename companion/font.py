@@ -3,7 +3,8 @@ pixels.
 
 The font ships in ``companion/data`` (made by ``scripts/make_font.py``; licences in
 ``companion/data/FONT-LICENSE.txt``): Latin-1 in X11 courB08, plus Latin Extended, Greek
-and Cyrillic letters from the X11 misc-fixed fonts. Each glyph is an 8x11 cell of 11
+and Cyrillic letters and the marks translators write (– — “ ” „ …) from the X11
+misc-fixed fonts. Each glyph is an 8x11 cell of 11
 bytes, one per row (the top bit is the leftmost pixel). Nothing here needs Pillow, so
 the name rule (:mod:`companion.names`) can ask "can the screen draw this?" cheaply;
 :mod:`companion.ui.canvas` turns the same bytes into pictures::

@@ -40,6 +40,7 @@ from typing import Any, TextIO
 from companion import games
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, one_line
 from companion.export import EVENT_TIME, START_EXTRAS, load_json, without_time
+from companion.lang import _, ngettext
 from companion.names import BadName, check_name, check_players
 from companion.store import DuplicateMatch, RosterFull, Store, checked_uid, joining
 from companion.words import counted
@@ -121,8 +122,8 @@ def numbered_lines(source: TextIO) -> Iterator[tuple[int, str]]:
             return
         number += 1
         if len(line) > LINE_MAX and not line.endswith("\n"):
-            raise ImportRefused(f"line {number}: longer than {LINE_MAX:,} characters "
-                                "(not a line of an export)")
+            raise ImportRefused(_("line {line}: longer than {total} characters (not a line "
+                                  "of an export)").format(line=number, total=f"{LINE_MAX:,}"))
         yield number, line
 
 
@@ -137,25 +138,29 @@ def iter_export(source: TextIO) -> Iterator[ExportedMatch]:
         try:
             value = load_json(line)
         except ValueError as problem:
-            raise ImportRefused(f"line {number}: not JSON ({problem})") from None
+            raise ImportRefused(_("line {line}: not JSON ({reason})").format(
+                line=number, reason=problem)) from None
         if not isinstance(value, dict):
-            raise ImportRefused(f"line {number}: an event is a JSON object")
+            raise ImportRefused(_("line {line}: an event is a JSON object").format(line=number))
         if value.get("type") == "start":
             if match is not None:
                 yield match
             match = _start_line(number, value)
             continue
         if match is None:
-            raise ImportRefused(f"line {number}: a match begins with a start line "
-                                "(as companion export writes it)")
+            raise ImportRefused(_("line {line}: a match begins with a start line (as "
+                                  "companion export writes it)").format(line=number))
         at = value.get(EVENT_TIME)
         if at is not None and not _is_number(at):
-            raise ImportRefused(f'line {number}: "{EVENT_TIME}" is a time in seconds')
+            # Translators: {key} (and {other}) in these lines is a field of the export's
+            # JSON ("at", "players", "started"): programs read it, it stays as it is.
+            raise ImportRefused(_('line {line}: "{key}" is a time in seconds').format(
+                line=number, key=EVENT_TIME))
         match.events.append(without_time(value))
         match.times.append(at)
         match.lines.append(number)
     if match is None:
-        raise ImportRefused("no match in the file (it is empty)")
+        raise ImportRefused(_("no match in the file (it is empty)"))
     yield match
 
 
@@ -168,25 +173,31 @@ def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
     known = ("type", "game", "players", "options", *START_EXTRAS)
     extra = [key for key in start if key not in known]
     if extra:
-        raise ImportRefused(f"line {number}: a start line has no field {extra[0]!r}")
+        raise ImportRefused(_("line {line}: a start line has no field {key}").format(
+            line=number, key=repr(extra[0])))
     game, players, options = start.get("game"), start.get("players"), start.get("options", {})
     if not isinstance(game, str) or not game:
-        raise ImportRefused(f'line {number}: the start line names no "game"')
+        raise ImportRefused(_('line {line}: the start line names no "{key}"').format(line=number,
+                                                                            key="game"))
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise ImportRefused(f'line {number}: "players" is a list of names')
+        raise ImportRefused(_('line {line}: "{key}" is a list of names').format(line=number,
+                                                                       key="players"))
     if not isinstance(options, dict):
-        raise ImportRefused(f'line {number}: "options" is an object, like {{"hit_goal": true}}')
+        raise ImportRefused(_('line {line}: "{key}" is an object, like {{"hit_goal": true}}')
+                            .format(line=number, key="options"))
     for key in ("started", "finished"):
         if start.get(key) is not None and not _is_number(start[key]):
-            raise ImportRefused(f'line {number}: "{key}" is a time in seconds')
+            raise ImportRefused(_('line {line}: "{key}" is a time in seconds').format(
+                line=number, key=key))
     uid, origin = start.get("uid"), start.get("origin", "")
     if uid is not None:
         try:
             checked_uid(uid)  # the store's own rule, before anything is stored
         except StoreError as problem:
-            raise ImportRefused(f"line {number}: {problem}") from None
+            raise ImportRefused(_("line {line}: {reason}").format(
+                line=number, reason=problem)) from None
     if not isinstance(origin, str):
-        raise ImportRefused(f'line {number}: "origin" is text')
+        raise ImportRefused(_('line {line}: "{key}" is text').format(line=number, key="origin"))
     return ExportedMatch(line=number, game=game, players=list(players), options=dict(options),
                          uid=uid, origin=origin, started=start.get("started"),
                          finished=start.get("finished"))
@@ -215,19 +226,20 @@ def check_match(match: ExportedMatch, roster: Sequence[str], now: float) -> _Che
     """Replay ``match`` through its engine, check its names and its times; ImportRefused
     (naming the line) if it cannot be stored as a finished match. ``now`` is this
     device's clock (the times of an old file without any)."""
-    where = f"line {match.line}"
-    _check_names(match.players, roster, where)
+    _check_names(match.players, roster, match.line)
     try:
         played = games.engine(match.game).replay(match.players, match.options, match.events)
     except (BadSetup, CompanionError) as problem:
         index = getattr(problem, "index", None)
         if isinstance(problem, IllegalEvent) and index is not None:
-            raise ImportRefused(f"line {match.lines[index]}: {problem}") from None
-        raise ImportRefused(f"{where}: {problem}") from None
+            raise ImportRefused(_("line {line}: {reason}").format(
+                line=match.lines[index], reason=problem)) from None
+        raise ImportRefused(_("line {line}: {reason}").format(
+            line=match.line, reason=problem)) from None
     if not played.over:
         last = match.lines[-1] if match.lines else match.line
-        raise ImportRefused(f"line {last}: the match is not over (only finished matches "
-                            "are imported)")
+        raise ImportRefused(_("line {line}: the match is not over (only finished matches are "
+                              "imported)").format(line=last))
     started, finished, times = _checked_times(match, now)
     return _Checked(match, played.result(), times, started, finished)
 
@@ -239,10 +251,11 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
         if value is None:
             return None
         if value < TIME_FLOOR:
-            raise ImportRefused(f'line {line}: "{key}" is before 2000 (a broken clock?)')
+            raise ImportRefused(_('line {line}: "{key}" is before 2000 (a broken clock?)')
+                                .format(line=line, key=key))
         if value > now + AHEAD_MAX:
-            raise ImportRefused(f'line {line}: "{key}" is more than a day ahead of this '
-                                "device's clock")
+            raise ImportRefused(_('line {line}: "{key}" is more than a day ahead of this '
+                                  "device's clock").format(line=line, key=key))
         return float(value)
 
     given_start = when(match.started, match.line, "started")
@@ -251,23 +264,26 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
                                                              strict=True)]
     if None in known and any(at is not None for at in known):
         missing = match.lines[known.index(None)]
-        raise ImportRefused(f'line {missing}: this event has no time ("{EVENT_TIME}") '
-                            "but others do")
+        raise ImportRefused(_('line {line}: this event has no time ("{key}") but others do')
+                            .format(line=missing, key=EVENT_TIME))
     times = [at for at in known if at is not None]
     started = next(t for t in (given_start, times[0] if times else None, given_end, now)
                    if t is not None)
     finished = next(t for t in (given_end, times[-1] if times else None, started)
                     if t is not None)
     if finished < started:
-        raise ImportRefused(f'line {match.line}: "finished" is before "started"')
+        raise ImportRefused(_('line {line}: "{key}" is before "{other}"').format(
+            line=match.line, key="finished", other="started"))
     for at, line in zip(times, match.lines, strict=False):
         if not started <= at <= finished:
-            side = "before it started" if at < started else "after it finished"
-            raise ImportRefused(f'line {line}: "{EVENT_TIME}" is {side} (outside its match)')
+            said = (_('line {line}: "{key}" is before it started (outside its match)')
+                    if at < started else
+                    _('line {line}: "{key}" is after it finished (outside its match)'))
+            raise ImportRefused(said.format(line=line, key=EVENT_TIME))
     return started, finished, times or [started] * len(match.events)
 
 
-def _check_names(players: Sequence[str], roster: Sequence[str], where: str) -> None:
+def _check_names(players: Sequence[str], roster: Sequence[str], line: int) -> None:
     """The one name rule (companion.names): each name as the rule writes it, none like
     another seated one, and none that only looks like a different roster name."""
     try:
@@ -276,10 +292,12 @@ def _check_names(players: Sequence[str], roster: Sequence[str], where: str) -> N
             if not any(name.casefold() == known.casefold() for known in roster):
                 check_name(name, roster)
     except BadName as refused:
-        raise ImportRefused(f"{where}: {refused}") from None
+        raise ImportRefused(_("line {line}: {reason}").format(line=line, reason=refused)) \
+            from None
     for given, clean in zip(players, cleaned, strict=True):
         if given != clean:
-            raise ImportRefused(f"{where}: the name {given!r} is written {clean!r} here")
+            raise ImportRefused(_("line {line}: the name {given} is written {clean} here")
+                                .format(line=line, given=repr(given), clean=repr(clean)))
 
 
 def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
@@ -298,7 +316,8 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
             try:
                 joined += joining(joined, match.players)
             except RosterFull as full:
-                raise ImportRefused(f"line {match.line}: {full}") from None
+                raise ImportRefused(_("line {line}: {reason}").format(
+                    line=match.line, reason=full)) from None
     stored = refused = 0
     batch: list[_Checked] = []
     try:
@@ -310,8 +329,10 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
                     stored, refused, batch = stored + done[0], refused + done[1], []
         done = _store_batch(store, batch, report)
     except ImportRefused as problem:  # only if the file changed between the two reads
-        raise FileChanged(f"{problem} (the file changed while it was read; {stored} "
-                          "matches were stored before it)") from None
+        raise FileChanged(ngettext(
+            "{reason} (the file changed while it was read; {n} matches were stored before it)",
+            "{reason} (the file changed while it was read; {n} matches were stored before it)",
+            stored).format(reason=problem, n=stored)) from None
     return stored + done[0], refused + done[1]
 
 
@@ -332,12 +353,14 @@ def _store_batch(store: Store, batch: Sequence[_Checked],
         source = checked.source
         if isinstance(answer, DuplicateMatch):
             refused += 1
-            report(f"line {source.line}: not imported: this match is stored already "
-                   f"(as match {answer.match_id})")
+            report(_("line {line}: not imported: this match is stored already (as match {n})")
+                   .format(line=source.line, n=answer.match_id))
             continue
         stored += 1
-        report(f"line {source.line}: stored as match {answer} "
-               f"({games.title(source.game)}: {', '.join(source.players)})")
+        # Translators: {game} is a game's name as its rule sheet prints it (Final Count).
+        report(_("line {line}: stored as match {n} ({game}: {names})").format(
+            line=source.line, n=answer, game=games.title(source.game),
+            names=", ".join(source.players)))
     return stored, refused
 
 
@@ -359,7 +382,7 @@ def _opener(path: str, spool_dir: Path) -> Iterator[Opener]:
     directory = spool_dir if spool_dir.is_dir() else None
     with tempfile.TemporaryFile("w+", encoding="utf-8", dir=directory) as spool:
         try:
-            for _, line in numbered_lines(source):
+            for _number, line in numbered_lines(source):
                 spool.write(line)
         finally:
             if source is not sys.stdin:
@@ -384,20 +407,24 @@ def import_main(
         with _opener(path, Path(state_dir)) as reopen, Store.in_dir(state_dir) as store:
             stored, refused = import_stream(store, reopen, lambda line: print(line, file=out))
     except ImportRefused as problem:
-        tail = "" if isinstance(problem, FileChanged) else "; nothing was imported"
-        print(f"{_IMPORT}: {named}: {one_line(problem)}{tail}", file=err)
+        said = (one_line(problem) if isinstance(problem, FileChanged) else
+                _("{reason}; nothing was imported").format(reason=one_line(problem)))
+        print(f"{_IMPORT}: {named}: {said}", file=err)
         return 1
     except StoreError as problem:
         print(f"{_IMPORT}: {one_line(problem)}", file=err)
         return 1
     except UnicodeDecodeError:
-        print(f"{_IMPORT}: cannot read {named}: it is not UTF-8 text", file=err)
+        print(f"{_IMPORT}: " + _("cannot read {file}: it is not UTF-8 text").format(
+            file=named), file=err)
         return 1
     except OSError as problem:
-        print(f"{_IMPORT}: cannot read {named}: {problem.strerror or problem}", file=err)
+        print(f"{_IMPORT}: " + _("cannot read {file}: {reason}").format(
+            file=named, reason=problem.strerror or problem), file=err)
         return 1
     if refused:
-        print(f"{_IMPORT}: {counted(refused, 'match')} stored already "
-              f"(not imported again); {stored} stored", file=err)
+        # Translators: {matches} is a count of matches in words ("2 matches").
+        print(f"{_IMPORT}: " + _("{matches} stored already (not imported again); {n} stored")
+              .format(matches=counted(refused, "match"), n=stored), file=err)
         return 1
     return 0

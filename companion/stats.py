@@ -58,16 +58,16 @@ from typing import Any, NamedTuple, TextIO
 
 from openskill.models import PlackettLuce
 
-from companion import games
-from companion.clock import day_text
+from companion import games, lang
 from companion.errors import CompanionError, StoreError
 from companion.games import GAMES, engine
+from companion.lang import _, lazy, ngettext, pgettext
 from companion.names import placeholder_seats, player_key
 from companion.store import MatchSummary, Store
 from companion.words import counted
 
 __all__ = [
-    "PERIODS",
+    "PERIODS",  # noqa: F822 - given by the module's __getattr__, in the language spoken
     "Tally",
     "cached_figures",
     "figures",
@@ -80,9 +80,21 @@ __all__ = [
     "warm",
 ]
 
-#: The periods the device's History offers: (label, key for :func:`period_start`).
-PERIODS: tuple[tuple[str, str], ...] = (
-    ("All time", "all"), ("This year", "year"), ("Last 30 days", "30d"))
+#: The periods the device's History offers: (label, key for :func:`period_start`). The
+#: labels are a History menu row beside its "period" note (14 characters); ``PERIODS``
+#: gives them in the language spoken when it is read (see :func:`__getattr__`).
+_PERIODS: tuple[tuple[lazy, str], ...] = (
+    (lazy("screen 14", "All time"), "all"), (lazy("screen 14", "This year"), "year"),
+    (lazy("screen 14", "Last 30 days"), "30d"))
+
+
+def __getattr__(name: str) -> Any:
+    """``PERIODS``: (label, key) pairs whose labels are plain text in the language spoken
+    now (a lazy text would not survive a menu row's padding)."""
+    if name == "PERIODS":
+        return tuple((str(label), key) for label, key in _PERIODS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _PROG = "companion stats"
 _MODEL = PlackettLuce()
@@ -113,7 +125,8 @@ def since_date(text: str) -> float:
     try:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise CompanionError(f"--since is a date like 2026-01-31, not {text!r}") from None
+        raise CompanionError(_("--since is a date like 2026-01-31, not {text}")
+                             .format(text=repr(text))) from None
     return _midnight(day)
 
 
@@ -351,7 +364,7 @@ class Tally:
         names = dict(self.names)
         seen = self._unfinished_seen(unfinished, since, names)
         games: dict[str, Any] = {}
-        for game_id in _game_order(set(self.games) | {g for g, _ in seen}):
+        for game_id in _game_order(set(self.games) | {g for g, _key in seen}):
             if game is not None and game_id != game:
                 continue
             shown = self._game(game_id, seen, wanted, names)
@@ -638,16 +651,18 @@ def stats_main(
     known = [info.game_id for info in GAMES]
     try:
         if game is not None and game not in known:
-            raise CompanionError(f"--game: no game {game!r} (games: {', '.join(known)})")
+            raise CompanionError(_("--game: no game {game} (games: {games})")
+                                 .format(game=repr(game), games=", ".join(known)))
         if players is not None and len(players) > 2:
-            raise CompanionError("--player: one name, or two for their head-to-head")
+            raise CompanionError(_("--player: one name, or two for their head-to-head"))
         start = None if since is None else since_date(since)
     except CompanionError as problem:
         print(f"{_PROG}: {problem}", file=err)
         return 2
     path = Path(state_dir) / Store.DEFAULT_NAME
     if not path.is_file():
-        print(f"{_PROG}: no game log in {state_dir} ({Store.DEFAULT_NAME} not found)", file=err)
+        print(f"{_PROG}: " + _("no game log in {folder} ({file} not found)").format(
+            folder=state_dir, file=Store.DEFAULT_NAME), file=err)
         return 1
     try:
         with Store(path, readonly=True) as store:
@@ -663,12 +678,26 @@ def stats_main(
             else format_table(shown))
     if not as_json and not shown["games"] and (game or table):
         # "No finished games yet." would read as if the log had none at all
-        which = f"{games.title(game)} " if game else ""
-        where = f" of table {table}" if table else ""
-        text = f"No finished {which}games{where}" + (" in this period.\n" if since else " yet.\n")
+        text = _no_games_of(games.title(game) if game else None, table, since) + "\n"
     out.write(text)
     out.flush()
     return 0
+
+
+def _no_games_of(game: str | None, table: str | None, since: str | None) -> str:
+    """That no match of ``game`` (its title) or of club table ``table`` finished (in
+    the period, when ``since``)."""
+    # Translators: {game} is a game's name as its rule sheet prints it (Final Count).
+    if game and table:
+        said = (_("No finished {game} games of table {table} in this period.") if since
+                else _("No finished {game} games of table {table} yet."))
+    elif game:
+        said = (_("No finished {game} games in this period.") if since
+                else _("No finished {game} games yet."))
+    else:
+        said = (_("No finished games of table {table} in this period.") if since
+                else _("No finished games of table {table} yet."))
+    return said.format(game=game, table=table)
 
 
 def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Sequence[str],
@@ -682,11 +711,12 @@ def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Seq
     for name in (name.strip() for name in players):
         if player_key(name) in found:
             continue
-        line = f"{name}: no finished games" + (f" since {since}" if since else "")
+        line = (_("{name}: no finished games since {date}") if since
+                else _("{name}: no finished games")).format(name=name, date=since)
         if player_key(name) not in known:
             listed = ", ".join(roster[:10]) + (", ..." if len(roster) > 10 else "")
-            line += (f" (no player of that name on the roster: {listed})" if roster
-                     else " (no player of that name; the roster is empty)")
+            line += " " + (_("(no player of that name on the roster: {names})").format(
+                names=listed) if roster else _("(no player of that name; the roster is empty)"))
         said.append(line)
     return "; ".join(said)
 
@@ -712,17 +742,16 @@ def format_table(shown: Mapping[str, Any]) -> str:
     """The figures as a table to read in a terminal (``companion stats``)."""
     lines: list[str] = []
     for game_id, game in shown["games"].items():
-        bits = [f"{game['plays']} played"]
+        bits = [ngettext("{n} played", "{n} played", game["plays"]).format(n=game["plays"])]
         if game["rounds_per_match"] is not None:
             # Counted as the table counts this game: "4.5 hands a match" for Final Count.
-            bits.append(f"{counted(game['rounds_per_match'], games.unit(game_id))} a match")
-        bits.append(f"{_duration(game['seconds_played'])} in all")
+            # Translators: {rounds} is a count of hands, rounds or games ("4.5 hands").
+            bits.append(_("{rounds} a match").format(
+                rounds=counted(game["rounds_per_match"], games.unit(game_id))))
+        bits.append(_("{time} in all").format(time=_duration(game["seconds_played"])))
         if game["last_played"] is not None:
-            bits.append(f"last {_day(game['last_played'])}")
-        best = "lowest" if game["low_wins"] else "best"
-        lines += [f"{game['title']} ({game_id}): {', '.join(bits)}",
-                  f"  {'player':12} {'plays':>5} {'wins':>4} {'won':>4} {'avg':>7} {best:>6}"
-                  f" {'place':>5} {'streak':>6} {'rating':>6} {'time':>8}  last"]
+            bits.append(_("last {date}").format(date=_day(game["last_played"])))
+        lines += [f"{game['title']} ({game_id}): {_bits(bits)}", _heading(game["low_wins"])]
         for name, row in game["players"].items():
             lines.append(
                 f"  {name:12} {row['plays']:5} {row['wins']:4} {row['win_rate']:4.0%}"
@@ -734,26 +763,63 @@ def format_table(shown: Mapping[str, Any]) -> str:
     if shown.get("head_to_head"):
         duel = shown["head_to_head"]
         first, second = duel["players"]
-        lines.append(f"{first} v {second}: {duel['matches']} together, "
-                     f"{first} won {duel['wins'][first]}, {second} won {duel['wins'][second]}")
+        # Translators: two players' matches together; {player_wins} and {who_wins} are
+        # how many of them {player} and {who} won.
+        lines.append(ngettext(
+            "{player} v {who}: {n} together, {player} won {player_wins}, {who} won {who_wins}",
+            "{player} v {who}: {n} together, {player} won {player_wins}, {who} won {who_wins}",
+            duel["matches"]).format(player=first, who=second, n=duel["matches"],
+                                    player_wins=duel["wins"][first],
+                                    who_wins=duel["wins"][second]))
         for game_id, part in duel["games"].items():
-            lines.append(f"  {games.title(game_id)}: {part['matches']} together, "
-                         f"{part['wins'][first]}-{part['wins'][second]}")
+            # Translators: {game} is a game's name; {player_wins}-{who_wins} the score.
+            lines.append("  " + ngettext(
+                "{game}: {n} together, {player_wins}-{who_wins}",
+                "{game}: {n} together, {player_wins}-{who_wins}", part["matches"]).format(
+                    game=games.title(game_id), n=part["matches"],
+                    player_wins=part["wins"][first], who_wins=part["wins"][second]))
     if not lines:
-        lines.append("No finished games" + (" in this period." if shown["since"] else " yet."))
+        lines.append(_("No finished games in this period.") if shown["since"]
+                     else _("No finished games yet."))
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _bits(bits: Sequence[str]) -> str:
+    """A game's figures on its title line: "3 played, 2 hands a match, ..."."""
+    return pgettext("between figures in a list", ", ").join(bits)
+
+
+def _heading(low_wins: bool) -> str:
+    """The column headings of a game's table (each as wide as its column)."""
+    # Translators: the column headings of `companion stats`; each is as wide as its
+    # column (player 12 characters, plays 5, wins 4, won 4, avg 7, best and lowest 6,
+    # place 5, streak 6, rating 6, time 8): a longer one pushes the columns apart.
+    best = pgettext("stats column", "lowest") if low_wins else pgettext("stats column", "best")
+    return (f"  {pgettext('stats column', 'player'):12} {pgettext('stats column', 'plays'):>5}"
+            f" {pgettext('stats column', 'wins'):>4} {pgettext('stats column', 'won'):>4}"
+            f" {pgettext('stats column', 'avg'):>7} {best:>6}"
+            f" {pgettext('stats column', 'place'):>5} {pgettext('stats column', 'streak'):>6}"
+            f" {pgettext('stats column', 'rating'):>6} {pgettext('stats column', 'time'):>8}"
+            f"  {pgettext('stats column', 'last')}")
 
 
 def _cell(value: float | int | None) -> str:
     if value is None:
         return "-"
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return lang.number(value) if isinstance(value, float) else str(value)
 
 
 def _duration(seconds: float) -> str:
     minutes = int(seconds // 60)
-    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+    if minutes >= 60:
+        return _("{hours} h {minutes} min").format(hours=minutes // 60,
+                                                   minutes=f"{minutes % 60:02d}")
+    return _("{minutes} min").format(minutes=minutes)
 
 
 def _day(when: float | None) -> str:
-    return day_text(when, "%Y-%m-%d")
+    """A date as the language writes it ("-" for none, "?" for one no calendar holds)."""
+    try:
+        return "-" if when is None else lang.date(dt.datetime.fromtimestamp(when))
+    except (OverflowError, OSError, ValueError):
+        return "?"

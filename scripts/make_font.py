@@ -41,9 +41,13 @@ DATA = Path(__file__).resolve().parent.parent / "companion" / "data"
 OUT_GLYPHS, OUT_CHARS = DATA / "font8x11.bin", DATA / "font8x11.txt"
 MISC_FIXED = Path("/usr/share/fonts/X11/misc")
 #: Where names are written in Latin, Greek and Cyrillic letters, plus the curly apostrophe
-#: (O’Brien). Right-to-left scripts are left out: the screen draws left to right only.
+#: (O’Brien) and the marks translators write (dashes, quotes as German and Polish open
+#: them, the ellipsis). Right-to-left scripts are left out: the screen draws left to
+#: right only.
 EXTRA_BLOCKS = ((0x0100, 0x024F), (0x0370, 0x03FF), (0x0400, 0x052F), (0x1E00, 0x1EFF),
-                (0x2018, 0x2019))
+                (0x2013, 0x2014), (0x2018, 0x2019), (0x201C, 0x201E), (0x2026, 0x2026))
+#: The marks of ``EXTRA_BLOCKS`` that are not letters but are drawn all the same.
+MARKS = "–—‘’“”„…"
 
 
 def latin1_cell(char: str) -> Image.Image:
@@ -93,12 +97,12 @@ class MiscFixed:
 
 
 def extra_chars() -> list[str]:
-    """The letters (and the curly quotes) of ``EXTRA_BLOCKS``."""
+    """The letters (and the :data:`MARKS`) of ``EXTRA_BLOCKS``."""
     chars = []
     for first, last in EXTRA_BLOCKS:
         for code in range(first, last + 1):
             char = chr(code)
-            if unicodedata.category(char)[0] == "L" or char in "‘’":
+            if unicodedata.category(char)[0] == "L" or char in MARKS:
                 chars.append(char)
     return chars
 

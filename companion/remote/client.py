@@ -14,7 +14,9 @@ from typing import Any, TextIO
 
 import serial
 
+from companion import lang
 from companion.errors import CompanionError
+from companion.lang import _
 from companion.remote.protocol import PROMPT, BadLine, Line, LineSplitter, problem_words
 
 __all__ = ["run_console"]
@@ -58,13 +60,15 @@ class _Client:
         with self.changed:
             if self.lost is None:
                 self.lost = reason
-                self.err.write(f"\ncompanion console: lost {self.url}: {reason}\n")
+                lost = _("lost {port}: {reason}").format(port=self.url, reason=reason)
+                self.err.write(f"\ncompanion console: {lost}\n")
                 self.err.flush()
             self.changed.notify_all()
 
     def show(self, item: Line | BadLine) -> None:
         if isinstance(item, BadLine):
-            text = f"(an unreadable line from the device: {item.message})"
+            text = _("(an unreadable line from the device: {reason})").format(
+                reason=item.message)
         else:
             text = self.format(item.text)
         with self.changed:
@@ -125,7 +129,8 @@ def run_console(
     try:
         port = serial.serial_for_url(url, baudrate=baud, timeout=None)
     except (serial.SerialException, OSError, ValueError) as problem:
-        raise CompanionError(f"cannot open {url}: {problem_words(problem)}") from None
+        raise CompanionError(_("cannot open {port}: {reason}").format(
+            port=url, reason=problem_words(problem))) from None
     if not hasattr(port, "cancel_read"):
         port.timeout = 1.0
     client = _Client(port, url, out, err, prompt, raw)
@@ -138,7 +143,7 @@ def run_console(
             try:
                 line = stdin.readline()
             except UnicodeDecodeError:
-                print("companion console: the input is not UTF-8 text", file=err)
+                print("companion console: " + _("the input is not UTF-8 text"), file=err)
                 status = 1
                 break
             if not line:
@@ -156,8 +161,8 @@ def run_console(
             if client.lost:
                 break
             if not client.wait_reply(expected, reply_timeout):
-                print(f"companion console: no reply from {url} within {reply_timeout:g} s",
-                      file=err)
+                print("companion console: " + _("no reply from {port} within {seconds} s")
+                      .format(port=url, seconds=lang.number(reply_timeout)), file=err)
                 status = 1
             if client.lost:
                 break

@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from companion.lang import _
 from companion.names import BadName, check_players
 from companion.remote import commands
 from companion.remote.commands import HISTORY_DEFAULT, HISTORY_MAX, RemoteError
@@ -58,7 +59,8 @@ EOL = "\r\n"
 PROMPT = "> "
 
 #: The error codes, each with what it means (``ERR <CODE> <message>``): the line's
-#: own, then the commands' (:data:`companion.remote.commands.ERRORS`).
+#: own, then the commands' (:data:`companion.remote.commands.ERRORS`). Like HELP, this
+#: documents the protocol and stays English; a refusal's own words are translated.
 ERRORS: dict[str, str] = {
     "TOOLONG": f"the line was longer than {MAX_LINE} bytes (it was dropped whole)",
     "ENCODING": "the line is not UTF-8",
@@ -68,7 +70,9 @@ ERRORS: dict[str, str] = {
     **commands.ERRORS,
 }
 
-#: (usage, what it does): HELP's reply, one line per command.
+#: (usage, what it does): HELP's reply, one line per command. It stays English in every
+#: language: it documents the protocol's keywords and grammar, which are English (a
+#: program may read it as it reads any OK line).
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("HELP", "this list"),
     ("STATUS", "the game on the screen as JSON: state and what it expects next"),
@@ -188,19 +192,21 @@ class LineSplitter:
     def _end_line(self) -> list[Line | BadLine]:
         if self._too_long:
             self._too_long = False
-            return [BadLine("TOOLONG", f"a line has at most {self.max_len} bytes; "
-                                       "this one was dropped")]
+            return [BadLine("TOOLONG", _("a line has at most {total} bytes; this one was "
+                                         "dropped").format(total=self.max_len))]
         raw = bytes(self._buf)
         self._buf.clear()
         if b"\0" in raw:
-            return [BadLine("BADLINE", "the line has a NUL byte")]
+            return [BadLine("BADLINE", _("the line has a NUL byte"))]
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            return [BadLine("ENCODING", f"the line is not UTF-8 (byte {err.start + 1})")]
+            return [BadLine("ENCODING", _("the line is not UTF-8 (byte {n})").format(
+                n=err.start + 1))]
         for char in text:
             if char != "\t" and unicodedata.category(char) == "Cc":
-                return [BadLine("BADLINE", f"the line has a control character U+{ord(char):04X}")]
+                return [BadLine("BADLINE", _("the line has a control character {code}")
+                                .format(code=f"U+{ord(char):04X}"))]
         if not text.strip():
             return []  # a blank line (Enter on its own) asks nothing
         return [Line(text)]
@@ -259,11 +265,11 @@ def parse_command(text: str) -> Command:
         >>> parse_command("HISTORY 3")
         Command(name='HISTORY', args=(3,))
     """
-    verb, _, rest = text.strip().partition(" ")
+    verb, _sep, rest = text.strip().partition(" ")
     verb, rest = verb.upper(), rest.strip()
     if verb in _NO_ARGS:
         if rest:
-            raise RemoteError("BADARG", f"{verb} takes no arguments")
+            raise RemoteError("BADARG", _("{command} takes no arguments").format(command=verb))
         return Command(verb)
     if verb in _PLAYER_VERBS:
         return _parse_player(_PLAYER_VERBS[verb], rest)
@@ -279,37 +285,40 @@ def parse_command(text: str) -> Command:
     if verb == "EXPORT":
         words = rest.split()
         if len(words) > 2:
-            raise RemoteError("BADARG", "usage: EXPORT [current|last|ID] [jsonl|csv]")
+            raise RemoteError("BADARG", _("usage: {usage}").format(
+                usage="EXPORT [current|last|ID] [jsonl|csv]"))
         ref = words[0] if words else "current"
         fmt = words[1].lower() if len(words) > 1 else "jsonl"
         return Command("EXPORT", commands.export_args(ref, fmt))
     if verb == "PROMPT":
         if rest.upper() not in ("ON", "OFF"):
-            raise RemoteError("BADARG", "usage: PROMPT ON|OFF")
+            raise RemoteError("BADARG", _("usage: {usage}").format(usage="PROMPT ON|OFF"))
         return Command("PROMPT", (rest.upper() == "ON",))
     shown = verb if len(verb) <= 20 else verb[:20] + "..."
-    raise RemoteError("UNKNOWN", f"no command {shown!r}; HELP lists the commands")
+    raise RemoteError("UNKNOWN", _("no command {command}; HELP lists the commands").format(
+        command=repr(shown)))
 
 
 def _parse_player(name: str, rest: str) -> Command:
     usage = next(usage for usage, _ in COMMANDS if usage.startswith(name))
-    word, _, names = rest.partition(" ")
+    word, _sep, names = rest.partition(" ")
     names = names.strip()
     if word.upper() != "PLAYER" or not names:
-        raise RemoteError("BADARG", f"usage: {usage}")
+        raise RemoteError("BADARG", _("usage: {usage}").format(usage=usage))
     if name != "RENAME PLAYER":
         return Command(name, (names,))
     old, comma, new = names.partition(",")
     if not comma or not old.strip() or not new.strip():
-        raise RemoteError("BADARG", f"usage: {usage}")
+        raise RemoteError("BADARG", _("usage: {usage}").format(usage=usage))
     return Command(name, (old.strip(), new.strip()))
 
 
 def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
     from companion.replay import parse_option
 
-    usage = "usage: NEW game Name,Name[,...] [option=value ...] [--force]"
-    game, _, rest = rest.partition(" ")
+    usage = _("usage: {usage}").format(
+        usage="NEW game Name,Name[,...] [option=value ...] [--force]")
+    game, _sep, rest = rest.partition(" ")
     words = rest.split()
     # --force wherever it stands among the words: before an option it would otherwise
     # be read as part of the last name ("Bob --force"), and seated and put on the roster.
@@ -337,22 +346,23 @@ def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
 
 def _parse_event(rest: str) -> dict[str, Any]:
     if not rest:
-        raise RemoteError("BADJSON", 'usage: EVENT {"type": ...}')
+        raise RemoteError("BADJSON", _("usage: {usage}").format(usage='EVENT {"type": ...}'))
     try:
         event = json.loads(rest, parse_constant=_no_constant)
     except (ValueError, RecursionError) as problem:
         if isinstance(problem, json.JSONDecodeError):
             why = problem.msg
         elif isinstance(problem, RecursionError):
-            why = "too deeply nested"
+            why = _("too deeply nested")
         else:  # NaN, Infinity: what _no_constant said
             why = str(problem)
-        raise RemoteError("BADJSON", f"not JSON ({why})") from None
+        raise RemoteError("BADJSON", _("not JSON ({reason})").format(reason=why)) from None
     if not isinstance(event, dict):
-        raise RemoteError("BADJSON", 'an event is a JSON object, like {"type": "call", ...}')
+        raise RemoteError("BADJSON", _('an event is a JSON object, like {example}').format(
+            example='{"type": "call", ...}'))
     return event
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
+    raise ValueError(_("{value} is not a JSON value").format(value=name))
 

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 import serial
 
+from companion.lang import _
 from companion.remote import commands
 from companion.remote.client import run_console
 from companion.remote.commands import RemoteError
@@ -233,7 +234,8 @@ class Console:
 
     def _on_owner(self, command: Command) -> str:
         if self._closed.is_set():
-            return err_line("BUSY", f"the console is closing; {command.name} was not run")
+            return err_line("BUSY", _("the console is closing; {command} was not run").format(
+                command=command.name))
         try:
             payload = commands.call(self.app, _RUN[command.name], *command.args,
                                     timeout=self.timeout, wake=self._wake)

@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from companion.errors import StoreError
+from companion.lang import _, pgettext
 from companion.store import schema
 from companion.store.file import Clock, StoreFile
 from companion.store.records import SELECT_MATCH, MatchRecord, record
 from companion.store.restoring import put_in_place
-from companion.store.sql import fsync_dir, pragma, translate
+from companion.store.sql import fsync_dir, pragma, said, translate
 
 __all__ = [
     "BACKUP_SUFFIX",
@@ -85,34 +86,38 @@ def megabytes(size: int, *, up: bool) -> str:
     """``size`` in MB (10^6 bytes), rounded up for what is needed, down for what is
     free, so that "needs 3 MB; 3 MB free" never reads as a refusal of what fits."""
     whole, part = divmod(size, 1_000_000)
-    return f"{whole + (1 if up and part else 0)} MB"
+    return pgettext("screen 21x8", "{size} MB").format(size=whole + (1 if up and part else 0))
 
 
 def measure(directory: Path, needed: int, doing: str, free: FreeSpace) -> None:
     """NoRoom (one line: "needs 300 MB; 62 MB free") before writing ``needed`` bytes in
-    ``directory``, when its file system has less than that free."""
+    ``directory``, when its file system has less than that free. ``doing`` says what
+    cannot be done then ("cannot write the backup in /media/stick")."""
     try:
         have = free(directory)
     except OSError as err:
-        raise StoreError(f"cannot {doing}: {directory}: {err.strerror or err}") from None
+        raise StoreError(said(doing, pgettext("screen 21x8", "{folder}: {reason}").format(
+            folder=directory, reason=err.strerror or err))) from None
     if needed > have:
-        raise NoRoom(f"cannot {doing}: it needs {megabytes(needed, up=True)}; "
-                     f"{megabytes(have, up=False)} free in {directory}")
+        raise NoRoom(said(doing, pgettext("screen 21x8", "it needs {needed}; {free} free in "
+                                          "{folder}").format(
+            needed=megabytes(needed, up=True), free=megabytes(have, up=False),
+            folder=directory)))
 
 
 def writable_dir(directory: Path, doing: str) -> None:
     """StoreError in words when nothing can be written in ``directory`` (a read-only
     stick, a folder the service may not write)."""
     if not directory.is_dir():
-        raise StoreError(f"cannot {doing}: it is not a directory")
+        raise StoreError(said(doing, pgettext("screen 21x8", "it is not a directory")))
     if os.access(directory, os.W_OK):
         return
     try:
         read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
     except OSError:
         read_only = False
-    raise FolderNotWritable(f"cannot {doing}: "
-                            f"{'it is read-only' if read_only else 'permission denied'}")
+    raise FolderNotWritable(said(doing, pgettext("screen 21x8", "it is read-only") if read_only
+                                 else pgettext("screen 21x8", "permission denied")))
 
 
 class BackupError(StoreError):
@@ -158,12 +163,14 @@ class Snapshots(StoreFile):
         try:
             target = sqlite3.connect(dest, isolation_level=None)
         except sqlite3.Error as err:
-            raise translate(err, f"cannot write the backup {Path(dest).name}") from err
+            raise translate(err, pgettext("screen 21x8", "cannot write the backup {file}")
+                            .format(file=Path(dest).name)) from err
         try:
             conn.backup(target, pages=-1)
             target.execute("PRAGMA journal_mode = DELETE")
         except sqlite3.Error as err:
-            raise translate(err, f"cannot copy the game log to {Path(dest).name}") from err
+            raise translate(err, pgettext("screen 21x8", "cannot copy the game log to {file}")
+                            .format(file=Path(dest).name)) from err
         finally:
             target.close()
 
@@ -183,13 +190,16 @@ def describe(db: Path) -> dict[str, Any]:
     try:
         conn = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error as err:
-        raise BackupError(f"the backup's game log cannot be opened ({err})") from None
+        raise BackupError(pgettext("screen 21x8", "the backup's game log cannot be opened "
+                                   "({reason})").format(reason=err)) from None
     try:
         problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchmany(3)]
         if problems != ["ok"]:
-            raise BackupError(f"the backup's game log is damaged ({problems[0]})")
+            raise BackupError(pgettext("screen 21x8", "the backup's game log is damaged "
+                                       "({reason})").format(reason=problems[0]))
         if pragma(conn, "application_id") != schema.APPLICATION_ID:
-            raise BackupError("the backup does not hold a Tabletop Companion game log")
+            raise BackupError(pgettext("screen 21x8", "the backup does not hold a Tabletop "
+                                       "Companion game log"))
         version = pragma(conn, "user_version")
         row = None
         if version >= 2:  # meta came with schema 2
@@ -207,7 +217,8 @@ def describe(db: Path) -> dict[str, Any]:
             "counts": {key: int(conn.execute(sql).fetchone()[0]) for key, sql in counts.items()},
         }
     except sqlite3.Error as err:
-        raise BackupError(f"the backup's game log is damaged ({err})") from None
+        raise BackupError(pgettext("screen 21x8", "the backup's game log is damaged "
+                                   "({reason})").format(reason=err)) from None
     finally:
         conn.close()
 
@@ -240,7 +251,8 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
     says what failed, in one line.
     """
     dest = Path(dest)
-    doing = f"write the backup in {dest.parent}"
+    doing = pgettext("screen 21x8", "cannot write the backup in {folder}").format(
+        folder=dest.parent)
     writable_dir(dest.parent, doing)
     measure(dest.parent, _log_bytes(Path(store.path)), doing, free)
     partial, copy = _hidden(dest, ".partial"), _hidden(dest, ".db")
@@ -256,7 +268,8 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
         os.replace(partial, dest)
         fsync_dir(dest.parent)
     except OSError as err:
-        raise StoreError(f"cannot write the backup {dest}: {err.strerror or err}") from None
+        raise StoreError(said(pgettext("screen 21x8", "cannot write the backup {file}")
+                              .format(file=dest), err.strerror or err)) from None
     finally:
         for leftover in leftovers_of(dest):
             with contextlib.suppress(OSError):  # what failed is said above, once
@@ -303,32 +316,36 @@ def open_backup(file: str | os.PathLike[str], work: Path, *,
     if path.exists() and not path.is_file():
         # A directory, a FIFO, /dev/zero: nothing a backup could be (and a FIFO would
         # be waited on for ever).
-        raise StoreError(f"{path} is not a file")
+        raise StoreError(_("{file} is not a file").format(file=path))
     try:
         with zipfile.ZipFile(path) as archive:
             manifest = _read_manifest(archive, name)
-            measure(work.parent, restore_needs(manifest["db_bytes"]), f"restore {name}",
-                    free)
+            measure(work.parent, restore_needs(manifest["db_bytes"]),
+                    _("cannot restore {file}").format(file=name), free)
             with archive.open(DB_MEMBER) as member, open(work / DB_MEMBER, "wb") as out:
                 digest = _copy_capped(member, out, manifest["db_bytes"], name)
     except FileNotFoundError:
-        raise StoreError(f"no file {path}") from None
+        raise StoreError(_("no file {file}").format(file=path)) from None
     except (zipfile.BadZipFile, EOFError, KeyError, ValueError, NotImplementedError):
         # A zip whose data fails its own CRC, that is cut short or uses what zipfile
         # cannot read: not a backup we can trust.
-        raise BackupError(f"{name} is not a companion backup, or it is damaged") from None
+        raise BackupError(_("{file} is not a companion backup, or it is damaged")
+                          .format(file=name)) from None
     except OSError as err:
-        raise StoreError(f"cannot read {path}: {err.strerror or err}") from None
+        raise StoreError(_("cannot read {file}: {reason}").format(
+            file=path, reason=err.strerror or err)) from None
     if digest != manifest["sha256"]:
-        raise BackupError(f"{name} is damaged: its game log does not match its checksum")
+        raise BackupError(_("{file} is damaged: its game log does not match its checksum")
+                          .format(file=name))
     about = describe(work / DB_MEMBER)
     if about["schema_version"] != manifest["schema_version"]:
-        raise BackupError(f"{name} is damaged: its game log is schema "
-                          f"{about['schema_version']}, its manifest says "
-                          f"{manifest['schema_version']}")
+        raise BackupError(_("{file} is damaged: its game log is schema {value}, its "
+                            "manifest says {total}").format(
+            file=name, value=about["schema_version"], total=manifest["schema_version"]))
     if about["counts"] != manifest["counts"]:
-        raise BackupError(f"{name} is damaged: its game log holds {about['counts']}, "
-                          f"its manifest says {manifest['counts']}")
+        raise BackupError(_("{file} is damaged: its game log holds {value}, its manifest "
+                            "says {total}").format(
+            file=name, value=about["counts"], total=manifest["counts"]))
     manifest["device_id"] = about["device_id"]  # the log's own word, not the manifest's
     return manifest
 
@@ -343,35 +360,42 @@ def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
     """The manifest, checked field by field (one rule per field, one line per fault)."""
     members = set(archive.namelist())
     if MANIFEST_MEMBER not in members or DB_MEMBER not in members:
-        raise BackupError(f"{name} is not a companion backup "
-                          f"(it needs {MANIFEST_MEMBER} and {DB_MEMBER})")
+        raise BackupError(_("{file} is not a companion backup (it needs {manifest} and "
+                            "{log})").format(file=name, manifest=MANIFEST_MEMBER, log=DB_MEMBER))
     if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
-        raise BackupError(f"{name}: its manifest is too large to be one")
+        raise BackupError(_("{file}: its manifest is too large to be one").format(file=name))
     with archive.open(MANIFEST_MEMBER) as member:
         text = member.read(MANIFEST_MAX + 1)
     try:
         manifest = json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise BackupError(f"{name}: its manifest is not JSON") from None
+        raise BackupError(_("{file}: its manifest is not JSON").format(file=name)) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupError(f"{name} is not a companion backup (its manifest says no)")
+        raise BackupError(_("{file} is not a companion backup (its manifest says no)")
+                          .format(file=name))
     for key in ("format_version", "schema_version", "db_bytes"):
         if not _count(manifest.get(key)):
-            raise BackupError(f"{name}: its manifest has no valid {key}")
+            # Translators: {key} is a manifest field's name (format_version), not translated.
+            raise BackupError(_("{file}: its manifest has no valid {key}").format(
+                file=name, key=key))
     if manifest["format_version"] > FORMAT_VERSION or \
             manifest["schema_version"] > schema.SCHEMA_VERSION:
-        raise BackupTooNew(
-            f"{name} was made by a newer companion (schema {manifest['schema_version']}, "
-            f"backup format {manifest['format_version']}; this one knows up to schema "
-            f"{schema.SCHEMA_VERSION}, format {FORMAT_VERSION}): update the companion, "
-            "then restore")
+        raise BackupTooNew(_(
+            "{file} was made by a newer companion (schema {schema}, backup format {format}; "
+            "this one knows up to schema {known_schema}, format {known_format}): update the "
+            "companion, then restore").format(
+                file=name, schema=manifest["schema_version"],
+                format=manifest["format_version"], known_schema=schema.SCHEMA_VERSION,
+                known_format=FORMAT_VERSION))
     digest = manifest.get("sha256")
     if not (isinstance(digest, str) and len(digest) == 64
             and all(c in "0123456789abcdef" for c in digest)):
-        raise BackupError(f"{name}: its manifest has no valid sha256")
+        raise BackupError(_("{file}: its manifest has no valid {key}").format(
+            file=name, key="sha256"))
     counts = manifest.get("counts")
     if not isinstance(counts, dict) or not all(_count(counts.get(key)) for key in COUNTS):
-        raise BackupError(f"{name}: its manifest has no valid counts")
+        raise BackupError(_("{file}: its manifest has no valid {key}").format(
+            file=name, key="counts"))
     manifest["counts"] = {key: counts[key] for key in COUNTS}
     # What is only shown to a person: printable and short, or left out.
     for key, longest in (("app_version", 40), ("created_utc", 40), ("device_id", 64)):
@@ -393,8 +417,8 @@ def _copy_capped(src: BinaryIO, out: BinaryIO, size: int, name: str) -> str:
     while chunk := src.read(CHUNK):
         copied += len(chunk)
         if copied > size:
-            raise BackupError(f"{name} is damaged: its game log is larger than its "
-                              "manifest says")
+            raise BackupError(_("{file} is damaged: its game log is larger than its "
+                                "manifest says").format(file=name))
         digest.update(chunk)
         _write(out, chunk)
     _write(out, b"")
@@ -411,8 +435,8 @@ def _write(out: BinaryIO, chunk: bytes) -> None:
             out.flush()
             os.fsync(out.fileno())
     except OSError as err:
-        raise StoreError(f"cannot write the restored game log in "
-                         f"{Path(str(out.name)).parent.parent}: {err.strerror or err}") from None
+        raise StoreError(_("cannot write the restored game log in {folder}: {reason}").format(
+            folder=Path(str(out.name)).parent.parent, reason=err.strerror or err)) from None
 
 
 def _sha256(path: Path) -> tuple[str, int]:
@@ -442,8 +466,8 @@ def in_use(db: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as err:
-        raise StoreError(f"cannot tell whether the game log is in use: "
-                         f"{err.strerror or err}") from None
+        raise StoreError(_("cannot tell whether the game log is in use: {reason}").format(
+            reason=err.strerror or err)) from None
     try:
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _SHM_DMS_BYTE)
     except OSError:
@@ -458,8 +482,9 @@ def in_use(db: Path) -> bool:
 def refuse_in_use(db: Path) -> None:
     """LogInUse when another program has the game log open."""
     if in_use(db):
-        raise LogInUse(f"the game log {db} is open in another program (the device?): "
-                       "stop it first (sudo systemctl stop companion), then restore")
+        raise LogInUse(_("the game log {file} is open in another program (the device?): "
+                         "stop it first (sudo systemctl stop companion), then restore")
+                       .format(file=db))
 
 
 def install(checked: Path, state_dir: Path, *, clock: Clock = time.time) -> Path | None:

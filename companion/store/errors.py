@@ -7,6 +7,7 @@ read; these subclasses let the app and the club choose what to do about it.
 from __future__ import annotations
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 
 __all__ = ["DuplicateMatch", "RosterFull", "StoreCorrupt", "StoreError", "StoreTooNew"]
 
@@ -29,6 +30,7 @@ class DuplicateMatch(StoreError):
     """A match with this uid is stored already (an import or a delivery seen twice)."""
 
     def __init__(self, uid: str, match_id: int):
-        super().__init__(f"match {uid} is stored already (as match {match_id})")
+        super().__init__(pgettext("screen 21x8", "match {uid} is stored already (as match {n})")
+                         .format(uid=uid, n=match_id))
         self.uid = uid
         self.match_id = match_id

@@ -18,6 +18,7 @@ from typing import Any, Self
 from urllib.parse import quote
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 from companion.store import schema
 from companion.store.errors import StoreCorrupt, StoreTooNew
 from companion.store.restoring import recover
@@ -29,6 +30,7 @@ from companion.store.sql import (
     commit,
     fsync_dir,
     pragma,
+    said,
     translate,
 )
 
@@ -70,9 +72,11 @@ class StoreFile:
         self._memory = str(path) == MEMORY
         self._conn: sqlite3.Connection | None = None
         if self._memory and readonly:
-            raise StoreError("an in-memory game log cannot be opened read-only")
+            raise StoreError(pgettext("screen 21x8",
+                                      "an in-memory game log cannot be opened read-only"))
         if self._memory and vfs is not None:
-            raise StoreError("an in-memory game log has no file system to choose")
+            raise StoreError(pgettext("screen 21x8",
+                                      "an in-memory game log has no file system to choose"))
         self._conn = self._open()
 
     # -- opening, closing, setting aside ---------------------------------------------
@@ -85,7 +89,8 @@ class StoreFile:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise StoreError(
-                f"cannot create the state directory {directory}: {err.strerror or err}"
+                pgettext("screen 21x8", "cannot create the state directory {folder}: {reason}")
+                .format(folder=directory, reason=err.strerror or err)
             ) from err
         return cls(directory / cls.DEFAULT_NAME, **kw)
 
@@ -110,7 +115,8 @@ class StoreFile:
         except StoreCorrupt:
             clock = kw.get("clock", time.time)
             moved = cls.set_aside(Path(state_dir) / cls.DEFAULT_NAME, clock=clock)
-        message = f"Game log damaged: kept as {moved.name}, starting a new one"
+        message = pgettext("screen 21x8", "Game log damaged: kept as {file}, starting a new "
+                                          "one").format(file=moved.name)
         return cls.in_dir(state_dir, **kw), "; ".join(filter(None, (restored, message)))
 
     @classmethod
@@ -127,7 +133,7 @@ class StoreFile:
         src = Path(path)
         sides = [Path(str(src) + suffix) for suffix in ("-wal", "-shm")]
         if not src.exists() and not any(side.exists() for side in sides):
-            raise StoreError(f"no game log at {src}")
+            raise StoreError(pgettext("screen 21x8", "no game log at {file}").format(file=src))
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
         dest = src.with_name(f"{src.name}.{label}-{stamp}")
         attempt = 1
@@ -135,7 +141,6 @@ class StoreFile:
         while any(Path(str(dest) + s).exists() for s in ("", "-wal", "-shm")):
             dest = src.with_name(f"{src.name}.{label}-{stamp}-{attempt}")
             attempt += 1
-        why = "damaged " if label == "bad" else ""
         try:
             for side, suffix in zip(sides, ("-wal", "-shm"), strict=True):
                 if side.exists():
@@ -145,7 +150,10 @@ class StoreFile:
             fsync_dir(src.parent)
         except OSError as err:
             reason = err.strerror or err
-            raise StoreError(f"cannot set the {why}game log aside: {reason}") from err
+            said = (pgettext("screen 21x8", "cannot set the damaged game log aside: {reason}")
+                    if label == "bad" else
+                    pgettext("screen 21x8", "cannot set the game log aside: {reason}"))
+            raise StoreError(said.format(reason=reason)) from err
         return dest
 
     def close(self) -> None:
@@ -172,7 +180,7 @@ class StoreFile:
 
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise StoreError("the game log is closed")
+            raise StoreError(pgettext("screen 21x8", "the game log is closed"))
         return self._conn
 
     @contextmanager
@@ -184,7 +192,7 @@ class StoreFile:
         """
         conn = self._live()
         if self.readonly:
-            raise StoreError(f"{WRITE}: it was opened read-only")
+            raise StoreError(said(WRITE, pgettext("screen 21x8", "it was opened read-only")))
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
@@ -241,16 +249,18 @@ class StoreFile:
     # -- opening -------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
-        where = "in memory" if self._memory else str(self.path)
-        doing = f"cannot open the game log {where}"
+        doing = (pgettext("screen 21x8", "cannot open the game log in memory") if self._memory else
+                 pgettext("screen 21x8", "cannot open the game log {file}").format(file=self.path))
         created = False
         if not self._memory:
             if self.path.is_dir():
-                raise StoreError(f"{doing}: it is a directory")
+                raise StoreError(said(doing, pgettext("screen 21x8", "it is a directory")))
             if not self.path.parent.is_dir():
-                raise StoreError(f"{doing}: no directory {self.path.parent}")
+                raise StoreError(said(doing, pgettext("screen 21x8", "no directory {folder}")
+                                      .format(folder=self.path.parent)))
             if self.readonly and not self.path.is_file():
-                raise StoreError(f"no game log at {self.path}")
+                raise StoreError(pgettext("screen 21x8", "no game log at {file}")
+                                 .format(file=self.path))
             created = not self.path.exists()
         try:
             conn = self._connect(doing)
@@ -313,31 +323,30 @@ class StoreFile:
         # Checked before anything writes (even the journal mode), so a newer program's
         # file is left byte for byte as it was.
         if version > schema.SCHEMA_VERSION:
-            raise StoreTooNew(
-                f"the game log {self.path.name} is from a newer version of the companion "
-                f"(schema {version}; this one knows up to {schema.SCHEMA_VERSION}); "
-                "it was left as it is"
-            )
+            raise StoreTooNew(pgettext(
+                "screen 21x8", "the game log {file} is from a newer version of the companion "
+                "(schema {value}; this one knows up to {total}); it was left as it is").format(
+                    file=self.path.name, value=version, total=schema.SCHEMA_VERSION))
         if pragma(conn, "application_id") != schema.APPLICATION_ID:
             has_tables = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
             if version or has_tables:
-                raise StoreError(f"{doing}: it is not a Tabletop Companion game log")
+                raise StoreError(said(doing, pgettext(
+                    "screen 21x8", "it is not a Tabletop Companion game log")))
         if version and not self._memory:
             self._check_intact(conn)
         if self.readonly:
             if version < schema.SCHEMA_VERSION:
-                raise StoreError(
-                    f"{doing}: it needs upgrading; start the companion once"
-                    if version
-                    else f"{doing}: it is empty"
-                )
+                raise StoreError(said(doing, pgettext(
+                    "screen 21x8", "it needs upgrading; start the companion once")
+                    if version else pgettext("screen 21x8", "it is empty")))
             return
         if not version:
             # Before the first write (even the journal mode's), or it has no effect.
             conn.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != ("memory" if self._memory else "wal"):
-            raise StoreError(f"{doing}: this file system cannot hold a write-ahead log")
+            raise StoreError(said(doing, pgettext(
+                "screen 21x8", "this file system cannot hold a write-ahead log")))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         if version == schema.SCHEMA_VERSION:
@@ -359,7 +368,11 @@ class StoreFile:
         wal = Path(f"{self.path}-wal")
         pending = wal.exists() and wal.stat().st_size > 0
         if not self.readonly and not pending and page_size and size % page_size:
-            raise StoreCorrupt(f"the game log {self.path.name} is damaged (cut short)")
+            raise StoreCorrupt(pgettext(
+                "screen 21x8", "the game log {file} is damaged (cut short)").format(
+                    file=self.path.name))
         problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchmany(3)]
         if problems != ["ok"]:
-            raise StoreCorrupt(f"the game log {self.path.name} is damaged ({problems[0]})")
+            raise StoreCorrupt(pgettext(
+                "screen 21x8", "the game log {file} is damaged ({reason})").format(
+                    file=self.path.name, reason=problems[0]))

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 from companion.names import BadName, as_seats, check_players, player_key
 from companion.store.errors import DuplicateMatch
 from companion.store.meta import Meta
@@ -132,8 +133,10 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         :meth:`import_match`); DuplicateMatch before anything of it is written."""
         players_json, options_json = _match_json(game_id, players, options)
         uid = checked_uid(uid)
-        rows = [(dump(dict(event), "the event"), float(at)) for event, at in events]
-        result_json = None if result is None else dump(dict(result), "the result")
+        what = pgettext("screen 21x8", "the event")
+        rows = [(dump(dict(event), what), float(at)) for event, at in events]
+        result_json = None if result is None else dump(dict(result), pgettext("screen 21x8",
+                                                                              "the result"))
         self._refuse_duplicate(conn, uid)
         if same_content and finished is not None:
             _refuse_same_match(conn, game_id, players_json, options_json,
@@ -177,8 +180,8 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         ``at`` keeps the time it was played elsewhere (a club dashboard); default now.
         """
         if not isinstance(event, Mapping):
-            raise StoreError("an event is a JSON object")
-        text = dump(dict(event), "the event")
+            raise StoreError(pgettext("screen 21x8", "an event is a JSON object"))
+        text = dump(dict(event), pgettext("screen 21x8", "the event"))
         now = self._now() if at is None else float(at)
         with self._transaction() as conn:
             self._open_match(conn, match_id)
@@ -201,13 +204,14 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         with self._transaction() as conn:
             row = match_row(conn, match_id)
             if row["abandoned"]:
-                raise StoreError(f"match {match_id} was abandoned")
+                raise StoreError(pgettext("screen 21x8", "match {n} was abandoned")
+                                 .format(n=match_id))
             last = conn.execute(
                 "SELECT seq, event FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
                 (match_id,),
             ).fetchone()
             if last is None:
-                raise StoreError("nothing to undo")
+                raise StoreError(pgettext("screen 21x8", "nothing to undo"))
             event = load_event(last["event"], match_id, last["seq"])
             conn.execute(
                 "DELETE FROM events WHERE match_id = ? AND seq = ?", (match_id, last["seq"])
@@ -261,13 +265,14 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         keeps the time it finished elsewhere (a club dashboard); default now.
         """
         if not isinstance(result, Mapping):
-            raise StoreError("a result is a JSON object")
-        text = dump(dict(result), "the result")
+            raise StoreError(pgettext("screen 21x8", "a result is a JSON object"))
+        text = dump(dict(result), pgettext("screen 21x8", "the result"))
         now = self._now() if at is None else float(at)
         with self._transaction() as conn:
             row = match_row(conn, match_id)
             if row["abandoned"]:
-                raise StoreError(f"match {match_id} was abandoned")
+                raise StoreError(pgettext("screen 21x8", "match {n} was abandoned")
+                                 .format(n=match_id))
             conn.execute(
                 "UPDATE matches SET finished = ?, result = ? WHERE id = ?", (now, text, match_id)
             )
@@ -277,7 +282,8 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         with self._transaction() as conn:
             row = match_row(conn, match_id)
             if row["finished"] is not None:
-                raise StoreError(f"match {match_id} is already finished")
+                raise StoreError(pgettext("screen 21x8", "match {n} is already finished")
+                                 .format(n=match_id))
             conn.execute("UPDATE matches SET abandoned = 1 WHERE id = ?", (match_id,))
 
     def resolve(self, ref: str | int) -> int:
@@ -286,7 +292,7 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         if text == "current":
             current = self.unfinished()
             if current is None:
-                raise StoreError("no match in progress")
+                raise StoreError(pgettext("screen 21x8", "no match in progress"))
             return current.id
         if text == "last":
             with self._reading() as conn:
@@ -295,18 +301,20 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
                     " ORDER BY finished DESC, id DESC LIMIT 1"
                 ).fetchone()
             if row is None:
-                raise StoreError("no finished match yet")
+                raise StoreError(pgettext("screen 21x8", "no finished match yet"))
             return int(row["id"])
         if text.isascii() and text.isdigit():
             # Past SQLite's largest id (or Python's longest int) there is no such match;
             # say so here rather than let the driver overflow.
             if len(text) > 19 or int(text) > _MAX_ID:
-                raise StoreError(f"no match {text[:20]}{'...' if len(text) > 20 else ''}")
+                raise StoreError(pgettext("screen 21x8", "no match {n}").format(
+                    n=text[:20] + ("..." if len(text) > 20 else "")))
             match_id = int(text)
             with self._reading() as conn:
                 match_row(conn, match_id)
             return match_id
-        raise StoreError(f"a match is 'current', 'last' or a number, not {str(ref)!r}")
+        raise StoreError(pgettext("screen 21x8", "a match is 'current', 'last' or a number, "
+                                  "not {value}").format(value=repr(str(ref))))
 
     def _refuse_duplicate(self, conn: sqlite3.Connection, uid: str) -> None:
         row = conn.execute("SELECT id FROM matches WHERE uid = ?", (uid,)).fetchone()
@@ -316,9 +324,9 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
     def _open_match(self, conn: sqlite3.Connection, match_id: int) -> None:
         row = match_row(conn, match_id)
         if row["abandoned"]:
-            raise StoreError(f"match {match_id} was abandoned")
+            raise StoreError(pgettext("screen 21x8", "match {n} was abandoned").format(n=match_id))
         if row["finished"] is not None:
-            raise StoreError(f"match {match_id} is finished")
+            raise StoreError(pgettext("screen 21x8", "match {n} is finished").format(n=match_id))
 
 
 def _refuse_same_match(
@@ -337,9 +345,9 @@ def _refuse_same_match(
     ).fetchall()
     mine = json.loads(players_json)
     for row in candidates:
-        theirs = load(row["players"], "the players")
+        theirs = load(row["players"], pgettext("screen 21x8", "the players"))
         if ([player_key(name) for name in theirs] != [player_key(name) for name in mine]
-                or as_seats(load(row["options"], "the options"), theirs)
+                or as_seats(load(row["options"], pgettext("screen 21x8", "the options")), theirs)
                 != as_seats(json.loads(options_json), mine)):
             continue
         stored = conn.execute(
@@ -347,7 +355,7 @@ def _refuse_same_match(
         ).fetchall()
         if len(stored) == len(rows) and all(
             at == their["at"] and as_seats(json.loads(text), mine)
-            == as_seats(load(their["event"], "an event"), theirs)
+            == as_seats(load(their["event"], pgettext("screen 21x8", "an event")), theirs)
             for (text, at), their in zip(rows, stored, strict=True)
         ):
             raise DuplicateMatch(row["uid"] or "", int(row["id"]))
@@ -358,14 +366,16 @@ def _match_json(
 ) -> tuple[str, str]:
     """The players and options of a new match as stored text, checked."""
     if not isinstance(game_id, str) or not game_id:
-        raise StoreError("a match needs a game id")
+        raise StoreError(pgettext("screen 21x8", "a match needs a game id"))
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise StoreError("players are a list of names")
+        raise StoreError(pgettext("screen 21x8", "players are a list of names"))
     names = list(players)
     if not names or not all(isinstance(name, str) and name.strip() for name in names):
-        raise StoreError("players are a list of names")
+        raise StoreError(pgettext("screen 21x8", "players are a list of names"))
     try:
         check_players(names)  # the one name rule (companion.names), from every way in
     except BadName as refused:
-        raise StoreError(f"the players: {refused}") from None
-    return dump(names, "the players"), dump(dict(options or {}), "the options")
+        raise StoreError(pgettext("screen 21x8", "the players: {reason}")
+                         .format(reason=refused)) from None
+    return (dump(names, pgettext("screen 21x8", "the players")),
+            dump(dict(options or {}), pgettext("screen 21x8", "the options")))

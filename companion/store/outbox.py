@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 from companion.store.file import StoreFile
 from companion.store.records import load_event, match_row
 
@@ -41,7 +42,7 @@ class Outbox(StoreFile):
         thread's own connection never races the app's appends and undos.
         """
         if new - old != len(sent):
-            raise StoreError("the published events do not match the mark")
+            raise StoreError(pgettext("screen 21x8", "the published events do not match the mark"))
         with self._transaction() as conn:
             match_row(conn, match_id)
             (mark,) = conn.execute(

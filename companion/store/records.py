@@ -11,8 +11,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from companion.errors import StoreError, written
+from companion.lang import pgettext
 from companion.store.errors import StoreCorrupt
-from companion.store.sql import READ
+from companion.store.sql import READ, said
 
 __all__ = ["MatchRecord", "MatchSummary", "checked_uid"]
 
@@ -112,7 +113,8 @@ def summary(row: sqlite3.Row) -> MatchSummary:
         players, totals, winners = (json.loads(players), json.loads(totals or "{}"),
                                     json.loads(winners or "[]"))
     except (TypeError, ValueError) as err:
-        raise StoreCorrupt(f"{READ}: match {match_id} is damaged") from err
+        raise StoreCorrupt(said(READ, pgettext("screen 21x8", "match {n} is damaged")
+                                .format(n=match_id))) from err
     return MatchSummary(
         match_id, uid or "", game_id, tuple(name for name in players if isinstance(name, str)),
         float(started), finished,
@@ -126,9 +128,13 @@ def summary(row: sqlite3.Row) -> MatchSummary:
 
 def record(row: sqlite3.Row) -> MatchRecord:
     """A row of :data:`SELECT_MATCH` as a :class:`MatchRecord`."""
-    players = load(row["players"], f"the players of match {row['id']}")
-    options = load(row["options"], f"the options of match {row['id']}")
-    result = load(row["result"], f"the result of match {row['id']}") if row["result"] else None
+    match_id = row["id"]
+    players = load(row["players"], pgettext("screen 21x8", "the players of match {n}")
+                   .format(n=match_id))
+    options = load(row["options"], pgettext("screen 21x8", "the options of match {n}")
+                   .format(n=match_id))
+    result = load(row["result"], pgettext("screen 21x8", "the result of match {n}")
+                  .format(n=match_id)) if row["result"] else None
     return MatchRecord(
         id=int(row["id"]),
         game_id=row["game_id"],
@@ -150,7 +156,8 @@ def match_row(
     """The match's row (all of :data:`SELECT_MATCH` with ``with_count``, else its id and
     state), or StoreError "no match N"."""
     if isinstance(match_id, bool) or not isinstance(match_id, int):
-        raise StoreError(f"a match id is a number, not {written(match_id)}")
+        raise StoreError(pgettext("screen 21x8", "a match id is a number, not {value}")
+                         .format(value=written(match_id)))
     if with_count:
         row = conn.execute(SELECT_MATCH + " WHERE id = ?", (match_id,)).fetchone()
     else:
@@ -158,7 +165,7 @@ def match_row(
             "SELECT id, finished, abandoned FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
     if row is None:
-        raise StoreError(f"no match {match_id}")
+        raise StoreError(pgettext("screen 21x8", "no match {n}").format(n=match_id))
     return row
 
 
@@ -177,7 +184,8 @@ def new_uid(device: str = "") -> str:
 def checked_uid(uid: str) -> str:
     """``uid`` if it can name a match (also in an import), else StoreError."""
     if not isinstance(uid, str) or not 1 <= len(uid) <= 64 or not uid.isprintable():
-        raise StoreError(f"a match uid is 1 to 64 printable characters, not {written(uid)}")
+        raise StoreError(pgettext("screen 21x8", "a match uid is 1 to 64 printable "
+                                  "characters, not {value}").format(value=written(uid)))
     return uid
 
 
@@ -187,7 +195,10 @@ def dump(value: Any, what: str) -> str:
     try:
         return json.dumps(value, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as err:
-        raise StoreError(f"{what} cannot be saved as JSON: {err}") from err
+        # Translators: {what} names what was to be saved ("the result", "the players
+        # of match 3", a message of its own); write it so it reads with any of them.
+        raise StoreError(pgettext("screen 21x8", "{what} cannot be saved as JSON: {reason}")
+                         .format(what=what, reason=err)) from err
 
 
 def load(text: str, what: str) -> Any:
@@ -195,12 +206,17 @@ def load(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except (TypeError, ValueError) as err:
-        raise StoreCorrupt(f"{READ}: {what} is damaged") from err
+        # Translators: {what} names what is damaged ("the players of match 3", "event 2
+        # of match 3", a message of its own); write it so it reads with any of them.
+        raise StoreCorrupt(said(READ, pgettext("screen 21x8", "{what} is damaged")
+                                .format(what=what))) from err
 
 
 def load_event(text: str, match_id: int, seq: int) -> dict[str, Any]:
     """One stored event (a JSON object) back as a dict, or StoreCorrupt."""
-    event = load(text, f"event {seq} of match {match_id}")
+    what = pgettext("screen 21x8", "event {seq} of match {n}").format(seq=seq, n=match_id)
+    event = load(text, what)
     if not isinstance(event, dict):
-        raise StoreCorrupt(f"{READ}: event {seq} of match {match_id} is damaged")
+        raise StoreCorrupt(said(READ, pgettext("screen 21x8", "{what} is damaged")
+                                .format(what=what)))
     return event

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 from companion.store.sql import fsync_dir
 
 __all__ = ["CHECKED", "WORK_PREFIX", "at_work", "mark_checked", "put_in_place", "recover"]
@@ -50,7 +51,8 @@ def at_work(state_dir: Path) -> Iterator[Path]:
     try:
         work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir=state_dir))
     except OSError as err:
-        raise StoreError(f"cannot write in {state_dir}: {err.strerror or err}") from None
+        raise StoreError(pgettext("screen 21x8", "cannot write in {folder}: {reason}").format(
+            folder=state_dir, reason=err.strerror or err)) from None
     fd = -1
     try:
         fd = os.open(work / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
@@ -72,7 +74,8 @@ def mark_checked(work: Path, copy: Path, backup_name: str) -> Path:
         os.replace(copy, checked)
         fsync_dir(work)
     except OSError as err:
-        raise StoreError(f"cannot write in {work.parent}: {err.strerror or err}") from None
+        raise StoreError(pgettext("screen 21x8", "cannot write in {folder}: {reason}").format(
+            folder=work.parent, reason=err.strerror or err)) from None
     return checked
 
 
@@ -86,8 +89,8 @@ def put_in_place(checked: Path, state_dir: Path) -> None:
         os.replace(checked, state_dir / LOG_NAME)
         fsync_dir(state_dir)
     except OSError as err:
-        raise StoreError(f"cannot put the restored game log in place: "
-                         f"{err.strerror or err}") from err
+        raise StoreError(pgettext("screen 21x8", "cannot put the restored game log in place: "
+                                  "{reason}").format(reason=err.strerror or err)) from err
 
 
 def recover(state_dir: str | os.PathLike[str]) -> str | None:
@@ -109,8 +112,9 @@ def _recover_one(work: Path, state: Path) -> str | None:
     except FileNotFoundError:
         fd = -1  # cut off before its lock was made
     except OSError as err:
-        raise StoreError(f"cannot look at the restore cut off in {work}: "
-                         f"{err.strerror or err}") from None
+        raise StoreError(pgettext("screen 21x8", "cannot look at the restore cut off in "
+                                  "{folder}: {reason}").format(
+                                      folder=work, reason=err.strerror or err)) from None
     try:
         if fd >= 0:
             try:
@@ -122,16 +126,19 @@ def _recover_one(work: Path, state: Path) -> str | None:
         log_files = [Path(f"{state / LOG_NAME}{end}") for end in ("", "-wal", "-shm")]
         if checked.exists() and not any(path.exists() for path in log_files):
             put_in_place(checked, state)
-            line = f"Restore of {name} was cut off: finished now"
+            line = pgettext("screen 21x8", "Restore of {file} was cut off: finished now")\
+                .format(file=name)
         elif checked.exists() or (work / LOG_NAME).exists():
-            line = f"Restore of {name} was cut off: undone, the game log is as it was"
+            line = pgettext("screen 21x8", "Restore of {file} was cut off: undone, the game "
+                                           "log is as it was").format(file=name)
         else:
             line = None  # it ended; only its folder was left
         try:
             shutil.rmtree(work)
         except OSError as err:
-            raise StoreError(f"cannot remove what a cut-off restore left in {work}: "
-                             f"{err.strerror or err}") from None
+            raise StoreError(pgettext("screen 21x8", "cannot remove what a cut-off restore left in "
+                                      "{folder}: {reason}").format(
+                folder=work, reason=err.strerror or err)) from None
     finally:
         if fd >= 0:
             os.close(fd)

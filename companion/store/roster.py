@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from companion.errors import StoreError
+from companion.lang import pgettext
 from companion.names import BadName, check_name, placeholder_seats, player_key
 from companion.store.errors import RosterFull
 from companion.store.file import StoreFile
@@ -48,12 +49,13 @@ class Roster(StoreFile):
         with self._transaction() as conn:
             existing = _find_player(conn, clean, alike=False)
             if existing is not None:
-                raise StoreError(f"{existing} is already on the roster")
+                raise StoreError(pgettext("screen 21x8", "{name} is already on the roster")
+                                 .format(name=existing))
             _roster_lookalike(conn, clean)
             count = conn.execute("SELECT COUNT(*) FROM players").fetchone()[0]
             if count >= ROSTER_MAX:
-                raise RosterFull(f"the roster is full ({ROSTER_MAX} names); "
-                                 "remove one to add another")
+                raise RosterFull(pgettext("screen 21x8", "the roster is full ({total} names); "
+                                          "remove one to add another").format(total=ROSTER_MAX))
             conn.execute(
                 "INSERT INTO players (name, added, last_used) VALUES (?, ?, NULL)", (clean, now)
             )
@@ -63,11 +65,12 @@ class Roster(StoreFile):
         """Take a name off the roster (any case); past matches keep it."""
         clean = name.strip() if isinstance(name, str) else ""
         if not clean:
-            raise StoreError("a player needs a name")
+            raise StoreError(pgettext("screen 21x8", "a player needs a name"))
         with self._transaction() as conn:
             existing = _find_player(conn, clean)
             if existing is None:
-                raise StoreError(f"{clean} is not on the roster")
+                raise StoreError(pgettext("screen 21x8", "{name} is not on the roster")
+                                 .format(name=clean))
             conn.execute("DELETE FROM players WHERE name = ?", (existing,))
 
     def rename_player(self, old: str, new: str) -> str:
@@ -76,15 +79,17 @@ class Roster(StoreFile):
         Returns the new name as stored."""
         clean_old = old.strip() if isinstance(old, str) else ""
         if not clean_old:
-            raise StoreError("a player needs a name")
+            raise StoreError(pgettext("screen 21x8", "a player needs a name"))
         clean = _roster_name(new)
         with self._transaction() as conn:
             existing = _find_player(conn, clean_old)
             if existing is None:
-                raise StoreError(f"{clean_old} is not on the roster")
+                raise StoreError(pgettext("screen 21x8", "{name} is not on the roster")
+                                 .format(name=clean_old))
             taken = _find_player(conn, clean, alike=False)
             if taken is not None and taken != existing:
-                raise StoreError(f"{taken} is already on the roster")
+                raise StoreError(pgettext("screen 21x8", "{name} is already on the roster")
+                                 .format(name=taken))
             _roster_lookalike(conn, clean, keep=existing)
             conn.execute("UPDATE players SET name = ? WHERE name = ?", (clean, existing))
         return clean
@@ -103,9 +108,12 @@ def joining(roster: Sequence[str], players: Sequence[str]) -> list[str]:
         if key not in known:
             new.setdefault(key, name)
     if new and len(roster) + len(new) > ROSTER_MAX:
-        raise RosterFull(f"the roster is full ({len(roster)} of {ROSTER_MAX} names), so "
-                         f"{', '.join(new.values())} cannot join it; remove a name first, "
-                         "or play with names on the roster")
+        # Translators: {names} lists the players who cannot join the roster.
+        raise RosterFull(pgettext("screen 21x8", "the roster is full ({n} of {total} names), "
+                                  "so {names} cannot join it; remove a name first, or play "
+                                  "with names on the roster").format(
+                                      n=len(roster), total=ROSTER_MAX,
+                                      names=", ".join(new.values())))
     return list(new.values())
 
 
