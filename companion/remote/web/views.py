@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from companion import games
+from companion.lang import _, ngettext, pgettext
 from companion.table.dice import entered as _entered
 from companion.table.dice import rolled_word
 
@@ -261,8 +262,10 @@ def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: st
     def y(v: int) -> float:
         return top + height * (high - v) / span
 
+    named = _("running totals by {unit}").format(unit=label)
+
     parts = [f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
-             f'aria-label="running totals by {escape(label)}">']
+             f'aria-label="{escape(named)}">']
     for v in sorted({low, 0, high}):
         parts.append(f'<line class="grid" x1="{left}" x2="{CHART_W - right}" '
                      f'y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
@@ -303,7 +306,25 @@ def when(timestamp: float | None) -> str:
 
     if timestamp is None:
         return ""
-    return day_text(timestamp, "%a %d %b %Y %H:%M")
+    # Translators: how the pages write a match's date and time (strftime codes). The
+    # day and month names of %a and %b are always English: use digits (%d.%m.%Y %H:%M).
+    return day_text(timestamp, pgettext("page date and time (strftime)", "%a %d %b %Y %H:%M"))
+
+
+def number(value: Any) -> str:
+    """A figure as the device's language writes it ("2,5" in German); anything that is
+    not a fraction is shown as it is."""
+    if isinstance(value, float):
+        return str(value).replace(".", pgettext("decimal separator", "."))
+    return "" if value is None else str(value)
+
+
+def together(names: Sequence[str]) -> str:
+    """Winners named together: "Ann and Bob" ("Ann and Bob and Cy" for three)."""
+    text = ""
+    for name in names:
+        text = _("{names} and {last}").format(names=text, last=name) if text else str(name)
+    return text
 
 
 def length(seconds: float | None) -> str:
@@ -312,8 +333,9 @@ def length(seconds: float | None) -> str:
         return ""
     minutes = round(seconds / 60)
     if minutes < 60:
-        return f"{max(minutes, 1)} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
+        return _("{minutes} min").format(minutes=max(minutes, 1))
+    return _("{hours} h {minutes} min").format(hours=minutes // 60,
+                                               minutes=f"{minutes % 60:02d}")
 
 
 def page_title(state: Mapping[str, Any], site: str) -> str:
@@ -325,34 +347,77 @@ def page_title(state: Mapping[str, Any], site: str) -> str:
     title = str(state.get("title") or game_title(game))
     winners = list(state.get("winners") or [])
     if state.get("over"):
-        now = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" \
-            if winners else "game over"
+        now = ngettext("{names} wins", "{names} win", len(winners)).format(
+            names=together(winners)) if winners else _("game over")
     elif state.get("turn"):
-        now = f"{state['turn']} to play"
+        now = _("{player} to play").format(player=state["turn"])
     else:
         now = str(state.get("prompt") or "")
-    return f"{title}: {now} · {site}" if now else f"{title} · {site}"
+    if not now:
+        return f"{title} · {site}"
+    # Translators: the browser tab's title: the game, where it is, the device's name.
+    return _("{title}: {now} · {site}").format(title=title, now=now, site=site)
 
 
 def open_game(state: Mapping[str, Any], waiting: Mapping[str, Any] | None) -> str:
     """What a new game would push aside, in words ("" when nothing would): the game on
     the table, or the one waiting to be resumed on the device."""
     if state.get("game") and not state.get("over"):
-        game, match_id, where = state["game"], state.get("match_id"), "is not finished"
-        title = state.get("title")
+        game, match_id, title = state["game"], state.get("match_id"), state.get("title")
+        waits = False
     elif waiting:
         game, match_id = waiting["game"], waiting.get("match_id")
-        title, where = waiting.get("title"), "is not finished: it waits to be resumed"
+        title, waits = waiting.get("title"), True
     else:
         return ""
-    name = f"{title or game_title(game)}" + (f" (match {match_id})" if match_id else "")
-    return (f"{name} {where}. Starting a new game keeps it in the history as "
-            "abandoned.")
+    name = f"{title or game_title(game)}"
+    if match_id:
+        name = _("{game} (match {number})").format(game=name, number=match_id)
+    if waits:
+        return _("{game} is not finished: it waits to be resumed. Starting a new game keeps "
+                 "it in the history as abandoned.").format(game=name)
+    return _("{game} is not finished. Starting a new game keeps it in the history as "
+             "abandoned.").format(game=name)
 
 
 def last_words(events: Sequence[Mapping[str, Any]]) -> str:
     """The newest event in words, for "Undo 'Bob rolled 4'?" ("" with none)."""
     return event_words(events[-1]) if events else ""
+
+
+def script_words() -> dict[str, str]:
+    """The words the pages' scripts write (site.js, table.js, club.js), in the device's
+    language: the page carries them as JSON (the body's ``data-words``), so the scripts
+    hold no sentence of their own. ``{...}`` fields are
+    filled in by the script."""
+    return {
+        "refused": _("refused"),
+        "rename": _("New name for {name}"),
+        "remove": _("Remove {name} from the roster?"),
+        "start_anyway": _("Start the new game anyway?"),
+        "tap_to_add": _("tap below to add"),
+        # Translators: a chip's label for a screen reader: tap it to take a card out.
+        "take_out": _("take out {value}"),
+        # Translators: a button's label for a screen reader: tap it to add a card.
+        "add": _("add {value}"),
+        "minus_one": _("{label} minus one"),
+        "plus_one": _("{label} plus one"),
+        # Translators: after a pad field's name: cards picked so far of how many.
+        "picked_of": _(" ({n} of {max})"),
+        # Translators: after a pad field's name: cards picked so far, fewest to most.
+        "picked_range": _(" ({n}, {min} to {max})"),
+        "what_happened": _("What happened"),
+        # Translators: the Undo button, naming the event it takes back.
+        "undo_last": _("Undo \u201c{last}\u201d"),
+        "undo": _("Undo"),
+        "undo_ask": _("Undo \u201c{last}\u201d?"),
+        # Translators: the turn timer ran out.
+        "time_up": _("time!"),
+        "seating": _("Seating..."),
+        "no_answer": _("The dashboard did not answer: {problem}"),
+        "seated": _("Round {round} seated (draw seed {seed}); the dashboard sends it to the "
+                    "tables."),
+    }
 
 
 def standings(players: Sequence[str], totals: Mapping[str, Any], winners: Sequence[str],
