@@ -12,13 +12,12 @@ from html import escape
 from typing import Any
 
 from companion import games
-from companion.lang import _, ngettext, pgettext
+from companion.lang import N_, _, ngettext, pgettext
 from companion.table.dice import entered as _entered
-from companion.table.dice import rolled_word
 
 #: Why a Block Lottery round ended, after the player's name.
-END_CAUSES = {"empty_hand": "had no cards left", "deck_out": "could not draw",
-              "last_die": "took the last die"}
+END_CAUSES = {"empty_hand": N_("had no cards left"), "deck_out": N_("could not draw"),
+              "last_die": N_("took the last die")}
 #: Lines of the log on the table view.
 LOG_LINES = 12
 #: Chart size in SVG user units (it scales to the page).
@@ -38,70 +37,147 @@ def _value(value: Any) -> str:
 
 def _card(event: Mapping[str, Any]) -> str:
     """The card an event names, however the game spells it (a number, a rank, a dict)."""
-    for key in ("card", "value"):
+    for key in ("card", "value", "effect"):
         if key in event:
             count = event.get("count", 1)
             card = _value(event[key])
-            return f"{count} x {card}" if isinstance(count, int) and count > 1 else card
-    if "effect" in event:
-        count = event.get("count", 1)
-        effect = _value(event["effect"])
-        return f"{count} x {effect}" if isinstance(count, int) and count > 1 else effect
-    return "a card"
+            # Translators: {count} cards of the same value, played at once ("2 x 7").
+            return (_("{count} x {card}").format(count=count, card=card)
+                    if isinstance(count, int) and count > 1 else card)
+    return _("a card")
 
 
 def _cards(value: Any) -> str:
-    return _value(value) if value else "none"
+    # Translators: no cards were entered.
+    return _value(value) if value else pgettext("no cards", "none")
 
 
-#: One event in words, per type: (event) -> the words after the player's name. Types
-#: shared by several games read right for each (the fields tell them apart).
+def _nobody(value: Any) -> str:
+    return _value(value) or _("nobody")
+
+
+def _said(who: str, sentence: str, **fields: Any) -> str:
+    """``sentence`` with the player (``{player}``) and ``fields`` filled in; an event
+    with no player starts with what happened."""
+    return sentence.format(player=who, **fields).strip()
+
+
+def _roll(e: Mapping[str, Any], who: str) -> str:
+    value = _value(e.get("value"))
+    if _entered(e):
+        # Translators: a die's face typed in from a real die (not rolled by the device).
+        return _said(who, _("{player} entered {value}"), value=value)
+    return _said(who, _("{player} rolled {value}"), value=value)
+
+
+def _goal(e: Mapping[str, Any]) -> str:
+    rolls, entered = e.get("rolls"), _entered(e)
+    if _two_faces(rolls):
+        text = (_("Hit Goal: entered {first} and {second}, the goal is {goal}") if entered
+                else _("Hit Goal: rolled {first} and {second}, the goal is {goal}"))
+        return text.format(first=rolls[0], second=rolls[1],
+                           goal=10 * max(rolls) + min(rolls))
+    text = _("Hit Goal: entered {value}") if entered else _("Hit Goal: rolled {value}")
+    return text.format(value=_value(rolls))
+
+
+def _hand(e: Mapping[str, Any], who: str) -> str:
+    if "cards" in e:
+        return _said(who, _("{player} has {cards}"), cards=_cards(e["cards"]))
+    if "values" in e:
+        return _said(who, _("{player} holds {cards}"), cards=_cards(e["values"]))
+    return _said(who, _("{player} holds cards worth {value}"), value=_value(e.get("sum")))
+
+
+def _end(e: Mapping[str, Any], who: str) -> str:
+    if "cause" not in e:
+        return " ".join(word for word in (who, _("The players ended the match")) if word)
+    cause = e.get("cause")
+    why = _(END_CAUSES[cause]) if cause in END_CAUSES else _value(e["cause"])
+    return _said(who, _("{player} ended the round: {why}"), why=why)
+
+
+def _pool(e: Mapping[str, Any]) -> str:
+    faces = _value(e.get("faces"))
+    if _entered(e):
+        return _("Entered the pool: {faces}").format(faces=faces)
+    return _("Rolled the pool: {faces}").format(faces=faces)
+
+
+def _reroll(e: Mapping[str, Any], who: str) -> str:
+    old, new = _value(e.get("from")), _value(e.get("to"))
+    if _entered(e):
+        return _said(who, _("{player} re-rolled {old} and entered {new}"), old=old, new=new)
+    return _said(who, _("{player} re-rolled {old} and got {new}"), old=old, new=new)
+
+
+def _score(e: Mapping[str, Any], who: str) -> str:
+    blocks, hand = _value(e.get("blocks")), _value(e.get("hand"))
+    if "lucky" in e:
+        return _said(who, _("{player} counted {blocks} cards in blocks and {hand} in hand, "
+                            "{lucky} lucky"), blocks=blocks, hand=hand, lucky=_value(e["lucky"]))
+    return _said(who, _("{player} counted {blocks} cards in blocks and {hand} in hand"),
+                 blocks=blocks, hand=hand)
+
+
+def _starter(e: Mapping[str, Any]) -> str:
+    value, face_up = _value(e.get("value")), _nobody(e.get("face_up"))
+    if "in_hand" in e:
+        return _("Who has a {value}? face up: {face_up}; in hand: {in_hand}").format(
+            value=value, face_up=face_up, in_hand=_nobody(e["in_hand"]))
+    return _("Who has a {value}? face up: {face_up}").format(value=value, face_up=face_up)
+
+
+def _turn_up(e: Mapping[str, Any]) -> str:
+    if e.get("card"):
+        return _("Turned up {card}").format(card=_value(e["card"]))
+    return _("Turned up a card")
+
+
+#: One event in words, per type: (event, player) -> the line, in the device's language
+#: (a sentence whose player is "" starts with what happened). Types shared by several
+#: games read right for each (the fields tell them apart). The events whose words name
+#: no player (the Board, the pool ...) are in :data:`UNSAID`.
 PHRASES: dict[str, Any] = {
-    "roll": lambda e: f"{_rolled(e)} {_value(e.get('value'))}",
-    "goal": lambda e: "Hit Goal: " + (
-        f"{_rolled(e)} {e['rolls'][0]} and {e['rolls'][1]}, the goal is "
-        f"{10 * max(e['rolls']) + min(e['rolls'])}"
-        if _two_faces(e.get("rolls")) else f"{_rolled(e)} {_value(e.get('rolls'))}"),
-    "call": lambda e: "called: everyone else has one more turn",
-    "board": lambda e: f"Board cards: {_cards(e.get('cards'))}",
-    "hand": lambda e: ("has " + _cards(e["cards"]) if "cards" in e
-                       else "holds " + _cards(e["values"]) if "values" in e
-                       else f"holds cards worth {_value(e.get('sum'))}"),
-    "play": lambda e: f"played {_card(e)}",
-    "chain": lambda e: f"played a run {_value(e.get('first'))} to {_value(e.get('last'))}",
-    "blind": lambda e: f"turned over a face-down {_value(e.get('value'))}",
-    "pass": lambda e: "passed",
-    "pickup": lambda e: "picked up the pile",
-    "out": lambda e: "is out (no cards left)",
-    "points": lambda e: f"scored {_value(e.get('points'))}",
-    "end": lambda e: (f"ended the round: {END_CAUSES.get(e.get('cause'), _value(e['cause']))}"
-                      if "cause" in e else "The players ended the match"),
-    "end_match": lambda e: "The players ended the match",
-    "turn_up": lambda e: "Turned up " + (_value(e["card"]) if e.get("card") else "a card"),
-    "call_out": lambda e: (f"called out {_value(e.get('offender'))} for not saying "
-                           f"{_value(e.get('word'))}: they draw 2"),
-    "said": lambda e: f"said {_value(e.get('word'))}",
-    "forgot": lambda e: f"forgot to say {_value(e.get('word'))}",
-    "colour": lambda e: f"named the colour {_value(e.get('colour'))}",
-    "draw": lambda e: "drew a card",
-    "draw_stack": lambda e: "drew the stack",
-    "pool": lambda e: f"{_rolled(e).capitalize()} the pool: {_value(e.get('faces'))}",
-    "take": lambda e: f"took a {_value(e.get('face'))}",
-    "reroll": lambda e: (f"re-rolled {_value(e.get('from'))} and "
-                         f"{'entered' if _entered(e) else 'got'} {_value(e.get('to'))}"),
-    "token": lambda e: f"Drew token {_value(e.get('token'))}",
-    "score": lambda e: (f"counted {_value(e.get('blocks'))} cards in blocks and "
-                        f"{_value(e.get('hand'))} in hand"
-                        + (f", {_value(e['lucky'])} lucky" if "lucky" in e else "")),
-    "starter": lambda e: (f"Who has a {_value(e.get('value'))}? face up: "
-                          f"{_value(e.get('face_up')) or 'nobody'}"
-                          + (f"; in hand: {_value(e['in_hand']) or 'nobody'}"
-                             if "in_hand" in e else "")),
+    "roll": _roll,
+    "call": lambda e, who: _said(who, _("{player} called: everyone else has one more turn")),
+    "hand": _hand,
+    "play": lambda e, who: _said(who, _("{player} played {card}"), card=_card(e)),
+    "chain": lambda e, who: _said(who, _("{player} played a run {first} to {last}"),
+                                  first=_value(e.get("first")), last=_value(e.get("last"))),
+    "blind": lambda e, who: _said(who, _("{player} turned over a face-down {value}"),
+                                  value=_value(e.get("value"))),
+    "pass": lambda e, who: _said(who, _("{player} passed")),
+    "pickup": lambda e, who: _said(who, _("{player} picked up the pile")),
+    "out": lambda e, who: _said(who, _("{player} is out (no cards left)")),
+    "points": lambda e, who: _said(who, _("{player} scored {points}"),
+                                   points=_value(e.get("points"))),
+    "end": _end,
+    "call_out": lambda e, who: _said(
+        # Translators: {word} is what the player had to say (TRIO, DUO, UNO), as it is.
+        who, _("{player} called out {offender} for not saying {word}: they draw 2"),
+        offender=_value(e.get("offender")), word=_value(e.get("word"))),
+    "said": lambda e, who: _said(who, _("{player} said {word}"), word=_value(e.get("word"))),
+    "forgot": lambda e, who: _said(who, _("{player} forgot to say {word}"),
+                                   word=_value(e.get("word"))),
+    "colour": lambda e, who: _said(who, _("{player} named the colour {colour}"),
+                                   colour=_value(e.get("colour"))),
+    "draw": lambda e, who: _said(who, _("{player} drew a card")),
+    "draw_stack": lambda e, who: _said(who, _("{player} drew the stack")),
+    "take": lambda e, who: _said(who, _("{player} took a {face}"), face=_value(e.get("face"))),
+    "reroll": _reroll,
+    "score": _score,
 }
-
-
-def _rolled(event: Mapping[str, Any]) -> str:
-    return rolled_word(_entered(event))
+#: Events whose words name no player (one given anyway is put before them).
+UNSAID: dict[str, Any] = {
+    "goal": _goal,
+    "board": lambda e: _("Board cards: {cards}").format(cards=_cards(e.get("cards"))),
+    "end_match": lambda e: _("The players ended the match"),
+    "turn_up": _turn_up,
+    "pool": _pool,
+    "token": lambda e: _("Drew token {token}").format(token=_value(e.get("token"))),
+    "starter": _starter,
+}
 
 
 def _two_faces(rolls: Any) -> bool:
@@ -115,12 +191,13 @@ def event_words(event: Mapping[str, Any]) -> str:
     "Bob ended the round: could not draw". A type no game has reads "Ann: type ..."."""
     kind = str(event.get("type", "?"))
     who = str(event.get("player", "") or "")
-    phrase = PHRASES.get(kind)
-    if phrase is not None:
-        try:
-            return " ".join(word for word in (who, phrase(event)) if word)
-        except (KeyError, TypeError, ValueError):
-            pass  # a malformed event (the engine refused it): plain words below
+    try:
+        if kind in PHRASES:
+            return PHRASES[kind](event, who)
+        if kind in UNSAID:
+            return " ".join(word for word in (who, UNSAID[kind](event)) if word)
+    except (KeyError, TypeError, ValueError):
+        pass  # a malformed event (the engine refused it): plain words below
     rest = [_value(value) for key, value in event.items() if key not in ("type", "player")]
     words = [f"{who}:" if who else "", kind.replace("_", " "), *rest]
     return " ".join(word for word in words if word)
@@ -134,7 +211,9 @@ def log_lines(events: Sequence[Mapping[str, Any]], last: int | None = LOG_LINES,
     table, as the rules tell it: "Ann rolled 3: draw for Board"."""
     start = 0 if last is None else max(0, len(events) - last)
     notes = event_notes(game, events) if game is not None else [""] * len(events)
-    return [(seq, event_words(event) + (f": {notes[seq - 1]}" if notes[seq - 1] else ""))
+    # Translators: an event in words, then what it meant at the table.
+    return [(seq, _("{event}: {note}").format(event=event_words(event), note=notes[seq - 1])
+             if notes[seq - 1] else event_words(event))
             for seq, event in enumerate(events[start:], start + 1)]
 
 
@@ -166,8 +245,11 @@ def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
                 after = result.get("totals", {})
                 gains = ", ".join(f"{name} {_signed(after.get(name, 0) - totals.get(name, 0))}"
                                   for name in match.players)
-                note = "; ".join(part for part in (note, f"{word} {settled} over ({gains})")
-                                 if part)
+                # Translators: {unit} is "hand", "round" or "game"; {gains} what each
+                # player scored in it ("Ann +71, Bob +0").
+                over = _("{unit} {n} over ({gains})").format(unit=word, n=settled,
+                                                             gains=gains)
+                note = "; ".join(part for part in (note, over) if part)
             notes[index] = note
             totals, done = dict(result.get("totals", {})), settled
     except CompanionError:
