@@ -228,3 +228,20 @@ def test_the_page_marks_its_texts_for_the_catalog() -> None:
         for between in re.findall(r">([^<>]+)<", text):
             left = re.sub(r"&\w+;|&#\d+;|[\s:·,.()]", "", between)
             assert not re.search(r"[A-Za-z]{2,}", left), (template.name, between)
+
+
+def test_a_finished_match_page_speaks_too(device, shouting) -> None:
+    device.pair()
+    match_id = device.client.post("/api/matches", json={
+        "game": "scoreboard", "players": ["Ann", "Bob"], "options": {"target": 20}},
+    ).json()["match_id"]
+    for player, points in (("Ann", 5), ("Bob", 12), ("Ann", 20), ("Bob", 3)):
+        device.client.post("/api/events", json={"event": {
+            "type": "points", "player": player, "points": points}})
+    page = device.client.get(f"/matches/{match_id}").text
+    assert "FINISHED: <strong>Ann</strong> WON" in page
+    assert ">ROUND</th>" in page and ">TOTAL</td>" in page and "4 EVENTS" in page
+    # The unit ("round") is the game's word (companion.games), put into the sentence.
+    assert "Bob SCORED 12: round 1 OVER (Ann +5, Bob +12)" in page
+    table = device.client.get("/").text
+    assert "GAME OVER: <strong>Ann</strong> WINS" in table

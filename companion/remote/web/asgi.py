@@ -210,7 +210,8 @@ class Site:
                                       player_url=views.player_url,
                                       script_words=views.script_words, together=views.together)
         self.templates.filters.update(when=views.when, duration=views.length, counted=counted,
-                                      number=views.number, fill=_fill)
+                                      number=views.number, fill=_fill,
+                                      sheet_word=views.sheet_word)
 
     # -- access -------------------------------------------------------------------------
 

@@ -393,6 +393,19 @@ def when(timestamp: float | None) -> str:
     return day_text(timestamp, pgettext("page date and time (strftime)", "%a %d %b %Y %H:%M"))
 
 
+#: The score sheet's words (the export's, which stay English in the file) as the page
+#: shows them: its first column's heading and its last row.
+SHEET_WORDS = {"hand": N_("Hand"), "round": N_("Round"), "game": N_("Game"),
+               "total": N_("Total")}
+
+
+def sheet_word(text: Any) -> str:
+    """A word of the score sheet's first column as the page shows it: "Round",
+    "Total" in the device's language; a hand's number as it is."""
+    word = str(text)
+    return _(SHEET_WORDS[word]) if word in SHEET_WORDS else word.capitalize()
+
+
 def number(value: Any) -> str:
     """A figure as the device's language writes it ("2,5" in German); anything that is
     not a fraction is shown as it is."""
