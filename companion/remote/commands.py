@@ -48,6 +48,7 @@ from companion.errors import (
     UnknownGame,
     written,
 )
+from companion.lang import _, ngettext
 from companion.names import check_name
 from companion.remote.dice import PHYSICAL_ROLL, remote_faces
 from companion.remote.pads import pads
@@ -172,7 +173,7 @@ def session_state(app: App, session: Session | None) -> dict[str, Any]:
         "over": match.over,
         "winners": list(result.get("winners", [])) if match.over else [],
         "turn": expect["player"],
-        "prompt": expect["prompt"] if not match.over else "Game over",
+        "prompt": expect["prompt"] if not match.over else _("Game over"),
         "seq": len(match.events),
         "expecting": expect,
         "context": match.context(),
@@ -218,7 +219,8 @@ def history_limit(limit: object) -> int:
     """``limit`` if it is a count :func:`history` gives (1 to HISTORY_MAX), else BADARG
     (the console checks its text with this too, before it queues the command)."""
     if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= HISTORY_MAX:
-        raise RemoteError("BADARG", f"history takes a number from 1 to {HISTORY_MAX}")
+        raise RemoteError("BADARG", _("history takes a number from 1 to {n}").format(
+            n=HISTORY_MAX))
     return limit
 
 
@@ -227,9 +229,13 @@ def export_args(ref: object, fmt: object) -> tuple[str, str]:
     and ``jsonl`` or ``csv``; BADARG otherwise (the console checks with this too)."""
     ref = str(ref).strip().lower()
     if fmt not in ("jsonl", "csv"):
-        raise RemoteError("BADARG", f"export writes jsonl or csv, not {written(fmt)}")
+        # Translators: jsonl and csv are the formats' names, typed as they are.
+        raise RemoteError("BADARG", _("export writes jsonl or csv, not {value}").format(
+            value=written(fmt)))
     if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        raise RemoteError("BADARG", f"a match is current, last or a number, not {written(ref)}")
+        # Translators: "current" and "last" are typed as they are.
+        raise RemoteError("BADARG", _("a match is current, last or a number, not {value}")
+                          .format(value=written(ref)))
     return ref, str(fmt)
 
 
@@ -255,7 +261,7 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
         elif ref == "current":
             record_now = store.unfinished()
             if record_now is None:
-                raise RemoteError("NOGAME", "no match in progress")
+                raise RemoteError("NOGAME", _("no match in progress"))
             match_id = record_now.id
         else:
             match_id = store.resolve(ref)
@@ -264,7 +270,8 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
         return jsonl_lines(record, events)
     sheet = csv_text(record, events)
     if sheet is None:
-        raise RemoteError("BADARG", f"match {record.id} has no scores to export")
+        raise RemoteError("BADARG", _("match {number} has no scores to export").format(
+            number=record.id))
     return sheet.splitlines()
 
 
@@ -313,19 +320,16 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     from companion.ui.home import home_menu
 
     if not isinstance(game_id, str):
-        raise RemoteError("BADARG", "a new game needs a game id")
+        raise RemoteError("BADARG", _("a new game needs a game id"))
     names = check_players(names)  # the one rule for names, however they come in
     if options is not None and not isinstance(options, Mapping):
-        raise RemoteError("BADARG", "options are NAME=VALUE pairs (a JSON object)")
+        raise RemoteError("BADARG", _("options are NAME=VALUE pairs (a JSON object)"))
     options = dict(options or {})
     new_match(game_id, names, options)  # refused here, before anything changes
     _room_on_the_roster(app.ctx.store, names)
     open_now = _open_match(app)
     if open_now is not None and not force:
-        known = "" if open_now["match_id"] is None else f"match {open_now['match_id']}, "
-        raise RemoteError("OPEN", f"{open_now['title']} ({known}{open_now['where']}) is not "
-                                  "finished; LEAVE keeps it as abandoned, or add --force to NEW "
-                                  '(on the web: "force": true)')
+        raise RemoteError("OPEN", _still_open(open_now))
     if open_now is not None:
         _abandon_open(app, open_now)
     ctx = app.ctx
@@ -366,7 +370,7 @@ def leave(app: App) -> dict[str, Any]:
 
     open_now = _open_match(app)
     if open_now is None:
-        raise RemoteError("NOGAME", "no unfinished game to leave")
+        raise RemoteError("NOGAME", _("no unfinished game to leave"))
     _abandon_open(app, open_now)
     app.set_screen(home_menu(app.ctx))
     app.wake()
@@ -376,7 +380,8 @@ def leave(app: App) -> dict[str, Any]:
 def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
     """Apply ``event`` to the match on the screen, as the buttons would."""
     if not isinstance(event, dict):
-        raise RemoteError("BADARG", 'an event is a JSON object, like {"type": "call", ...}')
+        raise RemoteError("BADARG", _('an event is a JSON object, like {{"type": "call", ...}}')
+                          .format())
     session = _game_screen(app).session
     # The die is the device's: faces a remote leaves out are rolled here, chosen ones are
     # refused unless the table rolls real dice (then they are kept marked entered).
@@ -395,22 +400,23 @@ def roll(app: App) -> dict[str, Any]:
     game = _game_screen(app)
     expect = game.session.match.expecting()
     if not {"roll", "goal", "pool"} & set(expect.types):
-        raise RemoteError("ILLEGAL", f"nothing to roll now ({expect.prompt or 'game over'})")
+        raise RemoteError("ILLEGAL", _("nothing to roll now ({prompt})").format(
+            prompt=expect.prompt or _("game over")))
     if physical_dice(app.ctx.config):
-        raise RemoteError("ILLEGAL", PHYSICAL_ROLL)
+        raise RemoteError("ILLEGAL", _(PHYSICAL_ROLL))
     before = len(game.session.match.events)
     # Exactly what the ROLL button does on the game screen. The Hit Goal takes two
     # presses, one die each; one ROLL from afar rolls the goal, so press again when the
     # first press only rolled the first die.
     screen = game
-    for _ in range(2):
+    for _press in range(2):
         screen = game.press(app.ctx, Press("roll"))
         if len(game.session.match.events) > before or "goal" not in expect.types:
             break
     session = game.session
     if len(session.match.events) == before:
         # The screen would show "Not allowed" over itself; the caller gets the reason.
-        why = " ".join(getattr(screen, "lines", ())) or "the roll was refused"
+        why = " ".join(getattr(screen, "lines", ())) or _("the roll was refused")
         raise RemoteError("ILLEGAL", why)
     app.set_screen(screen)
     app.wake()
@@ -476,7 +482,7 @@ def run(app: App, name: str, *args: Any, **kw: Any) -> Any:
     failure comes out as :class:`RemoteError`, a bug as ``INTERNAL`` (and logged)."""
     command = COMMANDS.get(name)
     if command is None:
-        raise RemoteError("BADARG", f"no command {written(name)}")
+        raise RemoteError("BADARG", _("no command {name}").format(name=written(name)))
     return guarded(command, app, *args, **kw)
 
 
@@ -541,8 +547,10 @@ def call(app: App, fn: Callable[..., Any], *args: Any, timeout: float = CALL_TIM
     key = id(app)
     with _pending_lock:
         if _pending_count.get(key, 0) >= PENDING_MAX:
-            raise RemoteError("BUSY", f"{_name(fn)} was not run: {PENDING_MAX} commands "
-                                      "are waiting for the device already")
+            # Translators: {command} is the command's name, as the console types it.
+            raise RemoteError("BUSY", _("{command} was not run: {n} commands are waiting for "
+                                        "the device already").format(command=_name(fn),
+                                                                     n=PENDING_MAX))
         _pending_count[key] = _pending_count.get(key, 0) + 1
     if wake is not None:
         wake.clear()
@@ -566,8 +574,9 @@ def call(app: App, fn: Callable[..., Any], *args: Any, timeout: float = CALL_TIM
         pending.wake.wait(timeout)
         if not pending.finished.is_set():
             if pending.give_up():
-                raise RemoteError("BUSY", f"{_name(fn)} was not run: the device did not "
-                                          f"get to it within {timeout:g} s")
+                raise RemoteError("BUSY", _("{command} was not run: the device did not get "
+                                            "to it within {seconds} s").format(
+                                                command=_name(fn), seconds=f"{timeout:g}"))
             pending.finished.wait()  # started: it ends soon, and its answer is the truth
     finally:
         with _pending_lock:
@@ -605,13 +614,14 @@ def _applied(session: Session, event: dict[str, Any]) -> dict[str, Any]:
 def _game_screen(app: App) -> Any:
     game = app.game_screen()
     if game is None:
-        raise RemoteError("NOGAME", "no game on the screen (NEW starts one)")
+        # Translators: NEW is the console's command, typed as it is.
+        raise RemoteError("NOGAME", _("no game on the screen (NEW starts one)"))
     return game
 
 
 def _store(app: App) -> Any:
     if app.ctx.store is None:
-        raise RemoteError("STORE", "this device has no game log now, so nothing is saved")
+        raise RemoteError("STORE", _("this device has no game log now, so nothing is saved"))
     return app.ctx.store
 
 
@@ -626,11 +636,32 @@ def _open_match(app: App) -> dict[str, Any] | None:
         session = waiting_session(app.ctx)
         if session is None:
             return None
-    where = f"{len(session.match.events)} events"
-    if not on_screen:
-        where += (", not saved" if not session.saved else "") + ", waiting to be resumed"
+    count = len(session.match.events)
+    if on_screen:
+        where = ngettext("{n} events", "{n} events", count)
+    elif session.saved:
+        where = ngettext("{n} events, waiting to be resumed", "{n} events, waiting to be resumed",
+                         count)
+    else:
+        where = ngettext("{n} events, not saved, waiting to be resumed",
+                         "{n} events, not saved, waiting to be resumed", count)
+    where = where.format(n=count)
     return {"session": session, "match_id": session.match_id,
             "game": session.match.game_id, "title": session.title, "where": where}
+
+
+def _still_open(open_now: dict[str, Any]) -> str:
+    """Why NEW is refused while ``open_now`` is unfinished, in words."""
+    if open_now["match_id"] is None:
+        # Translators: LEAVE, NEW and --force are the console's words and "force": true
+        # the page's JSON: typed as they are. {where} says how many events and where.
+        text = _('{game} ({where}) is not finished; LEAVE keeps it as abandoned, or add '
+                 '--force to NEW (on the web: "force": true)')
+    else:
+        text = _('{game} (match {number}, {where}) is not finished; LEAVE keeps it as '
+                 'abandoned, or add --force to NEW (on the web: "force": true)')
+    return text.format(game=open_now["title"], number=open_now["match_id"],
+                       where=open_now["where"])
 
 
 def _abandon_open(app: App, open_now: dict[str, Any]) -> None:

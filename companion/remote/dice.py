@@ -22,16 +22,19 @@ import random
 from typing import Any
 
 from companion.errors import IllegalEvent
+from companion.lang import N_, _
 from companion.table.dice import DiceCup, roll_dice
 
 __all__ = ["PHYSICAL_ROLL", "REFUSAL", "remote_faces"]
 
 #: Why an event with a chosen face from a remote is refused (the issue's words).
-REFUSAL = ("the device rolls the dice here; a table that rolls real dice sets "
-           "[dice] physical = true")
+# Translators: [dice] physical = true is a line of the config file, typed as it is.
+REFUSAL = N_("the device rolls the dice here; a table that rolls real dice sets "
+             "[dice] physical = true")
 #: Why a remote cannot ask the device to roll at a table with real dice.
-PHYSICAL_ROLL = ("this table rolls real dice ([dice] physical = true): enter the faces "
-                 "rolled (the page's pads, or EVENT on the console)")
+# Translators: EVENT is the console's command, typed as it is.
+PHYSICAL_ROLL = N_("this table rolls real dice ([dice] physical = true): enter the faces "
+                   "rolled (the page's pads, or EVENT on the console)")
 
 
 def remote_faces(match: Any, event: dict[str, Any], physical: bool,
@@ -47,11 +50,13 @@ def remote_faces(match: Any, event: dict[str, Any], physical: bool,
     field, count = where
     if not physical:
         if field in event or "entered" in event:
-            raise IllegalEvent(REFUSAL)
+            raise IllegalEvent(_(REFUSAL))
         # No game rolls more than a cup holds (Block Lottery's 15): a longer "from" from
         # afar gets no more faces than that, and the engine refuses the mismatch.
         faces = roll_dice(rng, 1 if count is None else min(count, DiceCup.MAX_DICE))
         return {**event, field: faces[0] if count is None else faces}
     if field not in event:
-        raise IllegalEvent(f'{PHYSICAL_ROLL}; "{field}" holds them')
+        # Translators: {field} is the event's JSON key that holds the faces.
+        raise IllegalEvent(_('{refusal}; "{field}" holds them').format(
+            refusal=_(PHYSICAL_ROLL), field=field))
     return {**event, "entered": event.get("entered", True)}

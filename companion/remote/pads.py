@@ -30,30 +30,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from companion.lang import N_, _
+
 #: What each event type is called on a button or a pad's heading.
 TYPE_LABELS = {
-    "roll": "Roll the die", "goal": "Hit Goal rolls", "call": "Call", "board": "Board cards",
-    "hand": "A hand", "play": "Play", "chain": "Play a run", "blind": "Face-down card",
-    "pickup": "Pick up the pile", "out": "Out of cards", "points": "Points",
-    "end": "End", "end_match": "End the match", "turn_up": "Turn up a card",
-    "call_out": "Call out", "said": "Said it", "forgot": "Forgot to say it",
-    "colour": "Name a colour", "pass": "Pass", "draw": "Draw a card",
-    "draw_stack": "Draw the stack", "pool": "Roll the pool", "take": "Take a die",
-    "reroll": "Re-roll", "token": "Draw a token", "score": "Count cards",
-    "starter": "Who has it?",
+    "roll": N_("Roll the die"), "goal": N_("Hit Goal rolls"), "call": N_("Call"),
+    "board": N_("Board cards"), "hand": N_("A hand"), "play": N_("Play"),
+    "chain": N_("Play a run"), "blind": N_("Face-down card"), "pickup": N_("Pick up the pile"),
+    "out": N_("Out of cards"), "points": N_("Points"), "end": N_("End"),
+    "end_match": N_("End the match"), "turn_up": N_("Turn up a card"),
+    "call_out": N_("Call out"), "said": N_("Said it"), "forgot": N_("Forgot to say it"),
+    "colour": N_("Name a colour"), "pass": N_("Pass"), "draw": N_("Draw a card"),
+    "draw_stack": N_("Draw the stack"), "pool": N_("Roll the pool"), "take": N_("Take a die"),
+    "reroll": N_("Re-roll"), "token": N_("Draw a token"), "score": N_("Count cards"),
+    "starter": N_("Who has it?"),
 }
 #: What the pad's Send button says, where the type's label is not a deed.
 SEND_LABELS = {
-    "roll": "Enter the roll", "goal": "Set the goal", "board": "Enter the Board",
-    "hand": "Enter the hand", "points": "Enter the points", "score": "Enter the count",
-    "pool": "Enter the pool", "take": "Take it", "end": "End it", "reroll": "Re-roll them",
-    "token": "Draw it", "play": "Play it", "chain": "Play the run", "blind": "Turn it over",
-    "starter": "Enter who has it", "turn_up": "Turn it up", "call_out": "Call them out",
-    "colour": "Name it", "out": "Out",
+    "roll": N_("Enter the roll"), "goal": N_("Set the goal"), "board": N_("Enter the Board"),
+    "hand": N_("Enter the hand"), "points": N_("Enter the points"),
+    "score": N_("Enter the count"), "pool": N_("Enter the pool"), "take": N_("Take it"),
+    "end": N_("End it"), "reroll": N_("Re-roll them"), "token": N_("Draw it"),
+    "play": N_("Play it"), "chain": N_("Play the run"), "blind": N_("Turn it over"),
+    "starter": N_("Enter who has it"), "turn_up": N_("Turn it up"),
+    "call_out": N_("Call them out"), "colour": N_("Name it"), "out": N_("Out"),
 }
 #: The Send button of a die event the device rolls (no face pads: the device rolls).
-DEVICE_ROLLS = {"roll": "Roll the die", "goal": "Roll for the goal", "pool": "Roll the pool",
-                "reroll": "Re-roll them"}
+DEVICE_ROLLS = {
+    "roll": N_("Roll the die"), "goal": N_("Roll for the goal"), "pool": N_("Roll the pool"),
+    "reroll": N_("Re-roll them"),
+}
 #: Steppers never go past these (the engines refuse more anyway).
 POINTS_RANGE = (-9999, 9999)
 CARDS_COUNTED = (0, 200)
@@ -68,22 +74,22 @@ def fixed(name: str, value: Any) -> dict[str, Any]:
     return {"name": name, "label": name, "kind": "fixed", "value": value, "values": []}
 
 
-def _player(expect: Any, choices: Sequence[str] | None = None, label: str = "Player",
+def _player(expect: Any, choices: Sequence[str] | None = None, label: str | None = None,
             ) -> dict[str, Any]:
     """Whose event it is: fixed when it is someone's turn, else tap one."""
     if expect.player is not None and choices is None:
         return fixed("player", expect.player)
     names = list(choices if choices is not None else expect.choices.get("player", ()))
-    return field("player", label, "one", names)
+    return field("player", label or _("Player"), "one", names)
 
 
 def _card_fields(prefix: str, choices: Any, optional: bool) -> list[dict[str, Any]]:
     """A Card-Down card: its value, and (exact entry) colour and suit."""
-    return [field(f"{prefix}.value", "Value", "one", choices.get("value", ()),
+    return [field(f"{prefix}.value", _("Value"), "one", choices.get("value", ()),
                   optional=optional),
-            field(f"{prefix}.colour", "Colour", "one", choices.get("colour", ()),
+            field(f"{prefix}.colour", _("Colour"), "one", choices.get("colour", ()),
                   optional=True),
-            field(f"{prefix}.suit", "Suit", "one", choices.get("suit", ()), optional=True)]
+            field(f"{prefix}.suit", _("Suit"), "one", choices.get("suit", ()), optional=True)]
 
 
 # -- one function per game: (match, expect) -> {type: fields} ----------------------------
@@ -95,17 +101,17 @@ def _final_count(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
     hands = limits["hands"].values()
     ranks = expect.choices.get("cards", ())
     return {
-        "goal": [field("rolls", "Two rolls", "many", expect.choices.get("rolls", ()),
+        "goal": [field("rolls", _("Two rolls"), "many", expect.choices.get("rolls", ()),
                        min=2, max=2)],
         "roll": [fixed("player", expect.player),
-                 field("value", "Die", "one", expect.choices.get("value", ()))],
-        "call": [field("player", "Who calls", "one", expect.choices.get("caller", ()))],
-        "board": [field("cards", "Cards", "many", ranks,
+                 field("value", _("Die"), "one", expect.choices.get("value", ()))],
+        "call": [field("player", _("Who calls"), "one", expect.choices.get("caller", ()))],
+        "board": [field("cards", _("Cards"), "many", ranks,
                         min=(limits["board"] or [2, 2])[0], max=(limits["board"] or [2, 2])[1])],
-        "hand": [field("player", "Player", "one", expect.choices.get("player", ())),
-                 field("cards", "Cards", "many", ranks,
-                       min=min((low for low, _ in hands), default=3),
-                       max=max((high for _, high in hands), default=3),
+        "hand": [field("player", _("Player"), "one", expect.choices.get("player", ())),
+                 field("cards", _("Cards"), "many", ranks,
+                       min=min((low for low, _high in hands), default=3),
+                       max=max((high for _low, high in hands), default=3),
                        by_player={name: {"min": low, "max": high}
                                   for name, (low, high) in limits["hands"].items()})],
     }
@@ -116,31 +122,31 @@ def _block_lottery(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
 
     state = match.state()
     faces = list(rules.FACES)
-    score = [field("player", "Player", "one", expect.choices.get("player", ())),
-             field("blocks", "Cards in blocks", "number", min=CARDS_COUNTED[0],
+    score = [field("player", _("Player"), "one", expect.choices.get("player", ())),
+             field("blocks", _("Cards in blocks"), "number", min=CARDS_COUNTED[0],
                    max=CARDS_COUNTED[1], value=0),
-             field("hand", "Cards in hand", "number", min=CARDS_COUNTED[0],
+             field("hand", _("Cards in hand"), "number", min=CARDS_COUNTED[0],
                    max=CARDS_COUNTED[1], value=0)]
     if state["lucky_number"] is not None:
-        score.append(field("lucky", "Lucky cards", "number", min=CARDS_COUNTED[0],
+        score.append(field("lucky", _("Lucky cards"), "number", min=CARDS_COUNTED[0],
                            max=CARDS_COUNTED[1], value=0))
     most = max((len(dice) for dice in state["dice"].values()), default=0)
     return {
-        "pool": [field("faces", "The 15 dice", "many", faces, min=rules.POOL_SIZE,
+        "pool": [field("faces", _("The 15 dice"), "many", faces, min=rules.POOL_SIZE,
                        max=rules.POOL_SIZE)],
-        "take": [field("player", "Who takes", "one", expect.choices.get("player", ())),
-                 field("face", "Face", "one", expect.choices.get("face", ()))],
-        "end": [field("player", "Who ends the round", "one", expect.choices.get("player", ())),
-                field("cause", "Why", "one", expect.choices.get("cause", ()),
+        "take": [field("player", _("Who takes"), "one", expect.choices.get("player", ())),
+                 field("face", _("Face"), "one", expect.choices.get("face", ()))],
+        "end": [field("player", _("Who ends the round"), "one", expect.choices.get("player", ())),
+                field("cause", _("Why"), "one", expect.choices.get("cause", ()),
                       names={cause: rules.CAUSE_WORDS.get(cause, cause)
                              for cause in expect.choices.get("cause", ())})],
-        "reroll": [field("player", "Who re-rolls", "one", expect.choices.get("player", ())),
-                   field("from", "Dice picked up", "many", faces, min=1, max=most,
+        "reroll": [field("player", _("Who re-rolls"), "one", expect.choices.get("player", ())),
+                   field("from", _("Dice picked up"), "many", faces, min=1, max=most,
                          by_player={name: {"values": sorted(set(dice)), "max": len(dice)}
                                     for name, dice in state["dice"].items()}),
-                   field("to", "New faces", "many", expect.choices.get("to", ()), min=1,
+                   field("to", _("New faces"), "many", expect.choices.get("to", ()), min=1,
                          max=most)],
-        "token": [field("token", "Token", "one", expect.choices.get("token", ()))],
+        "token": [field("token", _("Token"), "one", expect.choices.get("token", ()))],
         "score": score,
     }
 
@@ -157,12 +163,12 @@ def _card_down(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
         "play": turn + _card_fields("card", expect.choices, optional=True),
         "draw": turn, "draw_stack": turn, "pass": turn,
         "said": [*turn, fixed("word", word)], "forgot": [*turn, fixed("word", word)],
-        "colour": [*turn, field("colour", "Colour", "one", expect.choices.get("colour", ()))],
-        "call_out": [*turn, field("offender", "Who forgot", "one", offenders),
-                     field("word", "The word", "one",
+        "colour": [*turn, field("colour", _("Colour"), "one", expect.choices.get("colour", ()))],
+        "call_out": [*turn, field("offender", _("Who forgot"), "one", offenders),
+                     field("word", _("The word"), "one",
                            sorted({item["word"] for item in state["call_outs"]}))],
-        "hand": [field("player", "Player", "one", waiting),
-                 field("values", "Cards", "many", expect.choices.get("value", ()), min=1,
+        "hand": [field("player", _("Player"), "one", waiting),
+                 field("values", _("Cards"), "many", expect.choices.get("value", ()), min=1,
                        max=max((held.get(name, 0) for name in waiting), default=1),
                        by_player={name: {"min": held.get(name, 0), "max": held.get(name, 0)}
                                   for name in waiting})],
@@ -175,46 +181,46 @@ def _full_counter(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
 
     turn = [fixed("player", expect.player)]
     counts = expect.choices.get("count", (1,))
-    count = field("count", "How many", "number", min=min(counts), max=max(counts), value=1)
+    count = field("count", _("How many"), "number", min=min(counts), max=max(counts), value=1)
     everyone = list(match.players)
     cards = match.deck.cards()
     # Each card as the deck prints it ("7 Back Stabber"), each effect by its name.
     names = {str(card): match.deck.name(card) for card in cards}
     effects = {effect: rules.NAMES.get(effect, effect.capitalize())
                for effect in rules.EFFECTS}
-    effects[rules.FOUR] = "Four of a kind"
-    play = ([*turn, field("effect", "What it did", "one", expect.choices.get("effect", ()),
+    effects[rules.FOUR] = _("Four of a kind")
+    play = ([*turn, field("effect", _("What it did"), "one", expect.choices.get("effect", ()),
                           names=effects), count] if match.quick else
-            [*turn, field("value", "Card", "one", expect.choices.get("value", ()),
+            [*turn, field("value", _("Card"), "one", expect.choices.get("value", ()),
                           names=names), count])
     return {
         "starter": [fixed("value", (expect.choices.get("value") or (None,))[0]),
-                    field("face_up", "Face up", "many", expect.choices.get("face_up", ()),
+                    field("face_up", _("Face up"), "many", expect.choices.get("face_up", ()),
                           min=0, max=len(everyone), distinct=True),
-                    field("in_hand", "In hand", "many", expect.choices.get("in_hand", ()),
+                    field("in_hand", _("In hand"), "many", expect.choices.get("in_hand", ()),
                           min=0, max=len(everyone), distinct=True, optional=True)],
         "play": play,
-        "chain": [*turn, field("first", "From", "one", expect.choices.get("first", ()),
+        "chain": [*turn, field("first", _("From"), "one", expect.choices.get("first", ()),
                                names=names),
-                  field("last", "To", "one", [card for card in cards if isinstance(card, int)],
+                  field("last", _("To"), "one", [card for card in cards if isinstance(card, int)],
                         names=names)],
-        "blind": [*turn, field("value", "The card", "one", cards, names=names)],
+        "blind": [*turn, field("value", _("The card"), "one", cards, names=names)],
         "pickup": turn,
-        "out": [field("player", "Who is out", "one", expect.choices.get("out", ()))],
+        "out": [field("player", _("Who is out"), "one", expect.choices.get("out", ()))],
         "end": [],
     }
 
 
 def _count_up(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
     turn = [fixed("player", expect.player)]
-    return {"play": [*turn, field("card", "Card", "one", expect.choices.get("card", ()))],
+    return {"play": [*turn, field("card", _("Card"), "one", expect.choices.get("card", ()))],
             "pass": turn}
 
 
 def _scoreboard(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
-    return {"points": [field("player", "Player", "one", expect.choices.get("player", ()),
+    return {"points": [field("player", _("Player"), "one", expect.choices.get("player", ()),
                              value=expect.player),
-                       field("points", "Points", "number", min=POINTS_RANGE[0],
+                       field("points", _("Points"), "number", min=POINTS_RANGE[0],
                              max=POINTS_RANGE[1], value=0)],
             "end": []}
 
@@ -237,17 +243,19 @@ def pads(match: Any, physical: bool = False) -> list[dict[str, Any]]:
     if build is None or not expect.types:
         return []
     by_type = build(match, expect)
-    labels = [TYPE_LABELS.get(kind, kind.replace("_", " ").capitalize())
-              for kind in expect.types]
+    labels = [_(TYPE_LABELS[kind]) if kind in TYPE_LABELS
+              else kind.replace("_", " ").capitalize() for kind in expect.types]
     made = []
     for kind, label in zip(expect.types, labels, strict=True):
         if kind not in by_type:
             continue
-        fields, send = by_type[kind], SEND_LABELS.get(kind, label)
+        fields = by_type[kind]
+        send = _(SEND_LABELS[kind]) if kind in SEND_LABELS else label
         rolled = match.die_roll({"type": kind})
         if rolled is not None and not physical:
             fields = [item for item in fields if item["name"] != rolled[0]]
-            send = DEVICE_ROLLS.get(kind, "Roll")
+            # Translators: the Send button of a pad whose die the device rolls.
+            send = _(DEVICE_ROLLS.get(kind, N_("Roll")))
         made.append({"type": kind, "label": label, "send": send, "player": expect.player,
                      "fields": fields})
     return made

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor, register_url_convertor
@@ -34,6 +35,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from companion.errors import one_line
+from companion.lang import _
 from companion.remote import commands
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
@@ -46,6 +48,7 @@ from companion.remote.web.pages import (
     playable_games,
     player_figures,
     player_page_data,
+    speaking,
     table_context,
 )
 from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
@@ -106,14 +109,14 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
     (Its Content-Type was checked at the door.)"""
     length = request.headers.get("content-length", "")
     if length and not length.isdigit():
-        raise Refusal(400, "Content-Length must be a whole number of bytes", code="BADARG")
+        raise Refusal(400, _("Content-Length must be a whole number of bytes"), code="BADARG")
     if length and int(length) > MAX_BODY:
-        raise Refusal(413, f"a request body holds at most {MAX_BODY // 1024} KiB")
+        raise Refusal(413, _too_big())
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise Refusal(413, f"a request body holds at most {MAX_BODY // 1024} KiB")
+            raise Refusal(413, _too_big())
     if not body.strip():
         data: Any = {}
     else:
@@ -122,41 +125,52 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
                               parse_int=_whole_number, parse_float=_finite_number,
                               object_pairs_hook=_no_twice)
         except (UnicodeDecodeError, ValueError, RecursionError):
-            raise Refusal(400, "the body is not JSON") from None
+            raise Refusal(400, _("the body is not JSON")) from None
     if not isinstance(data, dict):
-        raise Refusal(400, "the body must be one JSON object")
+        raise Refusal(400, _("the body must be one JSON object"))
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        known = ", ".join(fields) or "none"
-        raise Refusal(400, f"unknown field {one_line(unknown[0], 40)!r} (fields: {known})")
+        # Translators: {known} lists the field names (JSON keys, not translated) or "none".
+        known = ", ".join(fields) or _("none")
+        raise Refusal(400, _("unknown field {field} (fields: {known})").format(
+            field=repr(one_line(unknown[0], 40)), known=known))
     for name in required:
         if name not in data:
-            raise Refusal(400, f"the field {name!r} is missing")
+            raise Refusal(400, _("the field {field} is missing").format(field=repr(name)))
     for name, value in data.items():
         kinds = fields[name]
         if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple)
                                                     else (kinds,)):
-            raise Refusal(400, f"the field {name!r} has the wrong type")
+            raise Refusal(400, _wrong_type(name))
         if not isinstance(value, kinds):
-            raise Refusal(400, f"the field {name!r} has the wrong type")
+            raise Refusal(400, _wrong_type(name))
     return data
 
 
+def _too_big() -> str:
+    return _("a request body holds at most {size} KiB").format(size=MAX_BODY // 1024)
+
+
+def _wrong_type(name: str) -> str:
+    return _("the field {field} has the wrong type").format(field=repr(name))
+
+
 def _no_constant(name: str) -> Any:
-    raise Refusal(400, f"{name} is not a number here", code="BADARG")
+    # Translators: {value} is what the body held: NaN, Infinity or -Infinity.
+    raise Refusal(400, _("{value} is not a number here").format(value=name), code="BADARG")
 
 
 def _whole_number(text: str) -> int:
     value = int(text) if len(text) <= 20 else INT_MAX + 1
     if abs(value) > INT_MAX:
-        raise Refusal(400, "a number in the body is out of range", code="BADARG")
+        raise Refusal(400, _("a number in the body is out of range"), code="BADARG")
     return value
 
 
 def _finite_number(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise Refusal(400, "a number in the body is out of range", code="BADARG")
+        raise Refusal(400, _("a number in the body is out of range"), code="BADARG")
     return value
 
 
@@ -166,9 +180,9 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = dict(pairs)
     if len(data) != len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise Refusal(400, f"the key {one_line(twice, 40)!r} is in the body twice",
-                      code="BADARG")
+        twice = next(key for key, _value in pairs if key in seen or seen.add(key))
+        raise Refusal(400, _("the key {key} is in the body twice").format(
+            key=repr(one_line(twice, 40))), code="BADARG")
     return data
 
 
@@ -189,12 +203,15 @@ class Site:
         self.snapshots = SharedSnapshot(source)
         loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in template_dirs]),
                                       jinja2.FileSystemLoader(str(HERE / "templates"))])
-        self.templates = jinja2.Environment(loader=loader, autoescape=True,
-                                            trim_blocks=True, lstrip_blocks=True)
+        self.templates = speaking(jinja2.Environment(loader=loader, autoescape=True,
+                                                     trim_blocks=True, lstrip_blocks=True))
         self.templates.globals.update(game_title=views.game_title, site_title=title,
                                       seat_class=views.seat_class, unit=views.unit,
-                                      player_url=views.player_url)
-        self.templates.filters.update(when=views.when, duration=views.length, counted=counted)
+                                      player_url=views.player_url,
+                                      script_words=views.script_words, together=views.together)
+        self.templates.filters.update(when=views.when, duration=views.length, counted=counted,
+                                      number=views.number, fill=_fill,
+                                      sheet_word=views.sheet_word)
 
     # -- access -------------------------------------------------------------------------
 
@@ -212,13 +229,13 @@ class Site:
 
     def check_read(self, request: Request) -> None:
         if not self.may_read(request):
-            raise Refusal(401, "pair this phone first (Settings > Pair a phone on the device)")
+            raise Refusal(401, _pair_first())
 
     def check_write(self, request: Request) -> None:
         if not self.source.writable:
-            raise Refusal(403, "this page only shows the game log; it changes nothing")
+            raise Refusal(403, _("this page only shows the game log; it changes nothing"))
         if not self.paired(request):
-            raise Refusal(401, "pair this phone first (Settings > Pair a phone on the device)")
+            raise Refusal(401, _pair_first())
 
     # -- rendering ------------------------------------------------------------------------
 
@@ -347,7 +364,8 @@ class Site:
         self.check_read(request)
         match_id, fmt = request.path_params["match_id"], request.path_params["fmt"]
         if fmt not in ("jsonl", "csv"):
-            raise Refusal(404, f"no export as {fmt!r} (jsonl or csv)")
+            raise Refusal(404, _("no export as {format} (jsonl or csv)").format(
+                format=repr(fmt)))
         text = await run_in_threadpool(self.source.read, lambda s: export_text(s, match_id, fmt))
         kind = "application/x-ndjson" if fmt == "jsonl" else "text/csv"
         return Response(text.encode("utf-8"), media_type=f"{kind}; charset=utf-8", headers={
@@ -426,7 +444,7 @@ class Site:
     async def pair(self, request: Request) -> Response:
         data = await read_json(request, {"code": str}, required=("code",))
         if self.pairing is None:
-            raise Refusal(403, "this page does not pair phones")
+            raise Refusal(403, _("this page does not pair phones"))
         try:
             token = await run_in_threadpool(self.pairing.redeem, data["code"],
                                             request.headers.get("user-agent", ""))
@@ -506,7 +524,7 @@ class Site:
         status = STATUS.get(code, 400)
         message = one_line(getattr(exc, "message", str(exc)), getattr(exc, "shown_limit", 200))
         if code == "INTERNAL":  # a bug, logged where it happened: words, not Python's
-            message = BUG_WORDS
+            message = _(BUG_WORDS)
         if self.wants_json(request):
             return error(status, message, code=code)
         return self.failure(request, status, message)
@@ -529,10 +547,21 @@ class Site:
 def _http_message(exc: Exception) -> str:
     status = getattr(exc, "status_code", 500)
     if status == 404:
-        return "no such page"
+        return _("no such page")
     if status == 405:
-        return "this address does not take that method"
-    return str(getattr(exc, "detail", "")) or "refused"
+        return _("this address does not take that method")
+    return str(getattr(exc, "detail", "")) or _("refused")
+
+
+def _pair_first() -> str:
+    return _("pair this phone first (Settings > Pair a phone on the device)")
+
+
+def _fill(text: str, **parts: Any) -> Markup:
+    """A translated sentence with markup in its fields (``{{ _("{names} won") |
+    fill(names=strong) }}``): the sentence is escaped, a field is escaped unless it is
+    Markup already."""
+    return Markup.escape(text).format(**parts)
 
 
 def _whole(text: str | None) -> int | None:

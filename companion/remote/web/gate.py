@@ -33,13 +33,14 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from companion.errors import one_line
+from companion.lang import N_, _
 from companion.logs import problem_words
 from companion.network import machine_names
 
 log = logging.getLogger("companion")
 
 #: What a page is told of a bug (the log has the details, in one line).
-BUG_WORDS = "internal error: the device carries on (the details are in its log)"
+BUG_WORDS = N_("internal error: the device carries on (the details are in its log)")
 #: Methods that change something: checked for origin and body type.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: What a page may load: only from the device itself; nothing inline; no framing.
@@ -108,7 +109,7 @@ ONCE = (b"host", b"origin", b"content-type", b"content-length", b"sec-fetch-site
 def _given_twice(headers: Iterable[tuple[bytes, bytes]]) -> str:
     """The first of :data:`ONCE` that ``headers`` holds more than once, or ""."""
     seen: set[bytes] = set()
-    for key, _ in headers:
+    for key, _value in headers:
         if key in ONCE:
             if key in seen:
                 return key.decode("latin-1")
@@ -168,7 +169,7 @@ class Gate:
                       one_line(scope.get("path", ""), 80), problem_words(exc))
             if started:
                 return  # the answer is on its way: the connection just ends
-            message = BUG_WORDS
+            message = _(BUG_WORDS)
             if self.failure is not None:
                 response = self.failure(scope, 500, message)
                 if response is not None:
@@ -180,19 +181,20 @@ class Gate:
         """Refused unless the request may go on (see the module docstring)."""
         hosts = [value for key, value in scope.get("headers", []) if key == b"host"]
         if len(hosts) != 1 or len(hosts[0]) > HOST_MAX:
-            raise Refused(400, "HOST", "a request names exactly one host")
+            raise Refused(400, "HOST", _("a request names exactly one host"))
         twice = _given_twice(scope.get("headers", []))
         if twice:
             # Which of two Origins or body types counts depends on the reader: the
             # check here might read one and the handler the other.
-            raise Refused(400, "BADARG", f"the header {twice} is given twice")
+            raise Refused(400, "BADARG", _("the header {header} is given twice").format(
+                header=twice))
         host_header = hosts[0].decode("latin-1")
         host, port = split_host(host_header)
         server = scope.get("server") or ("", 0)
         known = host in self.names or host == normal_host(str(server[0]))
         if not known or (port and not port.isdigit()):
-            raise Refused(421, "HOST", "this device does not answer to that name; "
-                                       "use its address or add the name to [web] hosts")
+            raise Refused(421, "HOST", _("this device does not answer to that name; "
+                                         "use its address or add the name to [web] hosts"))
         if scope.get("method", "GET") not in WRITES:
             return
         headers = {key.decode("latin-1"): value.decode("latin-1")
@@ -200,16 +202,16 @@ class Gate:
         origin = headers.get("origin")
         if origin is not None and not same_origin(origin, scope.get("scheme", "http"),
                                                   host_header):
-            raise Refused(403, "ORIGIN", "a write must come from this device's own page")
+            raise Refused(403, "ORIGIN", _("a write must come from this device's own page"))
         if headers.get("sec-fetch-site", "same-origin").strip().lower() not in (
                 "same-origin", "none"):
-            raise Refused(403, "ORIGIN", "a write must come from this device's own page")
+            raise Refused(403, "ORIGIN", _("a write must come from this device's own page"))
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
-            raise Refused(415, "MEDIA", "a write's body must be application/json")
+            raise Refused(415, "MEDIA", _("a write's body must be application/json"))
         length = headers.get("content-length")
         if length is not None and not (length.strip().isascii() and length.strip().isdigit()):
-            raise Refused(400, "BADARG", "Content-Length must be a whole number of bytes")
+            raise Refused(400, "BADARG", _("Content-Length must be a whole number of bytes"))
 
     @staticmethod
     async def answer(send: Any, status: int, body: bytes) -> None:

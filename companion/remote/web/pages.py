@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion import lang
 from companion.errors import one_line
+from companion.lang import _
 from companion.names import player_key
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
@@ -19,6 +21,35 @@ from companion.table.dice import entered_dice
 INT_MAX = 2**63 - 1
 #: "Every match" for :meth:`Store.past` (its LIMIT).
 PAST_ALL = INT_MAX
+
+
+class Spoken:
+    """The device's language for a template: ``{{ lang }}`` is its code now ("de"), for
+    ``<html lang>``; ``lang.date``, ``lang.number`` ... are :mod:`companion.lang`'s."""
+
+    def __str__(self) -> str:
+        return lang.current()
+
+    def __html__(self) -> str:
+        return lang.current()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(lang, name)
+
+
+def speaking(env: Any) -> Any:
+    """Make the Jinja2 Environment ``env`` speak the device's language: the i18n
+    extension with :mod:`companion.lang`'s functions (``{{ _("Players") }}``,
+    ``{{ _("{name}'s turn").format(name=x) }}``, ``ngettext``, ``pgettext``; autoescape
+    still escapes what they return) and ``lang`` (the language's code, as
+    :class:`Spoken`). Called by the table page's app; the club page's gets it from there,
+    and any other environment may call it too. Returns ``env``."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(gettext=lang.gettext, ngettext=lang.ngettext,
+                                  pgettext=lang.pgettext, npgettext=lang.npgettext,
+                                  newstyle=False)
+    env.globals["lang"] = Spoken()
+    return env
 
 
 def _record_json(record: Any) -> dict[str, Any]:
@@ -54,7 +85,8 @@ def stored_match(store: Any, match_id: int) -> Any:
     from companion.errors import StoreError
 
     if not 0 < match_id <= INT_MAX:
-        raise RemoteError("NOTFOUND", f"no match {one_line(str(match_id), 24)}")
+        raise RemoteError("NOTFOUND", _("no match {number}").format(
+            number=one_line(str(match_id), 24)))
     try:
         return store.match(match_id)
     except StoreError as problem:
@@ -87,7 +119,8 @@ def export_text(store: Any, match_id: int, fmt: str) -> str:
     record = stored_match(store, match_id)
     text = match_text(store, record, fmt)
     if text is None:
-        raise RemoteError("STORE", f"match {record.id} has no scores to export")
+        raise RemoteError("STORE", _("match {number} has no scores to export")
+                          .format(number=record.id))
     return text
 
 
@@ -113,7 +146,7 @@ def player_figures(store: Any, played_only: bool = False) -> dict[str, Any]:
 def player_page_data(store: Any, name: str) -> dict[str, Any]:
     """A player's page (:func:`~.people.player_details`) with their matches."""
     if not name.strip() or len(name) > NAME_MAX:
-        raise RemoteError("NOTFOUND", "no such player")
+        raise RemoteError("NOTFOUND", _("no such player"))
     return player_details(store, name, past_matches(store, player=name))
 
 

@@ -51,7 +51,7 @@ from pathlib import Path
 from companion.clock import Clock
 from companion.errors import CompanionError, one_line
 from companion.files import UnreadableFile, read_text_file
-from companion.words import counted
+from companion.lang import _, ngettext
 
 log = logging.getLogger("companion")
 
@@ -81,7 +81,8 @@ class PairingLocked(PairingRefused):
 
     def __init__(self, seconds: float):
         self.seconds = max(1, math.ceil(seconds))
-        super().__init__(f"too many wrong codes: pairing is locked for {self.seconds} s")
+        super().__init__(_("too many wrong codes: pairing is locked for {seconds} s").format(
+            seconds=self.seconds))
 
 
 @dataclass(frozen=True)
@@ -229,8 +230,8 @@ class Pairing:
                 raise PairingLocked(self._locked_until - now)
             if self._code is None or now >= self._expires:
                 self._code = None
-                raise PairingRefused("no pairing code is showing: open Settings > Pair a "
-                                     "phone on the device")
+                raise PairingRefused(_("no pairing code is showing: open Settings > Pair a "
+                                       "phone on the device"))
             if not isinstance(code, str) or not hmac.compare_digest(
                     code.strip().encode(), self._code.encode()):
                 return self._wrong(now)
@@ -259,11 +260,14 @@ class Pairing:
             raise PairingLocked(self._locked_until - now)
         self._remember(now)
         if self._tries < TRIES:
-            raise PairingRefused(f"wrong code ({counted(TRIES - self._tries, 'try')} left)")
+            left = TRIES - self._tries
+            raise PairingRefused(ngettext("wrong code ({n} try left)",
+                                          "wrong code ({n} tries left)", left).format(n=left))
         self._code = None
         if self._showing:
             self._new_code(now)  # the screen shows it at its next tick
-        raise PairingRefused(f"wrong code {TRIES} times: the device shows a new one")
+        raise PairingRefused(_("wrong code {n} times: the device shows a new one").format(
+            n=TRIES))
 
     def _remember(self, now: float) -> None:
         if self.memory is not None:

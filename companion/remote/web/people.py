@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.lang import _
 from companion.names import player_key
 from companion.remote.commands import RemoteError
 
@@ -30,7 +31,7 @@ def player_details(store: Any, name: str, matches: list[dict[str, Any]]) -> dict
     played = [p for m in matches for p in m["players"] if player_key(p) == key]
     shown = on_roster[0] if on_roster else (played[0] if played else None)
     if shown is None:
-        raise RemoteError("NOTFOUND", f"no player {wanted!r}")
+        raise RemoteError("NOTFOUND", _("no player {name}").format(name=repr(wanted)))
     rows = opponents(store, shown)
     # Only games the player finished: one started and never finished is no "0 played".
     return {"name": shown, "figures": without_unplayed(figures(store, player=shown)),

@@ -12,12 +12,12 @@ from html import escape
 from typing import Any
 
 from companion import games
+from companion.lang import N_, _, ngettext, pgettext
 from companion.table.dice import entered as _entered
-from companion.table.dice import rolled_word
 
 #: Why a Block Lottery round ended, after the player's name.
-END_CAUSES = {"empty_hand": "had no cards left", "deck_out": "could not draw",
-              "last_die": "took the last die"}
+END_CAUSES = {"empty_hand": N_("had no cards left"), "deck_out": N_("could not draw"),
+              "last_die": N_("took the last die")}
 #: Lines of the log on the table view.
 LOG_LINES = 12
 #: Chart size in SVG user units (it scales to the page).
@@ -37,70 +37,147 @@ def _value(value: Any) -> str:
 
 def _card(event: Mapping[str, Any]) -> str:
     """The card an event names, however the game spells it (a number, a rank, a dict)."""
-    for key in ("card", "value"):
+    for key in ("card", "value", "effect"):
         if key in event:
             count = event.get("count", 1)
             card = _value(event[key])
-            return f"{count} x {card}" if isinstance(count, int) and count > 1 else card
-    if "effect" in event:
-        count = event.get("count", 1)
-        effect = _value(event["effect"])
-        return f"{count} x {effect}" if isinstance(count, int) and count > 1 else effect
-    return "a card"
+            # Translators: {count} cards of the same value, played at once ("2 x 7").
+            return (_("{count} x {card}").format(count=count, card=card)
+                    if isinstance(count, int) and count > 1 else card)
+    return _("a card")
 
 
 def _cards(value: Any) -> str:
-    return _value(value) if value else "none"
+    # Translators: no cards were entered.
+    return _value(value) if value else pgettext("no cards", "none")
 
 
-#: One event in words, per type: (event) -> the words after the player's name. Types
-#: shared by several games read right for each (the fields tell them apart).
+def _nobody(value: Any) -> str:
+    return _value(value) or _("nobody")
+
+
+def _said(who: str, sentence: str, **fields: Any) -> str:
+    """``sentence`` with the player (``{player}``) and ``fields`` filled in; an event
+    with no player starts with what happened."""
+    return sentence.format(player=who, **fields).strip()
+
+
+def _roll(e: Mapping[str, Any], who: str) -> str:
+    value = _value(e.get("value"))
+    if _entered(e):
+        # Translators: a die's face typed in from a real die (not rolled by the device).
+        return _said(who, _("{player} entered {value}"), value=value)
+    return _said(who, _("{player} rolled {value}"), value=value)
+
+
+def _goal(e: Mapping[str, Any]) -> str:
+    rolls, entered = e.get("rolls"), _entered(e)
+    if _two_faces(rolls):
+        text = (_("Hit Goal: entered {first} and {second}, the goal is {goal}") if entered
+                else _("Hit Goal: rolled {first} and {second}, the goal is {goal}"))
+        return text.format(first=rolls[0], second=rolls[1],
+                           goal=10 * max(rolls) + min(rolls))
+    text = _("Hit Goal: entered {value}") if entered else _("Hit Goal: rolled {value}")
+    return text.format(value=_value(rolls))
+
+
+def _hand(e: Mapping[str, Any], who: str) -> str:
+    if "cards" in e:
+        return _said(who, _("{player} has {cards}"), cards=_cards(e["cards"]))
+    if "values" in e:
+        return _said(who, _("{player} holds {cards}"), cards=_cards(e["values"]))
+    return _said(who, _("{player} holds cards worth {value}"), value=_value(e.get("sum")))
+
+
+def _end(e: Mapping[str, Any], who: str) -> str:
+    if "cause" not in e:
+        return " ".join(word for word in (who, _("The players ended the match")) if word)
+    cause = e.get("cause")
+    why = _(END_CAUSES[cause]) if cause in END_CAUSES else _value(e["cause"])
+    return _said(who, _("{player} ended the round: {why}"), why=why)
+
+
+def _pool(e: Mapping[str, Any]) -> str:
+    faces = _value(e.get("faces"))
+    if _entered(e):
+        return _("Entered the pool: {faces}").format(faces=faces)
+    return _("Rolled the pool: {faces}").format(faces=faces)
+
+
+def _reroll(e: Mapping[str, Any], who: str) -> str:
+    old, new = _value(e.get("from")), _value(e.get("to"))
+    if _entered(e):
+        return _said(who, _("{player} re-rolled {old} and entered {new}"), old=old, new=new)
+    return _said(who, _("{player} re-rolled {old} and got {new}"), old=old, new=new)
+
+
+def _score(e: Mapping[str, Any], who: str) -> str:
+    blocks, hand = _value(e.get("blocks")), _value(e.get("hand"))
+    if "lucky" in e:
+        return _said(who, _("{player} counted {blocks} cards in blocks and {hand} in hand, "
+                            "{lucky} lucky"), blocks=blocks, hand=hand, lucky=_value(e["lucky"]))
+    return _said(who, _("{player} counted {blocks} cards in blocks and {hand} in hand"),
+                 blocks=blocks, hand=hand)
+
+
+def _starter(e: Mapping[str, Any]) -> str:
+    value, face_up = _value(e.get("value")), _nobody(e.get("face_up"))
+    if "in_hand" in e:
+        return _("Who has a {value}? face up: {face_up}; in hand: {in_hand}").format(
+            value=value, face_up=face_up, in_hand=_nobody(e["in_hand"]))
+    return _("Who has a {value}? face up: {face_up}").format(value=value, face_up=face_up)
+
+
+def _turn_up(e: Mapping[str, Any]) -> str:
+    if e.get("card"):
+        return _("Turned up {card}").format(card=_value(e["card"]))
+    return _("Turned up a card")
+
+
+#: One event in words, per type: (event, player) -> the line, in the device's language
+#: (a sentence whose player is "" starts with what happened). Types shared by several
+#: games read right for each (the fields tell them apart). The events whose words name
+#: no player (the Board, the pool ...) are in :data:`UNSAID`.
 PHRASES: dict[str, Any] = {
-    "roll": lambda e: f"{_rolled(e)} {_value(e.get('value'))}",
-    "goal": lambda e: "Hit Goal: " + (
-        f"{_rolled(e)} {e['rolls'][0]} and {e['rolls'][1]}, the goal is "
-        f"{10 * max(e['rolls']) + min(e['rolls'])}"
-        if _two_faces(e.get("rolls")) else f"{_rolled(e)} {_value(e.get('rolls'))}"),
-    "call": lambda e: "called: everyone else has one more turn",
-    "board": lambda e: f"Board cards: {_cards(e.get('cards'))}",
-    "hand": lambda e: ("has " + _cards(e["cards"]) if "cards" in e
-                       else "holds " + _cards(e["values"]) if "values" in e
-                       else f"holds cards worth {_value(e.get('sum'))}"),
-    "play": lambda e: f"played {_card(e)}",
-    "chain": lambda e: f"played a run {_value(e.get('first'))} to {_value(e.get('last'))}",
-    "blind": lambda e: f"turned over a face-down {_value(e.get('value'))}",
-    "pass": lambda e: "passed",
-    "pickup": lambda e: "picked up the pile",
-    "out": lambda e: "is out (no cards left)",
-    "points": lambda e: f"scored {_value(e.get('points'))}",
-    "end": lambda e: (f"ended the round: {END_CAUSES.get(e.get('cause'), _value(e['cause']))}"
-                      if "cause" in e else "The players ended the match"),
-    "end_match": lambda e: "The players ended the match",
-    "turn_up": lambda e: "Turned up " + (_value(e["card"]) if e.get("card") else "a card"),
-    "call_out": lambda e: (f"called out {_value(e.get('offender'))} for not saying "
-                           f"{_value(e.get('word'))}: they draw 2"),
-    "said": lambda e: f"said {_value(e.get('word'))}",
-    "forgot": lambda e: f"forgot to say {_value(e.get('word'))}",
-    "colour": lambda e: f"named the colour {_value(e.get('colour'))}",
-    "draw": lambda e: "drew a card",
-    "draw_stack": lambda e: "drew the stack",
-    "pool": lambda e: f"{_rolled(e).capitalize()} the pool: {_value(e.get('faces'))}",
-    "take": lambda e: f"took a {_value(e.get('face'))}",
-    "reroll": lambda e: (f"re-rolled {_value(e.get('from'))} and "
-                         f"{'entered' if _entered(e) else 'got'} {_value(e.get('to'))}"),
-    "token": lambda e: f"Drew token {_value(e.get('token'))}",
-    "score": lambda e: (f"counted {_value(e.get('blocks'))} cards in blocks and "
-                        f"{_value(e.get('hand'))} in hand"
-                        + (f", {_value(e['lucky'])} lucky" if "lucky" in e else "")),
-    "starter": lambda e: (f"Who has a {_value(e.get('value'))}? face up: "
-                          f"{_value(e.get('face_up')) or 'nobody'}"
-                          + (f"; in hand: {_value(e['in_hand']) or 'nobody'}"
-                             if "in_hand" in e else "")),
+    "roll": _roll,
+    "call": lambda e, who: _said(who, _("{player} called: everyone else has one more turn")),
+    "hand": _hand,
+    "play": lambda e, who: _said(who, _("{player} played {card}"), card=_card(e)),
+    "chain": lambda e, who: _said(who, _("{player} played a run {first} to {last}"),
+                                  first=_value(e.get("first")), last=_value(e.get("last"))),
+    "blind": lambda e, who: _said(who, _("{player} turned over a face-down {value}"),
+                                  value=_value(e.get("value"))),
+    "pass": lambda e, who: _said(who, _("{player} passed")),
+    "pickup": lambda e, who: _said(who, _("{player} picked up the pile")),
+    "out": lambda e, who: _said(who, _("{player} is out (no cards left)")),
+    "points": lambda e, who: _said(who, _("{player} scored {points}"),
+                                   points=_value(e.get("points"))),
+    "end": _end,
+    "call_out": lambda e, who: _said(
+        # Translators: {word} is what the player had to say (TRIO, DUO, UNO), as it is.
+        who, _("{player} called out {offender} for not saying {word}: they draw 2"),
+        offender=_value(e.get("offender")), word=_value(e.get("word"))),
+    "said": lambda e, who: _said(who, _("{player} said {word}"), word=_value(e.get("word"))),
+    "forgot": lambda e, who: _said(who, _("{player} forgot to say {word}"),
+                                   word=_value(e.get("word"))),
+    "colour": lambda e, who: _said(who, _("{player} named the colour {colour}"),
+                                   colour=_value(e.get("colour"))),
+    "draw": lambda e, who: _said(who, _("{player} drew a card")),
+    "draw_stack": lambda e, who: _said(who, _("{player} drew the stack")),
+    "take": lambda e, who: _said(who, _("{player} took a {face}"), face=_value(e.get("face"))),
+    "reroll": _reroll,
+    "score": _score,
 }
-
-
-def _rolled(event: Mapping[str, Any]) -> str:
-    return rolled_word(_entered(event))
+#: Events whose words name no player (one given anyway is put before them).
+UNSAID: dict[str, Any] = {
+    "goal": _goal,
+    "board": lambda e: _("Board cards: {cards}").format(cards=_cards(e.get("cards"))),
+    "end_match": lambda e: _("The players ended the match"),
+    "turn_up": _turn_up,
+    "pool": _pool,
+    "token": lambda e: _("Drew token {token}").format(token=_value(e.get("token"))),
+    "starter": _starter,
+}
 
 
 def _two_faces(rolls: Any) -> bool:
@@ -114,12 +191,13 @@ def event_words(event: Mapping[str, Any]) -> str:
     "Bob ended the round: could not draw". A type no game has reads "Ann: type ..."."""
     kind = str(event.get("type", "?"))
     who = str(event.get("player", "") or "")
-    phrase = PHRASES.get(kind)
-    if phrase is not None:
-        try:
-            return " ".join(word for word in (who, phrase(event)) if word)
-        except (KeyError, TypeError, ValueError):
-            pass  # a malformed event (the engine refused it): plain words below
+    try:
+        if kind in PHRASES:
+            return PHRASES[kind](event, who)
+        if kind in UNSAID:
+            return " ".join(word for word in (who, UNSAID[kind](event)) if word)
+    except (KeyError, TypeError, ValueError):
+        pass  # a malformed event (the engine refused it): plain words below
     rest = [_value(value) for key, value in event.items() if key not in ("type", "player")]
     words = [f"{who}:" if who else "", kind.replace("_", " "), *rest]
     return " ".join(word for word in words if word)
@@ -133,7 +211,9 @@ def log_lines(events: Sequence[Mapping[str, Any]], last: int | None = LOG_LINES,
     table, as the rules tell it: "Ann rolled 3: draw for Board"."""
     start = 0 if last is None else max(0, len(events) - last)
     notes = event_notes(game, events) if game is not None else [""] * len(events)
-    return [(seq, event_words(event) + (f": {notes[seq - 1]}" if notes[seq - 1] else ""))
+    # Translators: an event in words, then what it meant at the table.
+    return [(seq, _("{event}: {note}").format(event=event_words(event), note=notes[seq - 1])
+             if notes[seq - 1] else event_words(event))
             for seq, event in enumerate(events[start:], start + 1)]
 
 
@@ -165,8 +245,11 @@ def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
                 after = result.get("totals", {})
                 gains = ", ".join(f"{name} {_signed(after.get(name, 0) - totals.get(name, 0))}"
                                   for name in match.players)
-                note = "; ".join(part for part in (note, f"{word} {settled} over ({gains})")
-                                 if part)
+                # Translators: {unit} is "hand", "round" or "game"; {gains} what each
+                # player scored in it ("Ann +71, Bob +0").
+                over = _("{unit} {n} over ({gains})").format(unit=word, n=settled,
+                                                             gains=gains)
+                note = "; ".join(part for part in (note, over) if part)
             notes[index] = note
             totals, done = dict(result.get("totals", {})), settled
     except CompanionError:
@@ -261,8 +344,10 @@ def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: st
     def y(v: int) -> float:
         return top + height * (high - v) / span
 
+    named = _("running totals by {unit}").format(unit=label)
+
     parts = [f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
-             f'aria-label="running totals by {escape(label)}">']
+             f'aria-label="{escape(named)}">']
     for v in sorted({low, 0, high}):
         parts.append(f'<line class="grid" x1="{left}" x2="{CHART_W - right}" '
                      f'y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
@@ -303,7 +388,38 @@ def when(timestamp: float | None) -> str:
 
     if timestamp is None:
         return ""
-    return day_text(timestamp, "%a %d %b %Y %H:%M")
+    # Translators: how the pages write a match's date and time (strftime codes). The
+    # day and month names of %a and %b are always English: use digits (%d.%m.%Y %H:%M).
+    return day_text(timestamp, pgettext("page date and time (strftime)", "%a %d %b %Y %H:%M"))
+
+
+#: The score sheet's words (the export's, which stay English in the file) as the page
+#: shows them: its first column's heading and its last row.
+SHEET_WORDS = {"hand": N_("Hand"), "round": N_("Round"), "game": N_("Game"),
+               "total": N_("Total")}
+
+
+def sheet_word(text: Any) -> str:
+    """A word of the score sheet's first column as the page shows it: "Round",
+    "Total" in the device's language; a hand's number as it is."""
+    word = str(text)
+    return _(SHEET_WORDS[word]) if word in SHEET_WORDS else word.capitalize()
+
+
+def number(value: Any) -> str:
+    """A figure as the device's language writes it ("2,5" in German); anything that is
+    not a fraction is shown as it is."""
+    if isinstance(value, float):
+        return str(value).replace(".", pgettext("decimal separator", "."))
+    return "" if value is None else str(value)
+
+
+def together(names: Sequence[str]) -> str:
+    """Winners named together: "Ann and Bob" ("Ann and Bob and Cy" for three)."""
+    text = ""
+    for name in names:
+        text = _("{names} and {last}").format(names=text, last=name) if text else str(name)
+    return text
 
 
 def length(seconds: float | None) -> str:
@@ -312,8 +428,9 @@ def length(seconds: float | None) -> str:
         return ""
     minutes = round(seconds / 60)
     if minutes < 60:
-        return f"{max(minutes, 1)} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
+        return _("{minutes} min").format(minutes=max(minutes, 1))
+    return _("{hours} h {minutes} min").format(hours=minutes // 60,
+                                               minutes=f"{minutes % 60:02d}")
 
 
 def page_title(state: Mapping[str, Any], site: str) -> str:
@@ -325,34 +442,77 @@ def page_title(state: Mapping[str, Any], site: str) -> str:
     title = str(state.get("title") or game_title(game))
     winners = list(state.get("winners") or [])
     if state.get("over"):
-        now = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" \
-            if winners else "game over"
+        now = ngettext("{names} wins", "{names} win", len(winners)).format(
+            names=together(winners)) if winners else _("game over")
     elif state.get("turn"):
-        now = f"{state['turn']} to play"
+        now = _("{player} to play").format(player=state["turn"])
     else:
         now = str(state.get("prompt") or "")
-    return f"{title}: {now} · {site}" if now else f"{title} · {site}"
+    if not now:
+        return f"{title} · {site}"
+    # Translators: the browser tab's title: the game, where it is, the device's name.
+    return _("{title}: {now} · {site}").format(title=title, now=now, site=site)
 
 
 def open_game(state: Mapping[str, Any], waiting: Mapping[str, Any] | None) -> str:
     """What a new game would push aside, in words ("" when nothing would): the game on
     the table, or the one waiting to be resumed on the device."""
     if state.get("game") and not state.get("over"):
-        game, match_id, where = state["game"], state.get("match_id"), "is not finished"
-        title = state.get("title")
+        game, match_id, title = state["game"], state.get("match_id"), state.get("title")
+        waits = False
     elif waiting:
         game, match_id = waiting["game"], waiting.get("match_id")
-        title, where = waiting.get("title"), "is not finished: it waits to be resumed"
+        title, waits = waiting.get("title"), True
     else:
         return ""
-    name = f"{title or game_title(game)}" + (f" (match {match_id})" if match_id else "")
-    return (f"{name} {where}. Starting a new game keeps it in the history as "
-            "abandoned.")
+    name = f"{title or game_title(game)}"
+    if match_id:
+        name = _("{game} (match {number})").format(game=name, number=match_id)
+    if waits:
+        return _("{game} is not finished: it waits to be resumed. Starting a new game keeps "
+                 "it in the history as abandoned.").format(game=name)
+    return _("{game} is not finished. Starting a new game keeps it in the history as "
+             "abandoned.").format(game=name)
 
 
 def last_words(events: Sequence[Mapping[str, Any]]) -> str:
     """The newest event in words, for "Undo 'Bob rolled 4'?" ("" with none)."""
     return event_words(events[-1]) if events else ""
+
+
+def script_words() -> dict[str, str]:
+    """The words the pages' scripts write (site.js, table.js, club.js), in the device's
+    language: the page carries them as JSON (the body's ``data-words``), so the scripts
+    hold no sentence of their own. ``{...}`` fields are
+    filled in by the script."""
+    return {
+        "refused": _("refused"),
+        "rename": _("New name for {name}"),
+        "remove": _("Remove {name} from the roster?"),
+        "start_anyway": _("Start the new game anyway?"),
+        "tap_to_add": _("tap below to add"),
+        # Translators: a chip's label for a screen reader: tap it to take a card out.
+        "take_out": _("take out {value}"),
+        # Translators: a button's label for a screen reader: tap it to add a card.
+        "add": _("add {value}"),
+        "minus_one": _("{label} minus one"),
+        "plus_one": _("{label} plus one"),
+        # Translators: after a pad field's name: cards picked so far of how many.
+        "picked_of": _(" ({n} of {max})"),
+        # Translators: after a pad field's name: cards picked so far, fewest to most.
+        "picked_range": _(" ({n}, {min} to {max})"),
+        "what_happened": _("What happened"),
+        # Translators: the Undo button, naming the event it takes back.
+        "undo_last": _("Undo \u201c{last}\u201d"),
+        "undo": _("Undo"),
+        "undo_ask": _("Undo \u201c{last}\u201d?"),
+        # Translators: the turn timer ran out.
+        "time_up": _("time!"),
+        "seating": _("Seating..."),
+        "no_answer": _("The dashboard did not answer: {problem}"),
+        "seated": _("Round {round} seated (draw seed {seed}); the dashboard sends it to the "
+                    "tables."),
+    }
 
 
 def standings(players: Sequence[str], totals: Mapping[str, Any], winners: Sequence[str],

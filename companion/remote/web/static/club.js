@@ -4,13 +4,14 @@
   const form = document.getElementById("seat-round");
   if (!form) return;
   const answer = document.getElementById("seat-answer");
+  const say = window.companionSay;   // the page's words (site.js)
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = {
       game: form.game.value, present: form.present.value,
       tables: parseInt(form.tables.value, 10) || 0,
     };
-    answer.textContent = "Seating...";
+    answer.textContent = say("seating");
     let reply, data = {};
     try {
       reply = await fetch("/api/club/seat", {
@@ -19,11 +20,11 @@
       });
       data = await reply.json();
     } catch (err) {
-      answer.textContent = "The dashboard did not answer: " + err;
+      answer.textContent = say("no_answer", { problem: err });
       return;
     }
     answer.textContent = reply.ok
-      ? "Round " + data.round + " seated (draw seed " + data.seed + "); the dashboard sends it to the tables."
-      : (data.error || "refused");
+      ? say("seated", { round: data.round, seed: data.seed })
+      : (data.error || say("refused"));
   });
 })();

@@ -15,6 +15,16 @@
     localStorage.setItem("theme", root.dataset.theme);
   });
 
+  // -- words: the page brings them in the device's language (base.html, the body's
+  // data-words) -- say("rename", {name: "Ann"}) is the sentence, its {fields} filled in.
+  let words = {};
+  try { words = JSON.parse(document.body.dataset.words || "{}"); } catch (err) { words = {}; }
+  function say(key, fields) {
+    return String(words[key] || key).replace(/\{(\w+)\}/g,
+      (whole, name) => (fields && name in fields ? String(fields[name]) : whole));
+  }
+  window.companionSay = say;
+
   // -- messages ----------------------------------------------------------------------------
   let toastTimer = 0;
   function toast(text, bad) {
@@ -38,7 +48,7 @@
   }
   async function act(url, body, done) {
     const reply = await post(url, body);
-    if (!reply.ok) { toast(reply.data.error || "refused", true); return reply; }
+    if (!reply.ok) { toast(reply.data.error || say("refused"), true); return reply; }
     if (done) done(reply.data);
     return reply;
   }
@@ -212,11 +222,11 @@
   document.addEventListener("click", (e) => {
     const rename = e.target.closest("[data-rename]");
     if (rename) {
-      const to = prompt("New name for " + rename.dataset.rename, rename.dataset.rename);
+      const to = prompt(say("rename", { name: rename.dataset.rename }), rename.dataset.rename);
       if (to) act("/api/players/rename", { name: rename.dataset.rename, to: to }, () => location.reload());
     }
     const remove = e.target.closest("[data-remove]");
-    if (remove && confirm("Remove " + remove.dataset.remove + " from the roster?")) {
+    if (remove && confirm(say("remove", { name: remove.dataset.remove }))) {
       act("/api/players/remove", { name: remove.dataset.remove }, () => location.reload());
     }
     const pick = e.target.closest("[data-pick]");
@@ -259,10 +269,10 @@
       const reply = await post("/api/matches", body);
       if (reply.ok) { location.href = "/"; return; }
       if (reply.status === 409 && reply.data.code === "OPEN" && !force &&
-          confirm((game.dataset.open || reply.data.error) + "\n\nStart the new game anyway?")) {
+          confirm((game.dataset.open || reply.data.error) + "\n\n" + say("start_anyway"))) {
         start(true); return;
       }
-      toast(reply.data.error || "refused", true);
+      toast(reply.data.error || say("refused"), true);
     };
     game.addEventListener("submit", (e) => { e.preventDefault(); start(false); });
   }

@@ -9,6 +9,7 @@
   if (!live) return;
   const box = $("#controls");
   const pad = $("#pad");
+  const say = window.companionSay;   // the page's words (site.js)
 
   // -- the chosen values of the pad on show ----------------------------------------------
   let chosen = {};       // field name -> value (one, number) or list (many)
@@ -51,10 +52,10 @@
     } else if (field.kind === "many") {
       const list = chosen[field.name] || [];
       const picked = el("p", { class: "picked", "aria-live": "polite" });
-      if (!list.length) picked.append(el("span", { class: "hint" }, "tap below to add"));
+      if (!list.length) picked.append(el("span", { class: "hint" }, say("tap_to_add")));
       list.forEach((value, index) => {
         const chip = el("button", { type: "button", class: "chip",
-          "aria-label": "take out " + named(field, value) }, named(field, value) + " \u00d7");
+          "aria-label": say("take_out", { value: named(field, value) }) }, named(field, value) + " \u00d7");
         chip.addEventListener("click", () => { list.splice(index, 1); render(); });
         picked.append(chip);
       });
@@ -63,7 +64,7 @@
       for (const value of field.values) {
         const full = list.length >= field.max || (field.distinct && list.includes(value));
         const key = el("button", { type: "button", class: "key",
-          "aria-label": "add " + named(field, value) }, named(field, value));
+          "aria-label": say("add", { value: named(field, value) }) }, named(field, value));
         key.disabled = full;
         key.addEventListener("click", () => {
           chosen[field.name] = [...(chosen[field.name] || []), value];
@@ -86,8 +87,8 @@
         chosen[field.name] = Number.isFinite(typed)
           ? Math.min(field.max, Math.max(field.min, typed)) : 0;
       });
-      const fewer = el("button", { type: "button", class: "key", "aria-label": field.label + " minus one" }, "\u2212");
-      const more = el("button", { type: "button", class: "key", "aria-label": field.label + " plus one" }, "+");
+      const fewer = el("button", { type: "button", class: "key", "aria-label": say("minus_one", { label: field.label }) }, "\u2212");
+      const more = el("button", { type: "button", class: "key", "aria-label": say("plus_one", { label: field.label }) }, "+");
       fewer.addEventListener("click", step(-1));
       more.addEventListener("click", step(1));
       row.append(fewer, input, more);
@@ -97,8 +98,8 @@
   }
   function countText(field) {
     const n = (chosen[field.name] || []).length;
-    if (field.min === field.max) return " (" + n + " of " + field.max + ")";
-    return " (" + n + ", " + field.min + " to " + field.max + ")";
+    if (field.min === field.max) return say("picked_of", { n: n, max: field.max });
+    return say("picked_range", { n: n, min: field.min, max: field.max });
   }
 
   function ready() {
@@ -146,7 +147,7 @@
     pad.replaceChildren();
     if (!pads.length) return;
     if (pads.length > 1) {
-      const tabs = el("div", { class: "tabs", role: "group", "aria-label": "What happened" });
+      const tabs = el("div", { class: "tabs", role: "group", "aria-label": say("what_happened") });
       for (const entry of pads) {
         const tab = el("button", { type: "button", class: "tab",
           "aria-pressed": String(current && current.type === entry.type) }, entry.label);
@@ -172,7 +173,7 @@
     box.hidden = !view.game || view.over;
     box.dataset.last = view.last || "";
     const undo = $("#undo");
-    undo.textContent = view.last ? "Undo \u201c" + view.last + "\u201d" : "Undo";
+    undo.textContent = view.last ? say("undo_last", { last: view.last }) : say("undo");
     undo.disabled = !view.last;
     const key = JSON.stringify(view.pads || []);
     if (box.dataset.key === key) return;   // unchanged: keep what is being tapped in
@@ -187,7 +188,7 @@
       pads: JSON.parse(box.dataset.pads || "[]"), title: document.title });
     $("#undo").addEventListener("click", () => {
       const last = box.dataset.last;
-      if (last && confirm("Undo \u201c" + last + "\u201d?")) window.companionAct("/api/undo", {});
+      if (last && confirm(say("undo_ask", { last: last }))) window.companionAct("/api/undo", {});
     });
   }
 
@@ -200,7 +201,7 @@
     if (!timer.dataset.seen) timer.dataset.seen = String(Date.now());
     const gone = Math.floor((Date.now() - Number(timer.dataset.seen)) / 1000);
     const left = Math.max(0, Number(timer.dataset.left) - gone);
-    const text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : "time!";
+    const text = left ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : say("time_up");
     $(".left", timer).textContent = text;
     timer.classList.toggle("out", !left);
   }, 250);
