@@ -180,6 +180,23 @@ def date_time(when) -> str:
         date=date(when), hour=f"{when.hour:02d}", minute=f"{when.minute:02d}")
 
 
+#: Day and month names for :func:`long_date_time`, translated where used.
+_WEEKDAYS = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat"), N_("Sun"))
+_MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"),
+           N_("Aug"), N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
+
+
+def long_date_time(when) -> str:
+    """A day and time as the pages write it, names in the language: "Wed 25 Nov 2026
+    18:05" in English, "Mi 25. Nov. 2026 18:05" in German."""
+    # Translators: a date and time on the pages; {weekday} and {month} are the short
+    # names translated above (Mon, Nov); put the fields in the language's order.
+    return _("{weekday} {day} {month} {year} {hour}:{minute}").format(
+        weekday=gettext(_WEEKDAYS[when.weekday()]), day=f"{when.day:02d}",
+        month=gettext(_MONTHS[when.month - 1]), year=f"{when.year:04d}",
+        hour=f"{when.hour:02d}", minute=f"{when.minute:02d}")
+
+
 def and_list(names) -> str:
     """Names as a person lists them in the current language: "Ann, Bob and Cy"."""
     words = [str(name) for name in names]

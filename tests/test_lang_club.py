@@ -27,8 +27,8 @@ from tests.test_club_truth import FakeDashboard
 
 HEADERS = {"Origin": "http://testserver", "Content-Type": "application/json"}
 #: How the made-up language writes numbers and dates (German's way).
-FORMATS = {"decimal separator": ",", "date format (strftime)": "%d.%m.%Y",
-           "date and time format (strftime)": "%d.%m.%Y %H:%M"}
+FORMATS = {"decimal separator": ",", "a date in digits": "{day}.{month}.{year}",
+           "a date and a time of day": "{date} {hour}:{minute}"}
 
 
 def shout(text: str) -> str:

@@ -104,7 +104,7 @@ def test_stats_decimals_and_dates_are_written_as_the_language_writes_them(
     class German(gettext.NullTranslations):
         def pgettext(self, context, message):
             return {"decimal separator": ",",
-                    "date format (strftime)": "%d.%m.%Y"}.get(context, message)
+                    "a date in digits": "{day}.{month}.{year}"}.get(context, message)
 
     with Store.in_dir(played) as store:
         shown = figures(store)

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from companion import games
-from companion.lang import N_, _, ngettext, pgettext
+from companion.lang import N_, _, long_date_time, ngettext, pgettext
 from companion.table.dice import entered as _entered
 
 #: Why a Block Lottery round ended, after the player's name.
@@ -384,13 +384,15 @@ def player_url(name: str) -> str:
 def when(timestamp: float | None) -> str:
     """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"
     ("?" for a time no calendar can show, as ``companion stats`` says it)."""
-    from companion.clock import day_text
+    import datetime
 
     if timestamp is None:
         return ""
-    # Translators: how the pages write a match's date and time (strftime codes). The
-    # day and month names of %a and %b are always English: use digits (%d.%m.%Y %H:%M).
-    return day_text(timestamp, pgettext("page date and time (strftime)", "%a %d %b %Y %H:%M"))
+    try:
+        moment = datetime.datetime.fromtimestamp(timestamp)
+    except (OverflowError, OSError, ValueError):
+        return "?"
+    return long_date_time(moment)
 
 
 #: The score sheet's words (the export's, which stay English in the file) as the page
