@@ -20,15 +20,42 @@ if a handler raises half-way, so a refused event can never leave a trace.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
-from companion.lang import _, and_list, pgettext
+from companion.lang import _, and_list, lazy, pgettext
 from companion.words import counted
 
 Event = dict[str, Any]
+
+
+class Said(Mapping[Any, str]):
+    """A rules table of words (a die face's action, a card's effect) whose texts are
+    said in the language spoken when one is looked up: ``table[key]`` is a plain
+    ``str``, so a screen may slice, measure or draw it. The texts are
+    :class:`~companion.lang.lazy` so the catalog finds them with their screen place;
+    :meth:`message` is a text's English, for what a match keeps."""
+
+    def __init__(self, texts: Mapping[Any, lazy]):
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: Any) -> str:
+        return str(self._texts[key])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def message(self, key: Any) -> str:
+        """The English text of ``key`` (the message itself, never translated)."""
+        return self._texts[key].message
+
+    def __repr__(self) -> str:
+        return f"Said({ {key: text.message for key, text in self._texts.items()} !r})"
 
 
 class Expect(NamedTuple):

@@ -31,6 +31,7 @@ from companion.games.base import (
     Event,
     Expect,
     Match,
+    Said,
     check_fields,
     die_face,
     entered_field,
@@ -52,9 +53,9 @@ DEALT_TO_EACH_PLAYER = 3
 DEALT_TO_BOARD = 2
 
 #: What each face lets the roller do, short enough for "N: text" on a 21-character line.
-#: Each is a :class:`~companion.lang.lazy` text (in the language spoken when it is
-#: shown); a roll keeps the English (``.message``) and :meth:`FinalCount.state` says it.
-FACE_ACTIONS: dict[int, lazy] = {
+#: Each said in the language of the screen that looks it up (:class:`Said`); a roll
+#: keeps the English (:meth:`Said.message`) and :meth:`FinalCount.state` says it.
+FACE_ACTIONS: Said = Said({
     # Translators: what a die face lets the roller do; "Board" is the shared cards.
     1: lazy("screen 18", "draw for yourself"),
     2: lazy("screen 18", "draw for opponent"),
@@ -62,7 +63,7 @@ FACE_ACTIONS: dict[int, lazy] = {
     4: lazy("screen 18", "swap with pile"),
     5: lazy("screen 18", "swap with opponent"),
     6: lazy("screen 18", "swap with Board"),
-}
+})
 #: Shown instead of the face's action when a 1-4 finds the draw pile empty (FC10).
 EMPTY_PILE_ACTION = lazy("screen 18", "pile empty: pass")
 #: Faces that take a card off the draw pile for good (played or discarded).
@@ -305,9 +306,8 @@ class FinalCount(Match):
         if took_card:
             self.draw_pile -= 1
         # The English message: the roll is said in the language of each screen showing it.
-        action = (
-            EMPTY_PILE_ACTION if pile_was_empty and value in PILE_FACES else FACE_ACTIONS[value]
-        ).message
+        action = (EMPTY_PILE_ACTION.message if pile_was_empty and value in PILE_FACES
+                  else FACE_ACTIONS.message(value))
         self.rolls.append(Roll(player, value, took_card, action, entered))
         self._end_turn(player)
         # Before a call the roller may still call at the end of their own turn.
