@@ -166,3 +166,50 @@ def test_english_outcome_is_unchanged():
     match = new_match("final-count", ["Ann", "Bob"])
     assert match.expecting().prompt == "Ann: roll or call"
     assert match.note({"type": "call"}) == ""
+
+
+@pytest.mark.parametrize("game, event, said, prompt", [
+    ("card-down", {"type": "play", "player": "Ann"},
+     "NOBODY IS TAKING TURNS NOW (TURN UP THE FIRST CARD)", "DEAL 7 EACH, TURN UP A CARD"),
+    ("block-lottery", {"type": "take", "player": "Ann", "face": 3},
+     "DICE ARE TAKEN ONLY WHILE THE ROUND IS PLAYED (ROLL THE POOL FOR ROUND 1 FIRST)",
+     "ROUND 1: ROLL THE POOL"),
+    ("count-up-21", {"type": "pass", "player": "Bob"}, "IT IS Ann'S TURN, NOT Bob'S",
+     "Ann LEADS: ANY CARD"),
+    ("scoreboard", {"type": "end"}, "NOTHING IS SCORED YET: ENTER A ROUND FIRST",
+     "ROUND 1: Ann'S POINTS"),
+    # The card's name stays as the card prints it (a game word, like a rank).
+    ("full-counter", {"type": "out", "player": "Ann"},
+     "PLAYERS GO OUT DURING A GAME (FIND WHO STARTS: WHO HOLDS A 2 (Gold Bar)?)",
+     "WHO HAS A 2 (Gold Bar)?"),
+])
+def test_every_game_refuses_and_prompts_in_the_chosen_language(shouting, game, event, said,
+                                                               prompt):
+    match = new_match(game, ["Ann", "Bob"])
+    assert refusal(match, event) == said
+    assert match.expecting().prompt == prompt
+
+
+def test_full_counter_last_play_is_said_anew_after_a_switch(shouting, monkeypatch):
+    match = new_match("full-counter", ["Ann", "Bob"], {"quick": True})
+    match.apply({"type": "starter", "value": match.expecting().choices["value"][0],
+                 "face_up": ["Ann"]})
+    assert match.state()["last"] == {"player": "Ann", "text": "LEADS"}
+    monkeypatch.setattr(lang, "_current", ["en", gettext.NullTranslations()])
+    assert match.state()["last"] == {"player": "Ann", "text": "leads"}
+
+
+def test_block_lottery_says_how_a_round_ended_as_one_sentence(shouting):
+    from companion.games.block_lottery import CAUSE_WORDS, LAST_DIE, ended_words
+
+    assert ended_words("Ann", LAST_DIE) == "Ann TOOK THE LAST DIE"
+    assert CAUSE_WORDS[LAST_DIE] == "TOOK THE LAST DIE"
+    assert isinstance(CAUSE_WORDS[LAST_DIE], str)  # a screen may slice it
+
+
+def test_card_effects_are_plain_text_in_the_language_of_the_moment(shouting, monkeypatch):
+    from companion.games.card_down import EFFECTS, SKIP
+
+    assert EFFECTS[SKIP] == "SKIP NEXT" and type(EFFECTS[SKIP]) is str
+    monkeypatch.setattr(lang, "_current", ["en", gettext.NullTranslations()])
+    assert EFFECTS[SKIP] == "skip next" and EFFECTS.message(SKIP) == "skip next"

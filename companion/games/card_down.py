@@ -633,11 +633,11 @@ class CardDown(Match):
         """What the match is waiting for, to explain a refusal."""
         if self.phase == PLAY:
             return self.expecting().prompt
-        return {
-            DEAL: "turn up the first card",
-            HANDS: "enter the cards left in each hand",
-            OVER: "the match is over",
-        }[self.phase]
+        if self.phase == DEAL:
+            return pgettext("screen 21xN", "turn up the first card")
+        if self.phase == HANDS:
+            return pgettext("screen 21xN", "enter the cards left in each hand")
+        return pgettext("screen 21xN", "the match is over")
 
     # -- what the screens read -------------------------------------------------------
 

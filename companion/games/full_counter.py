@@ -162,8 +162,8 @@ class FullCounter(Match):
         self.options["deck"] = self.deck.profile()
         self.quick: bool = self.options["quick"]
         if self.quick and self.options["zones"]:
-            raise BadSetup("quick mode does not count the cards: zones needs the values "
-                           "entered (quick=false)")
+            raise BadSetup(pgettext("screen 21xN", "quick mode does not count the cards: zones "
+                                    "needs the values entered (quick=false)"))
         self.seats = Seats(self.players)
         self.losses: dict[str, int] = scores.zero_totals(self.players)
         self.games: list[FinishedGame] = []
