@@ -40,6 +40,7 @@ from typing import Any
 
 from companion import font
 from companion.errors import BadSetup
+from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
            "placeholder_seats", "player_key", "split_players"]
@@ -64,26 +65,30 @@ def check_name(name: object, others: Iterable[str] = ()) -> str:
     players seated so far when seating.
     """
     if not isinstance(name, str):
-        raise BadName("a name is text")
+        raise BadName(pgettext("screen 21xN", "a name is text"))
     name = unicodedata.normalize("NFC", name)
     if any(unicodedata.category(char) in _HIDDEN for char in name):
-        raise BadName("a name cannot contain control characters")
+        raise BadName(pgettext("screen 21xN", "a name cannot contain control characters"))
     clean = " ".join(name.split())  # trimmed, each run of spaces (any kind) one space
     if not clean:
-        raise BadName("a player needs a name")
+        raise BadName(pgettext("screen 21xN", "a player needs a name"))
     if len(clean) > NAME_MAX:
-        raise BadName(f"a name has at most {NAME_MAX} characters (the screen is small)")
+        text = pgettext("screen 21xN", "a name has at most {most} characters (the screen is small)")
+        raise BadName(text.format(most=NAME_MAX))
     if "," in clean:
-        raise BadName("a name cannot contain a comma")
+        raise BadName(pgettext("screen 21xN", "a name cannot contain a comma"))
     for char in clean:
         if not font.drawable(char):
-            raise BadName(f"the screen cannot draw '{char}' (U+{ord(char):04X})")
+            text = pgettext("screen 21xN", "the screen cannot draw '{char}' ({code})")
+            raise BadName(text.format(char=char, code=f"U+{ord(char):04X}"))
     key = player_key(clean)
     for other in others:
         if clean.casefold() == _shown(other).casefold():
-            raise BadName(f"{clean} is the same name as {other}")
+            text = pgettext("screen 21xN", "{name} is the same name as {player}")
+            raise BadName(text.format(name=clean, player=other))
         if key == player_key(other) or looks_like(clean, other):
-            raise BadName(f"{clean} would look like {other} on the screen")
+            text = pgettext("screen 21xN", "{name} would look like {player} on the screen")
+            raise BadName(text.format(name=clean, player=other))
     return clean
 
 
@@ -177,7 +182,7 @@ def check_players(names: object) -> list[str]:
     """A seat list: every name checked and cleaned, none like another (BadName if not).
     How many players a game takes is the game's rule, not this one."""
     if isinstance(names, str) or not isinstance(names, Iterable):
-        raise BadName("players are a list of names")
+        raise BadName(pgettext("screen 21xN", "players are a list of names"))
     seated: list[str] = []
     for name in names:
         seated.append(check_name(name, seated))

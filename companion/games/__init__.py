@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from companion.errors import UnknownGame, written
 from companion.games.base import Event, Expect, Match
+from companion.lang import pgettext
 
 __all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay",
            "unit"]
@@ -50,11 +51,13 @@ def engine(game_id: str) -> type[Match]:
     for info in GAMES:
         if info.game_id == game_id:
             if not available(game_id):
-                raise UnknownGame(f"{info.title} is coming soon")
+                raise UnknownGame(pgettext("screen 21xN", "{game} is coming soon")
+                                  .format(game=info.title))
             module = importlib.import_module(info.module)
             return module.MATCH
     known = ", ".join(info.game_id for info in GAMES)
-    raise UnknownGame(f"no game {written(game_id)} (games: {known})")
+    raise UnknownGame(pgettext("screen 21xN", "no game {game} (games: {known})")
+                      .format(game=written(game_id), known=known))
 
 
 def unit(game_id: str) -> str:

@@ -20,14 +20,42 @@ if a handler raises half-way, so a refused event can never leave a trace.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
-from companion.words import and_list, counted
+from companion.lang import _, and_list, lazy, pgettext
+from companion.words import counted
 
 Event = dict[str, Any]
+
+
+class Said(Mapping[Any, str]):
+    """A rules table of words (a die face's action, a card's effect) whose texts are
+    said in the language spoken when one is looked up: ``table[key]`` is a plain
+    ``str``, so a screen may slice, measure or draw it. The texts are
+    :class:`~companion.lang.lazy` so the catalog finds them with their screen place;
+    :meth:`message` is a text's English, for what a match keeps."""
+
+    def __init__(self, texts: Mapping[Any, lazy]):
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: Any) -> str:
+        return str(self._texts[key])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def message(self, key: Any) -> str:
+        """The English text of ``key`` (the message itself, never translated)."""
+        return self._texts[key].message
+
+    def __repr__(self) -> str:
+        return f"Said({ {key: text.message for key, text in self._texts.items()} !r})"
 
 
 class Expect(NamedTuple):
@@ -126,13 +154,18 @@ class Match:
         result = self.result()
         winners, totals = list(result.get("winners", [])), result.get("totals", {})
         if not winners:
-            return "Nobody wins"
+            return _("Nobody wins")
         score = totals.get(winners[0], "")
         if not self.high_wins:
-            score = f"the lowest total, {score}"
+            if len(winners) == 1:
+                return _("{name} wins with the lowest total, {score}").format(
+                    name=winners[0], score=score)
+            return _("{names} tie on the lowest total, {score} and share the win").format(
+                names=and_list(winners), score=score)
         if len(winners) == 1:
-            return f"{winners[0]} wins with {score}"
-        return f"{and_list(winners)} tie on {score} and share the win"
+            return _("{name} wins with {score}").format(name=winners[0], score=score)
+        return _("{names} tie on {score} and share the win").format(
+            names=and_list(winners), score=score)
 
     def note(self, event: Event) -> str:
         """What ``event``, the one just applied, means at the table in a few words (a
@@ -199,23 +232,25 @@ class Match:
     def undone(self) -> Match:
         """This match without its last event (raises IllegalEvent when there is none)."""
         if not self.events:
-            raise IllegalEvent("nothing to undo")
+            raise IllegalEvent(pgettext("screen 21xN", "nothing to undo"))
         return type(self).replay(self.players, self.options, self.events[:-1])
 
     # -- helpers for the games ------------------------------------------------------
 
     def _handler_for(self, event: Event):
         if not isinstance(event, Mapping):
-            raise IllegalEvent("an event is a JSON object")
+            raise IllegalEvent(pgettext("screen 21xN", "an event is a JSON object"))
         kind = event.get("type")
         if not isinstance(kind, str) or not kind:
-            raise IllegalEvent('an event needs a "type"')
+            raise IllegalEvent(pgettext("screen 21xN", 'an event needs a "type"'))
         handler = getattr(self, "on_" + kind.replace("-", "_"), None)
         if handler is None or not callable(handler):
             known = ", ".join(sorted(self.event_types()))
-            raise IllegalEvent(f"{self.title} has no {written(kind)} event (it knows: {known})")
+            raise IllegalEvent(pgettext(
+                "screen 21xN", "{game} has no {kind} event (it knows: {known})").format(
+                game=self.title, kind=written(kind), known=known))
         if self.over:
-            raise IllegalEvent("the game is over")
+            raise IllegalEvent(pgettext("screen 21xN", "the game is over"))
         return handler
 
     @classmethod
@@ -227,24 +262,28 @@ class Match:
         """The player named in ``event[key]``, refused unless they are in the game."""
         name = event.get(key)
         if name not in self.players:
-            raise IllegalEvent(f"{written(name)} is not playing "
-                               f"(players: {', '.join(self.players)})")
+            raise IllegalEvent(pgettext("screen 21xN", "{name} is not playing (players: {names})")
+                               .format(name=written(name), names=", ".join(self.players)))
         return name
 
 
 def check_players(players: Sequence[str], low: int, high: int) -> tuple[str, ...]:
     """Player names as a tuple, refused unless ``low..high`` distinct non-empty names."""
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise BadSetup("players are a list of names")
+        raise BadSetup(pgettext("screen 21xN", "players are a list of names"))
     names = tuple(players)
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise BadSetup(f"bad player name {written(name)}")
+            raise BadSetup(pgettext("screen 21xN", "bad player name {name}")
+                           .format(name=written(name)))
     if len(set(names)) != len(names):
-        raise BadSetup("two players have the same name")
+        raise BadSetup(pgettext("screen 21xN", "two players have the same name"))
     if not low <= len(names) <= high:
-        takes = f"{low}" if low == high else f"{low} to {high}"  # not "2 to 2"
-        raise BadSetup(f"this game takes {takes} players, not {len(names)}")
+        if low == high:  # not "2 to 2"
+            raise BadSetup(pgettext("screen 21xN", "this game takes {low} players, not {n}")
+                           .format(low=low, n=len(names)))
+        raise BadSetup(pgettext("screen 21xN", "this game takes {low} to {high} players, not {n}")
+                       .format(low=low, high=high, n=len(names)))
     return names
 
 
@@ -253,15 +292,22 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
     options = copy.deepcopy(dict(defaults))
     for name, value in given.items():
         if name not in defaults:
-            known = ", ".join(sorted(defaults)) or "none"
-            raise BadSetup(f"unknown option {written(name)} (options: {known})")
+            # Translators: "none" when a game has no options at all.
+            known = ", ".join(sorted(defaults)) or pgettext("screen 21xN", "none")
+            raise BadSetup(pgettext("screen 21xN", "unknown option {option} (options: {known})")
+                           .format(option=written(name), known=known))
         want = type(defaults[name])
         if want is bool and not isinstance(value, bool):
-            raise BadSetup(f"option {name} is true or false, not {written(value)}")
+            raise BadSetup(pgettext("screen 21xN", "option {option} is true or false, not {value}")
+                           .format(option=name, value=written(value)))
         if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise BadSetup(f"option {name} is a whole number, not {written(value)}")
+            raise BadSetup(pgettext("screen 21xN",
+                                    "option {option} is a whole number, not {value}")
+                           .format(option=name, value=written(value)))
         if not isinstance(value, want):
-            raise BadSetup(f"option {name} must be a {want.__name__}, not {written(value)}")
+            # Translators: {kind} is a Python type name (list, str, dict), left as it is.
+            raise BadSetup(pgettext("screen 21xN", "option {option} must be a {kind}, not {value}")
+                           .format(option=name, kind=want.__name__, value=written(value)))
         options[name] = copy.deepcopy(value)
     return options
 
@@ -272,16 +318,23 @@ def check_options(given: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict
 def check_fields(event: Event, kind: str, required: Sequence[str] = (),
                  optional: Sequence[str] = ()) -> None:
     """Refuse an event that lacks a ``required`` field or carries one it does not have."""
-    article = "an" if kind[0] in "aeiou" else "a"
+    vowel = kind[0] in "aeiou"  # English says "an end_match event": two messages
     for name in required:
         if name not in event:
-            raise IllegalEvent(f'{article} {kind} event needs "{name}"')
+            # Translators: {kind} is an event type (roll, end_match), {field} a field
+            # name (player, value): both are what programs send, left as they are.
+            text = (pgettext("screen 21xN", 'an {kind} event needs "{field}"') if vowel
+                    else pgettext("screen 21xN", 'a {kind} event needs "{field}"'))
+            raise IllegalEvent(text.format(kind=kind, field=name))
     known = (*required, *optional)
     extra = [str(key) for key in event if key != "type" and key not in known]
     if extra:
-        fields = ", ".join(known) or "none"
-        raise IllegalEvent(f"{article} {kind} event has no field {', '.join(map(repr, extra))} "
-                           f"(fields: {fields})")
+        fields = ", ".join(known) or pgettext("screen 21xN", "none")
+        text = (pgettext("screen 21xN", "an {kind} event has no field {extra} (fields: {fields})")
+                if vowel else
+                pgettext("screen 21xN", "a {kind} event has no field {extra} (fields: {fields})"))
+        raise IllegalEvent(text.format(kind=kind, extra=", ".join(map(repr, extra)),
+                                       fields=fields))
 
 
 def n_cards(cards: int) -> str:
@@ -296,13 +349,16 @@ def entered_field(event: Event) -> bool:
     if "entered" not in event:
         return False
     if event["entered"] is not True:
-        raise IllegalEvent(f'"entered" is true (faces typed in from real dice) or left out, '
-                           f"not {written(event['entered'])}")
+        raise IllegalEvent(pgettext(
+            "screen 21xN",
+            '"entered" is true (faces typed in from real dice) or left out, not {value}')
+            .format(value=written(event["entered"])))
     return True
 
 
 def die_face(value: object) -> int:
     """``value`` if it is a face of the die (1-6), else refused."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in range(1, 7):
-        raise IllegalEvent(f"a die shows 1 to 6, not {written(value)}")
+        raise IllegalEvent(pgettext("screen 21xN", "a die shows 1 to 6, not {value}")
+                           .format(value=written(value)))
     return value

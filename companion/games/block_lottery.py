@@ -34,12 +34,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
-from companion.games.base import Event, Expect, Match, check_fields, die_face, entered_field
+from companion.games.base import (
+    Event,
+    Expect,
+    Match,
+    Said,
+    check_fields,
+    die_face,
+    entered_field,
+)
+from companion.lang import _, and_list, lazy, ngettext, pgettext
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
 from companion.table.dice import SIDES
 from companion.table.seats import Seats
-from companion.words import and_list
 
 # -- the components (BL1, BL2) ----------------------------------------------------------
 
@@ -70,12 +78,26 @@ POOL, PLAY, FINALISE, LOTTERY, SCORING, OVER = (
 )
 #: Why a round ended, as the ``end`` event and the round record name it (BL4).
 LAST_DIE, EMPTY_HAND, DECK_OUT = "last_die", "empty_hand", "deck_out"
-#: What the screen says about each cause, after "<player> ..." ("Ann took the last die").
-CAUSE_WORDS: dict[str, str] = {
-    LAST_DIE: "took the last die",
-    EMPTY_HAND: "had no cards in hand",
-    DECK_OUT: "could not draw",
-}
+#: What the screen says about each cause, after "<player> ..." ("Ann took the last die"),
+#: in the language of the screen that looks it up (:class:`Said`). :func:`ended_words`
+#: says the whole sentence.
+CAUSE_WORDS: Said = Said({
+    # Translators: said after a player's name: "Ann took the last die".
+    LAST_DIE: lazy("screen 21xN", "took the last die"),
+    EMPTY_HAND: lazy("screen 21xN", "had no cards in hand"),
+    DECK_OUT: lazy("screen 21xN", "could not draw"),
+})
+
+
+def ended_words(player: str, cause: str) -> str:
+    """Who ended the round and how, as one sentence: "Ann took the last die"."""
+    if cause == LAST_DIE:
+        return pgettext("screen 21xN", "{name} took the last die").format(name=player)
+    if cause == EMPTY_HAND:
+        return pgettext("screen 21xN", "{name} had no cards in hand").format(name=player)
+    if cause == DECK_OUT:
+        return pgettext("screen 21xN", "{name} could not draw").format(name=player)
+    return f"{player} {cause}"  # a cause from a newer device: its code as it came
 
 
 # -- the scoring rules (BL6-BL9) -----------------------------------------------------------
@@ -203,15 +225,16 @@ class BlockLottery(Match):
     def _check_deck(self) -> int:
         copies, wilds = self.options["cards_per_number"], self.options["wilds"]
         if not 1 <= copies <= 20:
-            raise BadSetup(f"cards_per_number is 1 to 20, not {copies}")
+            raise BadSetup(pgettext("screen 21xN", "cards_per_number is 1 to 20, not {value}")
+                           .format(value=copies))
         if not 0 <= wilds <= 20:
-            raise BadSetup(f"wilds is 0 to 20, not {wilds}")
+            raise BadSetup(pgettext("screen 21xN", "wilds is 0 to 20, not {value}")
+                           .format(value=wilds))
         size = copies * len(NUMBERS) + wilds
         if size <= HAND_SIZE * len(self.players):
-            raise BadSetup(
-                f"a deck of {size} cards cannot deal {HAND_SIZE} each to "
-                f"{len(self.players)} players and leave a deck"
-            )
+            text = pgettext("screen 21xN", "a deck of {total} cards cannot deal {each} each to "
+                            "{n} players and leave a deck")
+            raise BadSetup(text.format(total=size, each=HAND_SIZE, n=len(self.players)))
         return size
 
     def _start_round(self) -> None:
@@ -248,10 +271,13 @@ class BlockLottery(Match):
         check_fields(event, "pool", ("faces",), ("entered",))
         entered = entered_field(event)
         if self.phase != POOL:
-            raise IllegalEvent(f"the pool is rolled once, at the start of a round ({self._now()})")
+            text = pgettext("screen 21xN",
+                            "the pool is rolled once, at the start of a round ({now})")
+            raise IllegalEvent(text.format(now=self._now()))
         faces = event["faces"]
         if not isinstance(faces, list) or len(faces) != POOL_SIZE:
-            raise IllegalEvent(f"the pool is {POOL_SIZE} dice: a list of {POOL_SIZE} faces")
+            raise IllegalEvent(pgettext("screen 21xN", "the pool is {n} dice: a list of {n} faces")
+                               .format(n=POOL_SIZE))
         for face in faces:
             die_face(face)
         self.rolled = list(faces)
@@ -263,10 +289,12 @@ class BlockLottery(Match):
         """A player takes one die from the pool, face unchanged; the last one ends the round."""
         check_fields(event, "take", ("player", "face"))
         player = self.player_field(event)
-        self._check_in_play("dice are taken")
+        self._check_in_play(taking=True)
         face = die_face(event["face"])
         if self.pool[face] == 0:
-            raise IllegalEvent(f"there is no {face} in the pool (it has {self._pool_words()})")
+            raise IllegalEvent(pgettext("screen 21xN", "there is no {value} in the pool (it "
+                                                       "has {faces})")
+                               .format(value=face, faces=self._pool_words()))
         self.pool[face] -= 1
         self.dice[player] = sorted(self.dice[player] + [face])
         self.takes.append((player, face))
@@ -277,21 +305,22 @@ class BlockLottery(Match):
         """A player ends the round: empty hand at the start of their turn, or no card to draw."""
         check_fields(event, "end", ("player", "cause"))
         player = self.player_field(event)
-        self._check_in_play("the round ends")
+        self._check_in_play(taking=False)
         cause = event["cause"]
         if cause not in self._declarable():
             if cause == EMPTY_HAND:
-                raise IllegalEvent("in the Long Game an empty hand does not end the round")
-            raise IllegalEvent(
-                f"a round ends with {' or '.join(map(written, self._declarable()))}, "
-                f"not {written(cause)}"
-                f" (the last die ends it by itself)"
-            )
+                raise IllegalEvent(pgettext("screen 21xN",
+                                            "in the Long Game an empty hand does not end the "
+                                            "round"))
+            # Translators: {causes} are codes ('empty_hand' or 'deck_out'), left as they are.
+            text = pgettext("screen 21xN", "a round ends with {causes}, not {value} "
+                            "(the last die ends it by itself)")
+            raise IllegalEvent(text.format(causes=" or ".join(map(written, self._declarable())),
+                                           value=written(cause)))
         if cause == EMPTY_HAND and not self.dice[player]:
-            raise IllegalEvent(
-                f"{player} has no dice: an empty hand ends the round only for a player "
-                f"with at least one die"
-            )
+            text = pgettext("screen 21xN", "{name} has no dice: an empty hand ends the round "
+                            "only for a player with at least one die")
+            raise IllegalEvent(text.format(name=player))
         self._end_round(player, cause)
 
     def on_reroll(self, event: Event) -> None:
@@ -300,25 +329,31 @@ class BlockLottery(Match):
         entered = entered_field(event)
         player = self.player_field(event)
         if self.phase != FINALISE:
-            after = "the lottery has started, dice are set" if self.phase in (
-                LOTTERY, SCORING) else self._now()
-            raise IllegalEvent(f"dice are re-rolled after the round ends ({after})")
+            now = (pgettext("screen 21xN", "the lottery has started, dice are set")
+                   if self.phase in (LOTTERY, SCORING) else self._now())
+            raise IllegalEvent(pgettext("screen 21xN", "dice are re-rolled after the round "
+                                                       "ends ({now})")
+                               .format(now=now))
         if player in self.rerolls:
-            raise IllegalEvent(f"{player} has already re-rolled this round (once only)")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "{name} has already re-rolled this round (once only)")
+                               .format(name=player))
         before, after = event["from"], event["to"]
         if not isinstance(before, list) or not before:
-            raise IllegalEvent('"from" lists the faces of the dice picked up, like [2, 2, 5]')
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        '"from" lists the faces of the dice picked up, like '
+                                        '[2, 2, 5]'))
         if not isinstance(after, list) or len(after) != len(before):
-            raise IllegalEvent(f'"to" lists the {len(before)} new faces, one per die picked up')
+            text = pgettext("screen 21xN", '"to" lists the {n} new faces, one per die picked up')
+            raise IllegalEvent(text.format(n=len(before)))
         for face in before + after:
             die_face(face)
         missing = Counter(before) - Counter(self.dice[player])
         if missing:
-            owned = " ".join(map(str, self.dice[player])) or "none"
-            raise IllegalEvent(
-                f"{player} has no {' '.join(map(str, sorted(missing.elements())))} to re-roll "
-                f"(their dice: {owned})"
-            )
+            owned = " ".join(map(str, self.dice[player])) or pgettext("screen 21xN", "none")
+            text = pgettext("screen 21xN", "{name} has no {faces} to re-roll (their dice: {owned})")
+            raise IllegalEvent(text.format(name=player, owned=owned,
+                                           faces=" ".join(map(str, sorted(missing.elements())))))
         kept = Counter(self.dice[player]) - Counter(before)
         self.dice[player] = sorted(list(kept.elements()) + after)
         # "entered" only when typed in from real dice: older records stay as they were.
@@ -339,15 +374,17 @@ class BlockLottery(Match):
         """A lottery token drawn from the tin; it goes on the lowest free space (BL5)."""
         check_fields(event, "token", ("token",))
         if self.phase not in (FINALISE, LOTTERY):
-            raise IllegalEvent(f"tokens are drawn once the round has ended ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "tokens are drawn once the round has "
+                                                       "ended ({now})")
+                               .format(now=self._now()))
         token = event["token"]
         if token not in LOTTERY_TOKENS:
-            raise IllegalEvent(f"no token {written(token)} (tokens: {' '.join(LOTTERY_TOKENS)})")
+            raise IllegalEvent(pgettext("screen 21xN", "no token {value} (tokens: {tokens})")
+                               .format(value=written(token), tokens=" ".join(LOTTERY_TOKENS)))
         if token in self.tokens:
-            raise IllegalEvent(
-                f"token {token} is already on the prize card (in the tin: "
-                f"{' '.join(self.tokens_left)})"
-            )
+            text = pgettext("screen 21xN",
+                            "token {value} is already on the prize card (in the tin: {tokens})")
+            raise IllegalEvent(text.format(value=token, tokens=" ".join(self.tokens_left)))
         self.tokens.append(token)
         self.phase = SCORING if len(self.tokens) == SPACES else LOTTERY
 
@@ -357,9 +394,12 @@ class BlockLottery(Match):
         check_fields(event, "score", fields)
         player = self.player_field(event)
         if self.phase != SCORING:
-            raise IllegalEvent(f"cards are counted after the lottery ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "cards are counted after the lottery "
+                                                       "({now})")
+                               .format(now=self._now()))
         if player in self.entered:
-            raise IllegalEvent(f"{player}'s cards are already entered")
+            raise IllegalEvent(pgettext("screen 21xN", "{name}'s cards are already entered")
+                               .format(name=player))
         blocks = self._count(event, "blocks")
         hand = self._count(event, "hand")
         lucky = self._lucky_field(event, blocks)
@@ -382,9 +422,14 @@ class BlockLottery(Match):
         self.end_cause = cause
         self.phase = FINALISE
 
-    def _check_in_play(self, what: str) -> None:
+    def _check_in_play(self, taking: bool) -> None:
+        """Refuse a take (``taking``) or an end of round outside play."""
         if self.phase != PLAY:
-            raise IllegalEvent(f"{what} only while the round is played ({self._now()})")
+            text = (pgettext("screen 21xN", "dice are taken only while the round is played ({now})")
+                    if taking else
+                    pgettext("screen 21xN", "the round ends only while the round is played "
+                                            "({now})"))
+            raise IllegalEvent(text.format(now=self._now()))
 
     @property
     def pool_left(self) -> int:
@@ -392,7 +437,7 @@ class BlockLottery(Match):
 
     def _pool_words(self) -> str:
         faces = sorted(self.pool.elements())
-        return " ".join(map(str, faces)) if faces else "no dice"
+        return " ".join(map(str, faces)) if faces else pgettext("screen 21xN", "no dice")
 
     @property
     def tokens_left(self) -> list[str]:
@@ -401,23 +446,29 @@ class BlockLottery(Match):
 
     def _now(self) -> str:
         """What the match is waiting for, to explain a refusal."""
+        if self.phase == POOL:
+            return (pgettext("screen 21xN", "roll the pool for round {value} first")
+                    .format(value=self.round_number))
         return {
-            POOL: f"roll the pool for round {self.round_number} first",
-            PLAY: "the round is being played",
-            FINALISE: "the round is over: re-rolls, then the lottery",
-            LOTTERY: "the lottery is being drawn",
-            SCORING: "the players' cards are being counted",
-            OVER: "the game is over",
-        }[self.phase]
+            PLAY: lambda: pgettext("screen 21xN", "the round is being played"),
+            FINALISE: lambda: pgettext("screen 21xN", "the round is over: re-rolls, then the "
+                                                      "lottery"),
+            LOTTERY: lambda: pgettext("screen 21xN", "the lottery is being drawn"),
+            SCORING: lambda: pgettext("screen 21xN", "the players' cards are being counted"),
+            OVER: lambda: pgettext("screen 21xN", "the game is over"),
+        }[self.phase]()
 
     # -- what the cards can be --------------------------------------------------------------
 
     def _count(self, event: Event, key: str) -> int:
         value = event[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalEvent(f'"{key}" is a number of cards, 0 or more, not {written(value)}')
+            # Translators: {field} is a field name (blocks, hand, lucky), as is.
+            text = pgettext("screen 21xN", '"{field}" is a number of cards, 0 or more, not {value}')
+            raise IllegalEvent(text.format(field=key, value=written(value)))
         if value > self.deck_size:
-            raise IllegalEvent(f'"{key}": {value} cards, but the deck has {self.deck_size}')
+            text = pgettext("screen 21xN", '"{field}": {value} cards, but the deck has {total}')
+            raise IllegalEvent(text.format(field=key, value=value, total=self.deck_size))
         return value
 
     def _lucky_field(self, event: Event, blocks: int) -> int:
@@ -426,35 +477,37 @@ class BlockLottery(Match):
         applies = self.options["lucky_card_bonus"] and number is not None
         if "lucky" not in event:
             if applies:
-                raise IllegalEvent(
-                    f'with the Lucky Card Bonus a score needs "lucky": the natural {number}s '
-                    f"in the player's blocks"
-                )
+                text = pgettext("screen 21xN", 'with the Lucky Card Bonus a score needs "lucky": '
+                                "the natural {value}s in the player's blocks")
+                raise IllegalEvent(text.format(value=number))
             return 0
         if not self.options["lucky_card_bonus"]:
-            raise IllegalEvent('"lucky" is only for the Lucky Card Bonus (it is not in play)')
+            raise IllegalEvent(pgettext("screen 21xN", '"lucky" is only for the Lucky Card Bonus '
+                                        "(it is not in play)"))
         lucky = self._count(event, "lucky")
         if number is None and lucky:
-            raise IllegalEvent(f"the middle token is {self.tokens[1]}: no lucky cards this round")
+            text = pgettext("screen 21xN", "the middle token is {value}: no lucky cards this round")
+            raise IllegalEvent(text.format(value=self.tokens[1]))
         if lucky > blocks:
-            raise IllegalEvent(f"{lucky} lucky cards but only {blocks} cards in blocks")
+            text = pgettext("screen 21xN", "{n} lucky cards but only {total} cards in blocks")
+            raise IllegalEvent(text.format(n=lucky, total=blocks))
         return lucky
 
     def _check_blocks(self, player: str, blocks: int) -> None:
         if 0 < blocks < MIN_BLOCK:
-            raise IllegalEvent(
-                f"a block is at least {MIN_BLOCK} cards: {player} has 0 or {MIN_BLOCK} or "
-                f"more in blocks, not {blocks}"
-            )
+            text = pgettext("screen 21xN", "a block is at least {least} cards: {name} has 0 or "
+                            "{least} or more in blocks, not {value}")
+            raise IllegalEvent(text.format(least=MIN_BLOCK, name=player, value=blocks))
         if self.dice[player] and blocks < MIN_BLOCK:
-            raise IllegalEvent(
-                f"{player} took dice, so {player} played a block first: at least "
-                f"{MIN_BLOCK} cards in blocks"
-            )
+            text = pgettext("screen 21xN", "{name} took dice, so {name} played a block first: "
+                            "at least {least} cards in blocks")
+            raise IllegalEvent(text.format(name=player, least=MIN_BLOCK))
 
     def _check_hand(self, player: str, hand: int) -> None:
         if self.end_cause == EMPTY_HAND and player == self.ended_by and hand:
-            raise IllegalEvent(f"{player} ended the round with an empty hand: 0 cards in hand")
+            text = pgettext("screen 21xN",
+                            "{name} ended the round with an empty hand: 0 cards in hand")
+            raise IllegalEvent(text.format(name=player))
 
     def _check_card_totals(self, blocks: int, hand: int, lucky: int) -> None:
         """Cards never leave play (no discards): together the players hold every card
@@ -462,28 +515,27 @@ class BlockLottery(Match):
         entered = sum(row["blocks"] + row["hand"] for row in self.entered.values())
         total = entered + blocks + hand
         if total > self.deck_size:
-            raise IllegalEvent(
-                f"{total} cards entered this round; the deck has only {self.deck_size}"
-            )
+            text = pgettext("screen 21xN", "{n} cards entered this round; the deck has only "
+                                           "{total}")
+            raise IllegalEvent(text.format(n=total, total=self.deck_size))
         lucky_total = sum(row["lucky"] for row in self.entered.values()) + lucky
         copies = self.options["cards_per_number"]
         if lucky_total > copies:
-            raise IllegalEvent(
-                f"{lucky_total} natural {lucky_number(self.tokens)}s entered; the deck has "
-                f"only {copies}"
-            )
+            text = pgettext("screen 21xN",
+                            "{n} natural {value}s entered; the deck has only {total}")
+            raise IllegalEvent(text.format(n=lucky_total, value=lucky_number(self.tokens),
+                                           total=copies))
         if len(self.entered) + 1 < len(self.players):
             return
         dealt = HAND_SIZE * len(self.players)
         if total < dealt:
-            raise IllegalEvent(
-                f"only {total} cards entered; {dealt} were dealt and none leave play"
-            )
+            text = pgettext("screen 21xN",
+                            "only {n} cards entered; {total} were dealt and none leave play")
+            raise IllegalEvent(text.format(n=total, total=dealt))
         if self.end_cause == DECK_OUT and total != self.deck_size:
-            raise IllegalEvent(
-                f"the deck ran out, so all {self.deck_size} cards are in blocks and hands; "
-                f"{total} entered"
-            )
+            text = pgettext("screen 21xN", "the deck ran out, so all {total} cards are in blocks "
+                            "and hands; {n} entered")
+            raise IllegalEvent(text.format(total=self.deck_size, n=total))
 
     # -- scoring ----------------------------------------------------------------------------
 
@@ -550,7 +602,8 @@ class BlockLottery(Match):
         """
         n = self.round_number
         if self.phase == POOL:
-            return Expect(("pool",), None, {"faces": FACES}, f"Round {n}: roll the pool")
+            return Expect(("pool",), None, {"faces": FACES},
+                          pgettext("screen 21", "Round {value}: roll the pool").format(value=n))
         if self.phase == PLAY:
             choices = {
                 "player": self.players,
@@ -559,18 +612,23 @@ class BlockLottery(Match):
                 "empty_hand": tuple(p for p in self.players if self.dice[p])
                 if EMPTY_HAND in self._declarable() else (),
             }
-            return Expect(("take", "end"), None, choices, f"Round {n}: take dice")
+            return Expect(("take", "end"), None, choices,
+                          pgettext("screen 21", "Round {value}: take dice").format(value=n))
         if self.phase == FINALISE:
             choices = {"player": self._may_reroll(), "to": FACES,
                        "token": tuple(self.tokens_left)}
-            return Expect(("reroll", "token"), None, choices, "Re-rolls, then the lottery")
+            return Expect(("reroll", "token"), None, choices,
+                          pgettext("screen 21", "Re-rolls, then the lottery"))
         if self.phase == LOTTERY:
             return Expect(("token",), None, {"token": tuple(self.tokens_left)},
-                          f"Draw token {len(self.tokens) + 1}")
+                          pgettext("screen 21", "Draw token {value}")
+                          .format(value=len(self.tokens) + 1))
         if self.phase == SCORING:
             waiting = self._not_entered()
-            return Expect(("score",), None, {"player": waiting}, f"Count {waiting[0]}'s cards")
-        return Expect((), None, {}, f"Game over: {' & '.join(self.winners)} won")
+            return Expect(("score",), None, {"player": waiting},
+                          pgettext("screen 21", "Count {name}'s cards").format(name=waiting[0]))
+        return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+                      .format(names=" & ".join(self.winners)))
 
     def _may_reroll(self) -> tuple[str, ...]:
         return tuple(p for p in self.players if self.dice[p] and p not in self.rerolls)
@@ -630,18 +688,25 @@ class BlockLottery(Match):
         prizes = state["prizes"]
         spaces = [f"{prizes[i]}: {state['tokens'][i] if i < len(state['tokens']) else '-'}"
                   for i in range(len(prizes))]
+        dice = state["pool_left"]
+        # Translators: the dice left in the pool; {faces} lists them ("3 dice: 1 4 6").
+        pool_text = (ngettext("{n} die: {faces}", "{n} dice: {faces}", dice) if pool
+                     else ngettext("{n} die", "{n} dice", dice)).format(n=dice, faces=pool)
+        if state["pool_entered"] and self.phase != POOL:
+            # Translators: the pool's faces were typed in from real dice.
+            pool_text = _("{pool} (entered)").format(pool=pool_text)
         return [
-            ("Round", f"{state['round']} of {ROUNDS}"),
-            ("Dealer", state["dealer"]),
-            ("Pool", f"{state['pool_left']} dice" + (f": {pool}" if pool else "")
-             + (" (entered)" if state["pool_entered"] and self.phase != POOL else "")),
-            *((f"{name}'s dice", " ".join(map(str, faces)) or "none")
+            (_("Round"), _("{value} of {total}").format(value=state["round"], total=ROUNDS)),
+            (_("Dealer"), state["dealer"]),
+            # Translators: the pool of dice in the middle of the table (a label).
+            (_("Pool"), pool_text),
+            *((_("{name}'s dice").format(name=name), " ".join(map(str, faces)) or _("none"))
               for name, faces in state["dice"].items() if self.phase != POOL),
-            ("Prize card", " | ".join(spaces)),
-            ("Round over", None if state["ended_by"] is None
-             else f"{state['ended_by']} {CAUSE_WORDS.get(state['end'], state['end'])}"),
-            ("May re-roll", and_list(state["may_reroll"])),
-            ("Lucky number", state["lucky_number"]),
+            (_("Prize card"), " | ".join(spaces)),
+            (_("Round over"), None if state["ended_by"] is None
+             else ended_words(state["ended_by"], state["end"])),
+            (_("May re-roll"), and_list(state["may_reroll"])),
+            (_("Lucky number"), state["lucky_number"]),
         ]
 
     def outcome(self) -> str:
@@ -651,10 +716,13 @@ class BlockLottery(Match):
         winner = self.winners[0]
         last = self.rounds[-1]
         tied = [p for p in self.players if self.totals[p] == self.totals[winner]]
-        scores_3 = " to ".join(str(last["points"][p]) for p in
-                               sorted(tied, key=lambda p: -last["points"][p]))
-        return (f"{and_list(tied)} tie on {self.totals[winner]}; {winner} wins the tie "
-                f"on round {ROUNDS} ({scores_3})")
+        # Translators: between two scores, "12 to 9".
+        between = _(" to ")
+        scores_3 = between.join(str(last["points"][p]) for p in
+                                sorted(tied, key=lambda p: -last["points"][p]))
+        return (_("{names} tie on {total}; {name} wins the tie on round {value} ({scores})")
+                .format(names=and_list(tied), total=self.totals[winner], name=winner,
+                        value=ROUNDS, scores=scores_3))
 
 
 MATCH = BlockLottery
@@ -662,7 +730,9 @@ MATCH = BlockLottery
 
 def check_prizes(prizes: object) -> list[list[int]]:
     """The prize option: one row of 3 space values per round, else BadSetup."""
-    shape = "prizes are 3 rows of 3 values, lowest space first, like [[1,2,3],[2,3,4],[3,4,5]]"
+    shape = pgettext("screen 21xN",
+                     "prizes are 3 rows of 3 values, lowest space first, like "
+                     "[[1,2,3],[2,3,4],[3,4,5]]")
     if not isinstance(prizes, list) or len(prizes) != ROUNDS:
         raise BadSetup(shape)
     for row in prizes:
@@ -670,7 +740,9 @@ def check_prizes(prizes: object) -> list[list[int]]:
             raise BadSetup(shape)
         for value in row:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadSetup(f"a prize is a whole number, not {written(value)}")
+                raise BadSetup(pgettext("screen 21xN", "a prize is a whole number, not {value}")
+                               .format(value=written(value)))
             if not 0 <= value <= MAX_PRIZE:
-                raise BadSetup(f"a prize is 0 to {MAX_PRIZE} points, not {value}")
+                raise BadSetup(pgettext("screen 21xN", "a prize is 0 to {most} points, not {value}")
+                               .format(most=MAX_PRIZE, value=value))
     return [list(row) for row in prizes]

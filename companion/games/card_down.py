@@ -40,7 +40,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
-from companion.games.base import Event, Expect, Match, check_fields, n_cards
+from companion.games.base import Event, Expect, Match, Said, check_fields, n_cards
+from companion.lang import _, lazy, pgettext
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
 
@@ -57,14 +58,16 @@ HAND_SIZE = 7
 NULL = "0"
 DRAW_TWO, SKIP, REVERSE, ONE_MORE, NAME_COLOUR = "2", "A", "B", "C", "D"
 #: What each value with an effect does, short enough for a 17-character line (CD4).
-EFFECTS: dict[str, str] = {
-    NULL: "goes on anything",
-    DRAW_TWO: "next draws 2",
-    SKIP: "skip next",
-    REVERSE: "reverse",
-    ONE_MORE: "one more card",
-    NAME_COLOUR: "name a colour",
-}
+#: Each said in the language of the screen that looks it up (:class:`Said`).
+EFFECTS: Said = Said({
+    # Translators: what a card does when discarded (the card's value is shown beside).
+    NULL: lazy("screen 17", "goes on anything"),
+    DRAW_TWO: lazy("screen 17", "next draws 2"),
+    SKIP: lazy("screen 17", "skip next"),
+    REVERSE: lazy("screen 17", "reverse"),
+    ONE_MORE: lazy("screen 17", "one more card"),
+    NAME_COLOUR: lazy("screen 17", "name a colour"),
+})
 #: Values without an effect: a quick-mode card whose value is not given is one of these.
 PLAIN_VALUES: tuple[str, ...] = tuple(value for value in VALUES if value not in EFFECTS)
 #: Cards a stacked 2 adds, and a call-out costs the offender.
@@ -119,31 +122,48 @@ class Card(NamedTuple):
             return f"{self.value} {self.colour} {self.suit}"
         if self.value is not None:
             # said aloud: "an eight", "an A", "an E", "an F"
-            return f"{'an' if self.value in '8AEF' else 'a'} {self.value}"
-        return "a plain card"
+            if self.value in "8AEF":
+                # Translators: a card known by its value only, "an 8"/"an A" (in refusals).
+                return pgettext("screen 21xN", "an {card}").format(card=self.value)
+            return pgettext("screen 21xN", "a {card}").format(card=self.value)
+        return pgettext("screen 21xN", "a plain card")
 
 
 def card_from_event(raw: object) -> Card:
     """The card an event names: ``{"value", "colour", "suit"}`` (exact) or
     ``{"value"}`` alone (quick); refused otherwise."""
     if not isinstance(raw, Mapping):
-        raise IllegalEvent('a card is an object, like {"value": "7", "colour": "red", '
-                           '"suit": "hearts"} or {"value": "A"}')
+        raise IllegalEvent(pgettext("screen 21xN",
+                                    'a card is an object, like {{"value": "7", "colour": "red", '
+                                    '"suit": "hearts"}} or {{"value": "A"}}').format())
     fields = set(raw)
     if fields not in ({"value"}, {"value", "colour", "suit"}):
-        raise IllegalEvent("a card gives value, colour and suit (exact) or its value alone "
-                           f"(quick), not {', '.join(sorted(map(str, fields))) or 'nothing'}")
+        text = pgettext("screen 21xN", "a card gives value, colour and suit (exact) or its "
+                        "value alone (quick), not {fields}")
+        raise IllegalEvent(text.format(fields=", ".join(sorted(map(str, fields)))
+                                       or pgettext("screen 21xN", "nothing")))
     value = raw["value"]
     if value not in VALUES:
-        raise IllegalEvent(f"{written(value)} is not a card value (values: {' '.join(VALUES)})")
+        raise IllegalEvent(_not_a_value(value))
     if fields == {"value"}:
         return Card(value)
     colour, suit = raw["colour"], raw["suit"]
     if colour not in COLOURS:
-        raise IllegalEvent(f"{written(colour)} is not a colour ({', '.join(COLOURS)})")
+        raise IllegalEvent(_not_a_colour(colour))
     if suit not in SUITS:
-        raise IllegalEvent(f"{written(suit)} is not a suit ({', '.join(SUITS)})")
+        raise IllegalEvent(pgettext("screen 21xN", "{value} is not a suit ({suits})")
+                           .format(value=written(suit), suits=", ".join(SUITS)))
     return Card(value, colour, suit)
+
+
+def _not_a_value(value: object) -> str:
+    return (pgettext("screen 21xN", "{value} is not a card value (values: {values})")
+            .format(value=written(value), values=" ".join(VALUES)))
+
+
+def _not_a_colour(colour: object) -> str:
+    return (pgettext("screen 21xN", "{value} is not a colour ({colours})")
+            .format(value=written(colour), colours=", ".join(COLOURS)))
 
 
 def refusal(card: Card, top: Card | None, declared: str | None, stacked: int) -> str | None:
@@ -156,20 +176,26 @@ def refusal(card: Card, top: Card | None, declared: str | None, stacked: int) ->
     if stacked:
         if card.value == DRAW_TWO:
             return None
-        return (f"{stacked} to draw from 2s: only a 2 may go on them, "
-                f"or draw the {stacked}")
+        return (pgettext("screen 21xN",
+                         "{n} to draw from 2s: only a 2 may go on them, or draw the {n}")
+                .format(n=stacked))
     if card.value == NULL:
         return None
     if declared is not None:
         if card.colour in (None, declared):
             return None
-        return f"{card} is not {declared}: after the D only {declared} or a 0 may go"
+        # Translators: {colour} is the colour named with the D (red, blue, ...).
+        return (pgettext("screen 21xN",
+                         "{card} is not {colour}: after the D only {colour} or a 0 may go")
+                .format(card=card, colour=declared))
     if top is None:
         return None
     pairs = list(zip(card, top, strict=True))
     if any(mine is None or theirs is None or mine == theirs for mine, theirs in pairs):
         return None
-    return f"{card} matches neither the value, colour nor suit of {top}; any 0 would do"
+    return (pgettext("screen 21xN",
+                     "{card} matches neither the value, colour nor suit of {top}; any 0 would do")
+            .format(card=card, top=top))
 
 
 class DiscardPile:
@@ -235,7 +261,8 @@ class CardDown(Match):
 
     def setup(self) -> None:
         if self.options["games"] < 0:
-            raise BadSetup("option games is how many games make the match (0: until you stop)")
+            raise BadSetup(pgettext("screen 21xN", "option games is how many games make the "
+                                    "match (0: until you stop)"))
         self.seats = Seats(self.players)
         self.totals: dict[str, int] = scores.zero_totals(self.players)
         self.games: list[SettledGame] = []
@@ -279,7 +306,9 @@ class CardDown(Match):
         """The first card of a game is turned up from the deck; its effect is ignored."""
         check_fields(event, "turn_up", optional=("card",))
         if self.phase != DEAL:
-            raise IllegalEvent(f"the first card is turned up once, at the deal ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "the first card is turned up once, at the deal ({now})")
+                               .format(now=self._now()))
         card = card_from_event(event["card"]) if "card" in event else Card()
         self.draw_pile -= 1
         self.discard = self.discard.plus(card)
@@ -292,7 +321,7 @@ class CardDown(Match):
         check_fields(event, "play", ("player",), optional=("card",))
         player = self._turn_of(event)
         if self.follow_up == COLOUR:
-            raise IllegalEvent(f"{player} names a colour for the D first (or passes)")
+            raise IllegalEvent(self._colour_first(player))
         card = card_from_event(event["card"]) if "card" in event else Card()
         reason = self.why_not(card)
         if reason:
@@ -329,7 +358,7 @@ class CardDown(Match):
         player = self._follow_up_of(event, COLOUR, "colour")
         colour = event["colour"]
         if colour not in COLOURS:
-            raise IllegalEvent(f"{written(colour)} is not a colour ({', '.join(COLOURS)})")
+            raise IllegalEvent(_not_a_colour(colour))
         self.declared = colour
         self.follow_up = None
         self._end_turn_if_done(player)
@@ -346,8 +375,9 @@ class CardDown(Match):
         check_fields(event, "draw", ("player",))
         player = self._turn_start_of(event, "draw")
         if self.stacked:
-            raise IllegalEvent(f"{player} must play a 2 or draw the {self.stacked} "
-                               "(draw_stack)")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "{name} must play a 2 or draw the {n} (draw_stack)")
+                               .format(name=player, n=self.stacked))
         self._act()
         self._draw(player, 1)
         self._end_turn(player)
@@ -357,7 +387,8 @@ class CardDown(Match):
         check_fields(event, "draw_stack", ("player",))
         player = self._turn_start_of(event, "draw_stack")
         if not self.stacked:
-            raise IllegalEvent("no 2s are stacked on the discard pile; draw one card (draw)")
+            raise IllegalEvent(pgettext("screen 21xN", "no 2s are stacked on the discard pile; "
+                                        "draw one card (draw)"))
         self._act()
         self._draw(player, self.stacked)
         self.stacked = 0
@@ -378,26 +409,33 @@ class CardDown(Match):
         """What one player holds when the game is over: the values, or just their sum."""
         kind = "values" if "values" in event else "sum"
         if kind not in event:
-            raise IllegalEvent('a hand event needs "values" (the cards) or "sum" (their total)')
+            raise IllegalEvent(pgettext("screen 21xN", 'a hand event needs "values" (the cards) '
+                                        'or "sum" (their total)'))
         check_fields(event, "hand", ("player", kind))
         player = self.player_field(event)
         if self.phase != HANDS:
-            raise IllegalEvent(f"hands are entered when someone has gone out ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "hands are entered when someone has gone out ({now})")
+                               .format(now=self._now()))
         if player in self.entered:
-            why = "went out: 0 points" if player == self.went_out else "is already entered"
-            raise IllegalEvent(f"{player} {why}")
+            text = (pgettext("screen 21xN", "{name} went out: 0 points")
+                    if player == self.went_out
+                    else pgettext("screen 21xN", "{name} is already entered"))
+            raise IllegalEvent(text.format(name=player))
         held = self.in_hand[player]
         if kind == "values":
             values = value_list(event["values"])
             if len(values) != held:
-                raise IllegalEvent(f"{player} holds {n_cards(held)}, not {len(values)}")
+                raise IllegalEvent(pgettext("screen 21xN", "{name} holds {cards}, not {n}")
+                                   .format(name=player, cards=n_cards(held), n=len(values)))
             self.entered[player] = Entered(tuple(values), sum(map(card_points, values)))
         else:
             total = event["sum"]
             most = held * card_points(VALUES[-1])
             if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= most:
-                raise IllegalEvent(f"{player}'s {n_cards(held)} add up to 0-{most}, "
-                                   f"not {written(total)}")
+                text = pgettext("screen 21xN", "{name}'s {cards} add up to 0-{most}, not {value}")
+                raise IllegalEvent(text.format(name=player, cards=n_cards(held), most=most,
+                                               value=written(total)))
             self.entered[player] = Entered(None, total)
         if len(self.entered) == len(self.players):
             self._settle_game()
@@ -406,8 +444,9 @@ class CardDown(Match):
         """The table stops: the match ends between games with the standings as they are."""
         check_fields(event, "end_match")
         if self.phase != DEAL or not self.games:
-            raise IllegalEvent(f"the match ends between games, after at least one "
-                               f"({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "the match ends between games, after at least one ({now})")
+                               .format(now=self._now()))
         self.phase = OVER
 
     # -- turns ------------------------------------------------------------------------
@@ -420,54 +459,76 @@ class CardDown(Match):
         """
         reason = refusal(card, self.top, self.declared, self.stacked)
         if reason is None and card.exact and self.discard.copies(card) >= COPIES_OF_EACH_CARD:
-            reason = (f"both {card} cards are already on the discard pile; "
-                      f"the deck has {COPIES_OF_EACH_CARD} of each")
+            reason = (pgettext("screen 21xN", "both {card} cards are already on the discard "
+                               "pile; the deck has {n} of each")
+                      .format(card=card, n=COPIES_OF_EACH_CARD))
         return reason
 
     def _turn_of(self, event: Event) -> str:
         """The event's player, refused unless it is their move and no question is open."""
         player = self.player_field(event)
         if self.phase != PLAY:
-            raise IllegalEvent(f"nobody is taking turns now ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "nobody is taking turns now ({now})")
+                               .format(now=self._now()))
         if player != self.current:
-            raise IllegalEvent(f"it is {self.current}'s turn, not {player}'s")
+            raise IllegalEvent(pgettext("screen 21xN", "it is {name}'s turn, not {player}'s")
+                               .format(name=self.current, player=player))
         if self.words_due:
-            raise IllegalEvent(f"first: did {player} say {self.words_due[0]}? (said or forgot)")
+            # Translators: {word} is what the player must say (TRIO, DUO, UNO), as is;
+            # "said" and "forgot" are the events that answer.
+            text = pgettext("screen 21xN", "first: did {name} say {word}? (said or forgot)")
+            raise IllegalEvent(text.format(name=player, word=self.words_due[0]))
         return player
 
     def _turn_start_of(self, event: Event, kind: str) -> str:
         player = self._turn_of(event)
         if self.follow_up == AGAIN:
-            raise IllegalEvent(f"after the C {player} may play one more card or pass, "
-                               f"not {kind}")
+            # Translators: {kind} is the event refused (draw, call_out), as is.
+            text = pgettext("screen 21xN",
+                            "after the C {name} may play one more card or pass, not {kind}")
+            raise IllegalEvent(text.format(name=player, kind=kind))
         if self.follow_up == COLOUR:
-            raise IllegalEvent(f"{player} names a colour for the D first (or passes)")
+            raise IllegalEvent(self._colour_first(player))
         return player
+
+    @staticmethod
+    def _colour_first(player: str) -> str:
+        return (pgettext("screen 21xN", "{name} names a colour for the D first (or passes)")
+                .format(name=player))
 
     def _follow_up_of(self, event: Event, wanted: str | None, kind: str) -> str:
         player = self._turn_of(event)
         if self.follow_up is None or (wanted is not None and self.follow_up != wanted):
-            after = "a D" if wanted == COLOUR else "a C or a D"
-            raise IllegalEvent(f"{kind} comes only after {after} ({self._now()})")
+            text = (pgettext("screen 21xN", "{kind} comes only after a D ({now})")
+                    if wanted == COLOUR
+                    else pgettext("screen 21xN", "{kind} comes only after a C or a D ({now})"))
+            raise IllegalEvent(text.format(kind=kind, now=self._now()))
         return player
 
     def _answer(self, event: Event, kind: str) -> tuple[str, str]:
         check_fields(event, kind, ("player", "word"))
         player = self.player_field(event)
         if self.phase != PLAY or not self.words_due or player != self.current:
-            raise IllegalEvent(f"nobody has a word to say now ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "nobody has a word to say now ({now})")
+                               .format(now=self._now()))
         word = event["word"]
         if word != self.words_due[0]:
-            raise IllegalEvent(f"{player} has {n_cards(self.in_hand[player])}: "
-                               f"the word is {self.words_due[0]}, not {written(word)}")
+            text = pgettext("screen 21xN", "{name} has {cards}: the word is {word}, not {value}")
+            raise IllegalEvent(text.format(name=player, cards=n_cards(self.in_hand[player]),
+                                           word=self.words_due[0], value=written(word)))
         self.words_due.pop(0)
         return player, word
 
     def _no_call_out(self, player: str, claim: tuple[Any, Any]) -> str:
         if not self.call_outs:
-            return f"nobody can be called out now; {player} may play or draw"
-        can = ", ".join(f"{offender} for {word}" for offender, word in self.call_outs)
-        return f"{player} may call out {can}, not {claim[0]} for {claim[1]}"
+            return (pgettext("screen 21xN", "nobody can be called out now; {name} may play or draw")
+                    .format(name=player))
+        # Translators: one call-out a player may make, "Bob for UNO".
+        each = pgettext("screen 21xN", "{name} for {word}")
+        can = ", ".join(each.format(name=offender, word=word) for offender, word in self.call_outs)
+        wrong = each.format(name=claim[0], word=claim[1])
+        return (pgettext("screen 21xN", "{name} may call out {can}, not {claim}")
+                .format(name=player, can=can, claim=wrong))
 
     def _act(self) -> None:
         """The player has begun their turn proper: the moment to call out has passed."""
@@ -572,11 +633,11 @@ class CardDown(Match):
         """What the match is waiting for, to explain a refusal."""
         if self.phase == PLAY:
             return self.expecting().prompt
-        return {
-            DEAL: "turn up the first card",
-            HANDS: "enter the cards left in each hand",
-            OVER: "the match is over",
-        }[self.phase]
+        if self.phase == DEAL:
+            return pgettext("screen 21xN", "turn up the first card")
+        if self.phase == HANDS:
+            return pgettext("screen 21xN", "enter the cards left in each hand")
+        return pgettext("screen 21xN", "the match is over")
 
     # -- what the screens read -------------------------------------------------------
 
@@ -585,30 +646,35 @@ class CardDown(Match):
         cards = {"value": VALUES, "colour": COLOURS, "suit": SUITS}
         if self.phase == DEAL:
             types = ("turn_up", "end_match") if self.games else ("turn_up",)
-            return Expect(types, None, cards, "Deal 7 each, turn up a card")
+            return Expect(types, None, cards, pgettext("screen 21", "Deal 7 each, turn up a card"))
         if self.phase == HANDS:
             waiting = self._not_entered()
             return Expect(("hand",), None, {"player": waiting, "value": VALUES},
-                          f"Enter {waiting[0]}'s cards" if len(waiting) == 1
-                          else "Enter each hand")
+                          pgettext("screen 21", "Enter {name}'s cards").format(name=waiting[0])
+                          if len(waiting) == 1 else pgettext("screen 21", "Enter each hand"))
         if self.phase == OVER:
-            return Expect((), None, {}, f"Match over: {' & '.join(self._leaders())} won")
+            return Expect((), None, {}, pgettext("screen 21", "Match over: {names} won")
+                          .format(names=" & ".join(self._leaders())))
         player = self.current
         if self.words_due:
             word = self.words_due[0]
             return Expect(("said", "forgot"), player, {"word": (word,)},
-                          f"Did {player} say {word}?")
+                          pgettext("screen 21", "Did {name} say {word}?")
+                          .format(name=player, word=word))
         if self.follow_up == COLOUR:
             return Expect(("colour", "pass"), player, {"colour": COLOURS},
-                          f"{player} names a colour")
+                          pgettext("screen 21", "{name} names a colour").format(name=player))
         if self.follow_up == AGAIN:
-            return Expect(("play", "pass"), player, cards, f"{player}: one more card?")
+            return Expect(("play", "pass"), player, cards,
+                          pgettext("screen 21", "{name}: one more card?").format(name=player))
         if self.stacked:
             types: tuple[str, ...] = ("play", "draw_stack")
             choices: dict[str, tuple[Any, ...]] = {**cards, "value": (DRAW_TWO,)}
-            prompt = f"{player}: a 2 or draw {self.stacked}"
+            prompt = (pgettext("screen 21", "{name}: a 2 or draw {n}")
+                      .format(name=player, n=self.stacked))
         else:
-            types, choices, prompt = ("play", "draw"), dict(cards), f"{player}: play or draw"
+            types, choices = ("play", "draw"), dict(cards)
+            prompt = pgettext("screen 21", "{name}: play or draw").format(name=player)
         if self.call_outs:
             types += ("call_out",)
             choices["call_out"] = tuple(self.call_outs)
@@ -672,23 +738,29 @@ class CardDown(Match):
         card = None if top is None else " ".join(
             str(top[key]) for key in ("value", "colour", "suit") if top.get(key))
         if top is not None and top.get("value") in EFFECTS:
-            card = f"{card} ({EFFECTS[top['value']]})"
+            # Translators: the top card and what it does, "A red hearts (skip next)".
+            card = _("{card} ({effect})").format(card=card, effect=EFFECTS[top["value"]])
         return [
-            ("Game", state["game_number"]),
-            ("Top card", card),
-            ("Colour named", state["declared"]),
-            ("Direction", "clockwise" if state["direction"] == "left" else "anticlockwise"),
-            ("Stack", None if not state["stacked"] else f"draw {state['stacked']}"),
-            ("Next", state["next"]),
-            ("Must say", None if state["word_due"] is None
-             else f"{state['current']}: {state['word_due']}"),
-            ("Draw pile", n_cards(state["draw_pile"])),
-            ("Went out", state["went_out"]),
+            (_("Game"), state["game_number"]),
+            (_("Top card"), card),
+            (_("Colour named"), state["declared"]),
+            (_("Direction"), _("clockwise") if state["direction"] == "left"
+             else _("anticlockwise")),
+            # Translators: 2s stacked on the discard pile; the text is "draw 4".
+            (_("Stack"), None if not state["stacked"]
+             else _("draw {n}").format(n=state["stacked"])),
+            # Translators: who plays next (a label).
+            (_("Next"), state["next"]),
+            (_("Must say"), None if state["word_due"] is None
+             else _("{name}: {word}").format(name=state["current"], word=state["word_due"])),
+            (_("Draw pile"), n_cards(state["draw_pile"])),
+            (_("Went out"), state["went_out"]),
         ]
 
     def player_columns(self) -> list[tuple[str, Mapping[str, Any]]]:
         """The cards each player holds, a column of the page's player table."""
-        return [("In hand", dict(self.in_hand))]
+        # Translators: a column of the page: cards each player holds.
+        return [(_("In hand"), dict(self.in_hand))]
 
 
 MATCH = CardDown
@@ -697,10 +769,10 @@ MATCH = CardDown
 def value_list(values: object) -> list[str]:
     """``values`` if it is a list of card values, else refused."""
     if not isinstance(values, list):
-        raise IllegalEvent('values are a list, like ["3", "F", "0"]')
+        raise IllegalEvent(pgettext("screen 21xN", 'values are a list, like ["3", "F", "0"]'))
     for value in values:
         if value not in VALUES:
-            raise IllegalEvent(f"{written(value)} is not a card value (values: {' '.join(VALUES)})")
+            raise IllegalEvent(_not_a_value(value))
     return list(values)
 
 

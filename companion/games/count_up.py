@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields
+from companion.lang import _, pgettext
 from companion.table import scores
 from companion.table.seats import Seats
 
@@ -50,7 +51,9 @@ def or_list(items: Sequence[object]) -> str:
     words = [str(item) for item in items]
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} or {words[-1]}"
+    separator = pgettext("between names in a list", ", ")
+    # Translators: choices, "8, 9 or 10": {items} are all but the last.
+    return _("{items} or {last}").format(items=separator.join(words[:-1]), last=words[-1])
 
 
 def game_winner(tricks: dict[str, int], last_trick: str) -> tuple[str, bool]:
@@ -76,7 +79,8 @@ class CountUp(Match):
     def setup(self) -> None:
         self.games_to_win: int = self.options["games_to_win"]
         if not 1 <= self.games_to_win <= 9:
-            raise BadSetup(f"games_to_win is 1 to 9, not {self.games_to_win}")
+            raise BadSetup(pgettext("screen 21xN", "games_to_win is 1 to 9, not {value}")
+                           .format(value=self.games_to_win))
         self.seats = Seats(self.players)
         #: Games won, per player: the match score.
         self.totals: dict[str, int] = scores.zero_totals(self.players)
@@ -130,15 +134,21 @@ class CountUp(Match):
         player = self._player_on_turn(event)
         card = event["card"]
         if self.cards_left[player] == 0:
-            raise IllegalEvent(f"{player} has no cards left and must pass")
+            raise IllegalEvent(pgettext("screen 21xN", "{name} has no cards left and must pass")
+                               .format(name=player))
         if isinstance(card, bool) or not isinstance(card, int) or card not in CARDS:
-            raise IllegalEvent(f"cards are numbered {LOWEST_CARD} to {HIGHEST_CARD}, "
-                               f"not {written(card)}")
+            text = pgettext("screen 21xN", "cards are numbered {low} to {high}, not {value}")
+            raise IllegalEvent(text.format(low=LOWEST_CARD, high=HIGHEST_CARD,
+                                           value=written(card)))
         if self.highest is not None and card not in follows(self.highest):
-            raise IllegalEvent(f"{card} cannot follow {self.highest}: {self._what_may_follow()}")
+            # Translators: {may} is what the player may do ("play 8, 9 or 10, or pass").
+            text = pgettext("screen 21xN", "{card} cannot follow {highest}: {may}")
+            raise IllegalEvent(text.format(card=card, highest=self.highest,
+                                           may=self._what_may_follow()))
         if card in self.played:
             raise IllegalEvent(
-                f"{card} was already played this game; {player} may {self._what_may_follow()}"
+                pgettext("screen 21xN", "{card} was already played this game; {name} may {may}")
+                .format(card=card, name=player, may=self._what_may_follow())
             )
         self.trick.append(card)
         self.played.append(card)
@@ -150,7 +160,8 @@ class CountUp(Match):
         check_fields(event, "pass", ("player",))
         player = self._player_on_turn(event)
         if not self.trick:
-            raise IllegalEvent(f"{player} leads this trick and must play a card")
+            text = pgettext("screen 21xN", "{name} leads this trick and must play a card")
+            raise IllegalEvent(text.format(name=player))
         winner = self._other(player)
         self.tricks[winner] += 1
         self.history.append({"leader": self.leader, "cards": list(self.trick), "winner": winner})
@@ -162,17 +173,20 @@ class CountUp(Match):
     def _player_on_turn(self, event: Event) -> str:
         player = self.player_field(event)
         if player != self.current:
-            raise IllegalEvent(f"it is {self.current}'s turn, not {player}'s")
+            raise IllegalEvent(pgettext("screen 21xN", "it is {name}'s turn, not {player}'s")
+                               .format(name=self.current, player=player))
         return player
 
     def _what_may_follow(self) -> str:
         """What the player on turn may do, as words: "play 8, 9 or 10, or pass"."""
         cards = self.legal_cards()
+        # Translators: what a player may do; the refusals and the page put it after
+        # "{name} may" or a colon.
         if not cards:
-            return "pass"
+            return pgettext("screen 21", "pass")
         if self.highest is None:
-            return "lead any card not played yet"
-        return f"play {or_list(cards)}, or pass"
+            return pgettext("screen 21", "lead any card not played yet")
+        return pgettext("screen 21", "play {cards}, or pass").format(cards=or_list(cards))
 
     def _end_game(self, last_trick: str) -> None:
         winner, tie_break = game_winner(self.tricks, last_trick)
@@ -208,16 +222,22 @@ class CountUp(Match):
         if self.over:
             leader = scores.winners(self.totals)[0]
             won = scores.tally(self.totals, leader)
-            return Expect((), None, {}, f"Match over: {leader} won {won}")
+            # Translators: {score} is games won to games lost, "3-1".
+            return Expect((), None, {}, pgettext("screen 21", "Match over: {name} won {score}")
+                          .format(name=leader, score=won))
         player = self.current
         cards = self.legal_cards()
         if not self.trick:
-            return Expect(("play",), player, {"card": cards}, f"{player} leads: any card")
+            return Expect(("play",), player, {"card": cards},
+                          pgettext("screen 21", "{name} leads: any card").format(name=player))
         if not cards:
-            why = "has no cards" if self.cards_left[player] == 0 else "cannot follow"
-            return Expect(("pass",), player, {}, f"{player} {why}: pass")
+            prompt = (pgettext("screen 21", "{name} has no cards: pass")
+                      if self.cards_left[player] == 0
+                      else pgettext("screen 21", "{name} cannot follow: pass"))
+            return Expect(("pass",), player, {}, prompt.format(name=player))
         return Expect(("play", "pass"), player, {"card": cards},
-                      f"{player}: {self._what_may_follow()}")
+                      pgettext("screen 21", "{name}: {may}").format(
+                          name=player, may=self._what_may_follow()))
 
     def result(self) -> dict[str, Any]:
         """The match: over, totals (games won), winners ([] until over), games."""
@@ -257,15 +277,19 @@ class CountUp(Match):
         state = self.state()
         last = state["last_trick"]
         return [
-            ("Game", f"{state['game_number']} (first to {self.games_to_win})"),
-            ("Leads", state["leader"]),
-            ("Trick", " ".join(map(str, state["trick"])) or "none yet"),
-            ("May follow", None if self.over else self._what_may_follow()),
-            ("Tricks", ", ".join(f"{p} {n}" for p, n in state["tricks"].items())),
-            ("Cards left", ", ".join(f"{p} {n}" for p, n in state["cards_left"].items())),
-            ("Last trick", None if last is None else
-             f"{last.get('winner', '?')} took {' '.join(map(str, last['cards']))}"),
-        ] + [(f"Game {game['game']}", f"{game['winner']} won the tie with the last trick")
+            # Translators: labels of the page; "Game" is the game's number in the match.
+            (_("Game"), _("{value} (first to {n})").format(value=state["game_number"],
+                                                          n=self.games_to_win)),
+            (_("Leads"), state["leader"]),
+            (_("Trick"), " ".join(map(str, state["trick"])) or _("none yet")),
+            (_("May follow"), None if self.over else self._what_may_follow()),
+            (_("Tricks"), ", ".join(f"{p} {n}" for p, n in state["tricks"].items())),
+            (_("Cards left"), ", ".join(f"{p} {n}" for p, n in state["cards_left"].items())),
+            (_("Last trick"), None if last is None else
+             _("{name} took {cards}").format(name=last.get("winner", "?"),
+                                            cards=" ".join(map(str, last["cards"])))),
+        ] + [(_("Game {value}").format(value=game["game"]),
+              _("{name} won the tie with the last trick").format(name=game["winner"]))
              for game in state["games"] if game["tie_break"]]
 
 

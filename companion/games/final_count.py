@@ -31,15 +31,15 @@ from companion.games.base import (
     Event,
     Expect,
     Match,
+    Said,
     check_fields,
     die_face,
     entered_field,
     n_cards,
 )
+from companion.lang import _, and_list, lazy, ngettext, pgettext
 from companion.table import scores
-from companion.table.dice import rolled_word
 from companion.table.seats import Seats
-from companion.words import and_list, counted
 
 # -- the components ---------------------------------------------------------------
 
@@ -53,16 +53,19 @@ DEALT_TO_EACH_PLAYER = 3
 DEALT_TO_BOARD = 2
 
 #: What each face lets the roller do, short enough for "N: text" on a 21-character line.
-FACE_ACTIONS: dict[int, str] = {
-    1: "draw for yourself",
-    2: "draw for opponent",
-    3: "draw for Board",
-    4: "swap with pile",
-    5: "swap with opponent",
-    6: "swap with Board",
-}
+#: Each said in the language of the screen that looks it up (:class:`Said`); a roll
+#: keeps the English (:meth:`Said.message`) and :meth:`FinalCount.state` says it.
+FACE_ACTIONS: Said = Said({
+    # Translators: what a die face lets the roller do; "Board" is the shared cards.
+    1: lazy("screen 18", "draw for yourself"),
+    2: lazy("screen 18", "draw for opponent"),
+    3: lazy("screen 18", "draw for Board"),
+    4: lazy("screen 18", "swap with pile"),
+    5: lazy("screen 18", "swap with opponent"),
+    6: lazy("screen 18", "swap with Board"),
+})
 #: Shown instead of the face's action when a 1-4 finds the draw pile empty (FC10).
-EMPTY_PILE_ACTION = "pile empty: pass"
+EMPTY_PILE_ACTION = lazy("screen 18", "pile empty: pass")
 #: Faces that take a card off the draw pile for good (played or discarded).
 DRAWING_FACES = (1, 2, 3)
 #: Faces that do nothing once the draw pile is empty (4 needs a card to look at).
@@ -194,17 +197,22 @@ def hand_outcome(hand: Mapping[str, Any]) -> str:
     called and lost", "Ann and Bob share 71 (35 each)", "everyone bust: nobody scores"."""
     winners = hand["winners"]
     if not winners:
-        return "everyone bust: nobody scores"
+        return _("everyone bust: nobody scores")
     total = hand["players"][winners[0]]["total"]
-    how = " (hit the goal)" if hand["players"][winners[0]]["hit_goal"] else ""
+    hit = hand["players"][winners[0]]["hit_goal"]
     if len(winners) == 1:
-        words = f"{winners[0]} wins with {total}{how}"
+        words = (_("{name} wins with {total} (hit the goal)") if hit
+                 else _("{name} wins with {total}")).format(name=winners[0], total=total)
     else:
-        words = f"{and_list(winners)} share {total}{how}"
+        words = (_("{names} share {total} (hit the goal)") if hit
+                 else _("{names} share {total}")).format(names=and_list(winners), total=total)
     if hand["bonus"]:
-        words += f", +{hand['bonus']} as {hand['caller']} called and lost"
+        # Translators: {outcome} is who won the hand ("Ann wins with 49").
+        words = _("{outcome}, +{points} as {caller} called and lost").format(
+            outcome=words, points=hand["bonus"], caller=hand["caller"])
     if len(winners) > 1:
-        words += f" ({hand['split']} each)"
+        # Translators: {outcome} is who shared the hand; {points} what each gets.
+        words = _("{outcome} ({points} each)").format(outcome=words, points=hand["split"])
     return words
 
 
@@ -267,12 +275,15 @@ class FinalCount(Match):
         check_fields(event, "goal", ("rolls",), ("entered",))
         entered = entered_field(event)
         if not self.options["hit_goal"]:
-            raise IllegalEvent("the Hit Goal is not in play (option hit_goal is off)")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "the Hit Goal is not in play (option hit_goal is off)"))
         if self.phase != GOAL:
-            raise IllegalEvent(f"the Hit Goal is rolled once per hand, before play ({self._now()})")
+            text = pgettext("screen 21xN",
+                            "the Hit Goal is rolled once per hand, before play ({now})")
+            raise IllegalEvent(text.format(now=self._now()))
         rolls = event["rolls"]
         if not isinstance(rolls, list) or len(rolls) != 2:
-            raise IllegalEvent("the Hit Goal takes two rolls, like [4, 6]")
+            raise IllegalEvent(pgettext("screen 21xN", "the Hit Goal takes two rolls, like [4, 6]"))
         for value in rolls:
             die_face(value)
         self.goal_rolls = list(rolls)
@@ -287,15 +298,16 @@ class FinalCount(Match):
         player = self.player_field(event)
         self._check_in_play()
         if player != self.current:
-            raise IllegalEvent(f"it is {self.current}'s turn, not {player}'s")
+            raise IllegalEvent(pgettext("screen 21xN", "it is {name}'s turn, not {player}'s")
+                               .format(name=self.current, player=player))
         value = die_face(event["value"])
         pile_was_empty = self.draw_pile == 0
         took_card = value in DRAWING_FACES and not pile_was_empty
         if took_card:
             self.draw_pile -= 1
-        action = (
-            EMPTY_PILE_ACTION if pile_was_empty and value in PILE_FACES else FACE_ACTIONS[value]
-        )
+        # The English message: the roll is said in the language of each screen showing it.
+        action = (EMPTY_PILE_ACTION.message if pile_was_empty and value in PILE_FACES
+                  else FACE_ACTIONS.message(value))
         self.rolls.append(Roll(player, value, took_card, action, entered))
         self._end_turn(player)
         # Before a call the roller may still call at the end of their own turn.
@@ -310,7 +322,7 @@ class FinalCount(Match):
         the hand's outcome after the hand that settles it ("Ann wins with 49, +10 as Cy
         called and lost")."""
         if event.get("type") == "roll" and self.rolls:
-            return self.rolls[-1].action
+            return pgettext("screen 18", self.rolls[-1].action)
         if event.get("type") == "hand" and self.hands and (self.over or not self.entered):
             return hand_outcome(self.hands[-1].record)
         return ""
@@ -321,12 +333,17 @@ class FinalCount(Match):
         player = self.player_field(event)
         self._check_in_play()
         if self.caller is not None:
-            raise IllegalEvent(f"{self.caller} already called; only the first call counts")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "{name} already called; only the first call counts")
+                               .format(name=self.caller))
         if player not in self._callers():
-            after = ""
             if self.may_still_call:
-                after = f" ({self.may_still_call} may still call after their roll)"
-            raise IllegalEvent(f"{player} cannot call now: it is {self.current}'s turn{after}")
+                text = pgettext("screen 21xN", "{player} cannot call now: it is {name}'s turn "
+                                "({caller} may still call after their roll)")
+            else:
+                text = pgettext("screen 21xN", "{player} cannot call now: it is {name}'s turn")
+            raise IllegalEvent(text.format(player=player, name=self.current,
+                                           caller=self.may_still_call))
         self.caller = player
         self.may_still_call = None
         # The caller's turn is over; everyone else gets exactly one more (FC8).
@@ -337,18 +354,20 @@ class FinalCount(Match):
         """The Board's cards at the end of the hand (checked by FC12)."""
         check_fields(event, "board", ("cards",))
         if self.phase != BOARD:
-            raise IllegalEvent(f"the Board is entered once, after the final round ({self._now()})")
+            text = pgettext("screen 21xN",
+                            "the Board is entered once, after the final round ({now})")
+            raise IllegalEvent(text.format(now=self._now()))
         cards = card_list(event["cards"])
         low, high = self._board_limits()
         if len(cards) < low:
-            raise IllegalEvent(
-                f"the Board has {n_cards(len(cards))}; it keeps at least {DEALT_TO_BOARD}"
-            )
+            # Translators: {cards} is a count of cards ("1 card").
+            text = pgettext("screen 21xN", "the Board has {cards}; it keeps at least {low}")
+            raise IllegalEvent(text.format(cards=n_cards(len(cards)), low=DEALT_TO_BOARD))
         if len(cards) > high:
-            raise IllegalEvent(
-                f"the Board has {n_cards(len(cards))}; at most {high} this hand "
-                f"({DEALT_TO_BOARD} dealt + {high - DEALT_TO_BOARD} drawn with a 3)"
-            )
+            text = pgettext("screen 21xN", "the Board has {cards}; at most {high} this hand "
+                            "({dealt} dealt + {drawn} drawn with a 3)")
+            raise IllegalEvent(text.format(cards=n_cards(len(cards)), high=high,
+                                           dealt=DEALT_TO_BOARD, drawn=high - DEALT_TO_BOARD))
         check_ranks([cards])
         self.board = cards
         self.phase = HANDS
@@ -358,10 +377,13 @@ class FinalCount(Match):
         check_fields(event, "hand", ("player", "cards"))
         player = self.player_field(event)
         if self.phase != HANDS:
-            when = "enter the Board first" if self.phase == BOARD else self._now()
-            raise IllegalEvent(f"hands are entered after the Board ({when})")
+            when = (pgettext("screen 21xN", "enter the Board first") if self.phase == BOARD
+                    else self._now())
+            raise IllegalEvent(pgettext("screen 21xN", "hands are entered after the Board ({now})")
+                               .format(now=when))
         if player in self.entered:
-            raise IllegalEvent(f"{player}'s cards are already entered")
+            raise IllegalEvent(pgettext("screen 21xN", "{name}'s cards are already entered")
+                               .format(name=player))
         cards = card_list(event["cards"])
         self._check_hand_size(player, len(cards))
         check_ranks([self.board or [], *self.entered.values(), cards])
@@ -373,7 +395,8 @@ class FinalCount(Match):
 
     def _check_in_play(self) -> None:
         if self.phase != PLAY:
-            raise IllegalEvent(f"nobody is taking turns now ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "nobody is taking turns now ({now})")
+                               .format(now=self._now()))
 
     def _callers(self) -> tuple[str, ...]:
         """Who may call now: the roller who just finished, and the player whose turn it is."""
@@ -396,14 +419,16 @@ class FinalCount(Match):
             self.phase = BOARD
 
     def _now(self) -> str:
-        """What the match is waiting for, to explain a refusal."""
-        return {
-            GOAL: "roll for the Hit Goal first",
-            PLAY: f"it is {self.current}'s turn",
-            BOARD: "enter the Board's cards",
-            HANDS: "enter the players' cards",
-            OVER: "the game is over",
-        }[self.phase]
+        """What the match is waiting for, to explain a refusal (in its brackets)."""
+        if self.phase == GOAL:
+            return pgettext("screen 21xN", "roll for the Hit Goal first")
+        if self.phase == PLAY:
+            return pgettext("screen 21xN", "it is {name}'s turn").format(name=self.current)
+        if self.phase == BOARD:
+            return pgettext("screen 21xN", "enter the Board's cards")
+        if self.phase == HANDS:
+            return pgettext("screen 21xN", "enter the players' cards")
+        return pgettext("screen 21xN", "the game is over")
 
     # -- what the cards can be (FC12) ---------------------------------------------------
 
@@ -445,18 +470,19 @@ class FinalCount(Match):
     def _check_hand_size(self, player: str, size: int) -> None:
         low, high, ones, twos = self._hand_limits(player)
         if size < low:
-            raise IllegalEvent(f"{player} has {n_cards(size)}; everyone keeps at least {low}")
+            text = pgettext("screen 21xN", "{name} has {cards}; everyone keeps at least {low}")
+            raise IllegalEvent(text.format(name=player, cards=n_cards(size), low=low))
         own_most = DEALT_TO_EACH_PLAYER + ones + twos
         if size > own_most:
-            raise IllegalEvent(
-                f"{player} has {n_cards(size)}; at most {own_most} this hand "
-                f"({DEALT_TO_EACH_PLAYER} dealt + {ones} from own 1s + {twos} from others' 2s)"
-            )
+            text = pgettext("screen 21xN", "{name} has {cards}; at most {high} this hand "
+                            "({dealt} dealt + {ones} from own 1s + {twos} from others' 2s)")
+            raise IllegalEvent(text.format(name=player, cards=n_cards(size), high=own_most,
+                                           dealt=DEALT_TO_EACH_PLAYER, ones=ones, twos=twos))
         if size > high:
-            raise IllegalEvent(
-                f"{player} has {n_cards(size)}; only {self._cards_out()} cards are out this "
-                f"hand, which leaves {high} for {player}"
-            )
+            text = pgettext("screen 21xN", "{name} has {cards}; only {total} cards are out this "
+                            "hand, which leaves {high} for {name}")
+            raise IllegalEvent(text.format(name=player, cards=n_cards(size),
+                                           total=self._cards_out(), high=high))
 
     # -- scoring ------------------------------------------------------------------------
 
@@ -514,26 +540,30 @@ class FinalCount(Match):
         - ``hand``: ``{"player": players not entered yet, "cards": RANKS}``, player None.
         """
         if self.phase == GOAL:
-            return Expect(("goal",), None, {"rolls": FACES}, "Roll for the Hit Goal")
+            return Expect(("goal",), None, {"rolls": FACES},
+                          pgettext("screen 21", "Roll for the Hit Goal"))
         if self.phase == PLAY:
             if self.caller is not None:
-                return Expect(
-                    ("roll",), self.current, {"value": FACES}, f"{self.current}: last roll"
-                )
+                return Expect(("roll",), self.current, {"value": FACES},
+                              pgettext("screen 21", "{name}: last roll").format(name=self.current))
             return Expect(
                 ("roll", "call"),
                 self.current,
                 {"value": FACES, "caller": self._callers()},
-                f"{self.current}: roll or call",
+                pgettext("screen 21", "{name}: roll or call").format(name=self.current),
             )
         if self.phase == BOARD:
-            return Expect(("board",), None, {"cards": RANKS}, "Enter the Board cards")
+            return Expect(("board",), None, {"cards": RANKS},
+                          pgettext("screen 21", "Enter the Board cards"))
         if self.phase == HANDS:
             waiting = self._not_entered()
-            prompt = f"Enter {waiting[0]}'s cards" if len(waiting) == 1 else "Enter each hand"
+            prompt = (pgettext("screen 21", "Enter {name}'s cards").format(name=waiting[0])
+                      if len(waiting) == 1 else pgettext("screen 21", "Enter each hand"))
             return Expect(("hand",), None, {"player": waiting, "cards": RANKS}, prompt)
         leaders = scores.winners(self.totals)
-        return Expect((), None, {}, f"Game over: {' & '.join(leaders)} won")
+        # Translators: {names} are the winners joined with " & ".
+        return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+                      .format(names=" & ".join(leaders)))
 
     def _not_entered(self) -> tuple[str, ...]:
         return tuple(player for player in self.players if player not in self.entered)
@@ -565,9 +595,10 @@ class FinalCount(Match):
             "goal_entered": self.goal_entered,
             "last_roll": None
             if last is None
-            else {"player": last.player, "value": last.value, "action": last.action,
-                  "entered": last.entered},
-            "rolls": [roll._asdict() for roll in self.rolls],
+            else {"player": last.player, "value": last.value,
+                  "action": pgettext("screen 18", last.action), "entered": last.entered},
+            "rolls": [{**roll._asdict(), "action": pgettext("screen 18", roll.action)}
+                      for roll in self.rolls],
             "may_call": list(self._callers()),
             "caller": self.caller,
             "final_round": list(self.final_round),
@@ -586,23 +617,39 @@ class FinalCount(Match):
         last = state["last_roll"]
         goal = state["goal"]
         rolls = state["goal_rolls"]
+        goal_text = last_text = called = None
+        if goal is not None:
+            goal_text = (_("{goal} (entered {first} and {second})") if state["goal_entered"]
+                         else _("{goal} (rolled {first} and {second})")).format(
+                goal=goal, first=rolls[0], second=rolls[1])
+        if last is not None:
+            # Translators: {action} is what the face lets the roller do ("draw for Board").
+            last_text = (_("{name} entered {value}: {action}") if last["entered"]
+                         else _("{name} rolled {value}: {action}")).format(
+                name=last["player"], value=last["value"], action=last["action"])
+        if state["caller"] is not None:
+            # Translators: who called, then who still takes a last turn ({names}).
+            called = _("{name}; last turns: {names}").format(
+                name=state["caller"], names=and_list(state["final_round"]) or _("none"))
         return [
-            ("Hand", state["hand"]),
-            ("Dealer", state["dealer"]),
-            ("Hit Goal", None if goal is None
-             else f"{goal} ({rolled_word(state['goal_entered'])} {rolls[0]} and {rolls[1]})"),
-            ("Last roll", None if last is None
-             else f"{last['player']} {rolled_word(last['entered'])} {last['value']}: "
-                  f"{last['action']}"),
-            ("Draw pile", n_cards(state["draw_pile"])),
-            ("Called", None if state["caller"] is None
-             else f"{state['caller']}; last turns: {and_list(state['final_round']) or 'none'}"),
-            ("Board", " ".join(state["entered"]["board"] or []) or None),
+            # Translators: the hand's number (a deal of the cards), a label.
+            (_("Hand"), state["hand"]),
+            (_("Dealer"), state["dealer"]),
+            (_("Hit Goal"), goal_text),
+            (_("Last roll"), last_text),
+            # Translators: the draw pile (a label); its text is a count of cards.
+            (_("Draw pile"), n_cards(state["draw_pile"])),
+            (_("Called"), called),
+            # Translators: the Board, the shared cards in the middle (a label).
+            (_("Board"), " ".join(state["entered"]["board"] or []) or None),
         ]
 
     def outcome(self) -> str:
         """The winner, or a shared win (FC11: equal highest totals share it)."""
-        return super().outcome() + f" after {counted(len(self.hands), 'hand')}"
+        count = len(self.hands)
+        # Translators: {outcome} is who won ("Ann wins with 312").
+        return ngettext("{outcome} after {n} hand", "{outcome} after {n} hands", count).format(
+            outcome=super().outcome(), n=count)
 
     def _card_limits(self) -> dict[str, Any]:
         """[fewest, most] cards the Board and each player not yet entered may hold."""
@@ -622,10 +669,12 @@ MATCH = FinalCount
 def card_list(cards: object) -> list[str]:
     """``cards`` if it is a list of card ranks, else refused."""
     if not isinstance(cards, list):
-        raise IllegalEvent('cards are a list of ranks, like ["A", "10", "K"]')
+        raise IllegalEvent(pgettext("screen 21xN",
+                                    'cards are a list of ranks, like ["A", "10", "K"]'))
     for card in cards:
         if not isinstance(card, str) or card not in RANKS:
-            raise IllegalEvent(f"{written(card)} is not a card rank (ranks: {' '.join(RANKS)})")
+            text = pgettext("screen 21xN", "{value} is not a card rank (ranks: {ranks})")
+            raise IllegalEvent(text.format(value=written(card), ranks=" ".join(RANKS)))
     return list(cards)
 
 
@@ -636,10 +685,9 @@ def check_ranks(piles: Iterable[Sequence[str]]) -> None:
         seen.update(pile)
     for rank in RANKS:
         if seen[rank] > COPIES_OF_EACH_RANK:
-            raise IllegalEvent(
-                f"{seen[rank]} cards of rank {rank} entered this hand; "
-                f"a deck has only {COPIES_OF_EACH_RANK}"
-            )
+            text = pgettext("screen 21xN", "{n} cards of rank {rank} entered this hand; "
+                            "a deck has only {most}")
+            raise IllegalEvent(text.format(n=seen[rank], rank=rank, most=COPIES_OF_EACH_RANK))
 
 
 def _copy_hand(hand: Mapping[str, Any]) -> dict[str, Any]:

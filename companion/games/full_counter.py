@@ -59,9 +59,9 @@ from companion.games.full_counter_cards import (  # noqa: F401 - the cards, name
     is_whole,
 )
 from companion.games.full_counter_zones import BLIND, FACE_UP, HAND, PLAY_ZONES, Zones
+from companion.lang import _, and_list, lazy, ngettext, pgettext
 from companion.table import scores
 from companion.table.seats import LEFT, RIGHT, Seats
-from companion.words import and_list
 
 #: 3 face down, 3 face up, 3 in hand (FU2).
 DEALT_EACH = 9
@@ -76,8 +76,17 @@ EFFECTS: tuple[str, ...] = (PLAIN, BLACK_MARKET, BACK_STABBER, MAGNETIC_RAYS, NU
 #: Turn order in words: seat order is clockwise (the next seat is on the left).
 DIRECTIONS = {LEFT: "clockwise", RIGHT: "anticlockwise"}
 
-#: The last play's words when it moves a player on to face-up or face-down cards.
-NEXT_WORDS = {FACE_UP: "face up next", BLIND: "face down next"}
+#: What the last play was, kept as messages and their fields (a field's value may be
+#: words itself), said in the language of the screen each time it is drawn.
+Words = Any
+
+
+def said_text(words: Words) -> str:
+    """``words`` (a text as is, or a (message, fields) pair) as one line of text."""
+    if isinstance(words, tuple):
+        message, fields = words
+        return str(message).format(**{key: said_text(value) for key, value in fields.items()})
+    return str(words)
 
 #: The phases, as state()["phase"] names them: finding the starter, playing, finished.
 DEAL, PLAY, OVER = "deal", "play", "over"
@@ -143,15 +152,18 @@ class FullCounter(Match):
     def setup(self) -> None:
         self.deck = Deck.from_option(self.options["deck"])
         if self.deck.size < DEALT_EACH * len(self.players):
-            raise BadSetup(f"a {self.deck.size}-card deck cannot deal {DEALT_EACH} cards to "
-                           f"each of {len(self.players)} players")
+            text = pgettext("screen 21xN", "a {total}-card deck cannot deal {each} cards to "
+                            "each of {n} players")
+            raise BadSetup(text.format(total=self.deck.size, each=DEALT_EACH,
+                                       n=len(self.players)))
         if not is_whole(self.options["games"]) or self.options["games"] < 0:
-            raise BadSetup("option games is how many games the match lasts (0: until ended)")
+            raise BadSetup(pgettext("screen 21xN", "option games is how many games the match "
+                                    "lasts (0: until ended)"))
         self.options["deck"] = self.deck.profile()
         self.quick: bool = self.options["quick"]
         if self.quick and self.options["zones"]:
-            raise BadSetup("quick mode does not count the cards: zones needs the values "
-                           "entered (quick=false)")
+            raise BadSetup(pgettext("screen 21xN", "quick mode does not count the cards: zones "
+                                    "needs the values entered (quick=false)"))
         self.seats = Seats(self.players)
         self.losses: dict[str, int] = scores.zero_totals(self.players)
         self.games: list[FinishedGame] = []
@@ -189,19 +201,23 @@ class FullCounter(Match):
         """Who holds the value asked about now, face up and (if nobody) in hand."""
         check_fields(event, "starter", ("value", "face_up"), ("in_hand",))
         if self.phase != DEAL:
-            raise IllegalEvent(f"the starter is found before the first play ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "the starter is found before the first play ({now})")
+                               .format(now=self._now()))
         asked = self.deck.starter_values()[self.asking]
         if not is_whole(event["value"]) or event["value"] != asked:
-            raise IllegalEvent(f"the question now is who holds a {self._card_words(asked)}, "
-                               f"not {written(event['value'])}")
+            text = pgettext("screen 21xN", "the question now is who holds a {card}, not {value}")
+            raise IllegalEvent(text.format(card=self._card_words(asked),
+                                           value=written(event["value"])))
         face_up = self._names(event["face_up"], "face_up")
         in_hand = self._names(event["in_hand"], "in_hand") if "in_hand" in event else None
         if face_up:
             self._start_game(self._first_from_dealer(face_up))
         elif in_hand is None:
             # In the table's words: the page shows this under its "In hand" choice.
-            raise IllegalEvent(f"nobody has a face-up {self._card_words(asked)}: say who has "
-                               "one in hand (or that nobody has)")
+            text = pgettext("screen 21xN", "nobody has a face-up {card}: say who has one in "
+                            "hand (or that nobody has)")
+            raise IllegalEvent(text.format(card=self._card_words(asked)))
         elif in_hand:
             self._start_game(self._first_from_dealer(in_hand))
         elif self.asking + 1 < len(self.deck.starter_values()):
@@ -223,15 +239,17 @@ class FullCounter(Match):
     def _start_game(self, starter: str) -> None:
         self.starter = self.current = starter
         self.phase = PLAY
-        self.last = {"player": starter, "text": "leads"}
+        # Translators: the last play's words, beside the player's name: "Ann leads".
+        self.last = {"player": starter, "words": lazy("screen 13x2", "leads")}
 
     def _names(self, names: object, field: str) -> list[str]:
         if not isinstance(names, list):
-            raise IllegalEvent(f"{field} is a list of players, like [\"Ann\"]")
+            raise IllegalEvent(pgettext("screen 21xN", '{field} is a list of players, like ["Ann"]')
+                               .format(field=field))
         for name in names:
             if name not in self.players:
-                raise IllegalEvent(f"{written(name)} is not playing "
-                                   f"(players: {', '.join(self.players)})")
+                text = pgettext("screen 21xN", "{name} is not playing (players: {names})")
+                raise IllegalEvent(text.format(name=written(name), names=", ".join(self.players)))
         return list(names)
 
     # -- a turn -------------------------------------------------------------------------
@@ -249,12 +267,15 @@ class FullCounter(Match):
         card = self.deck.card(event["value"])
         count = event.get("count", 1)
         if not is_whole(count) or not 1 <= count <= self.deck.copies_of(card):
-            raise IllegalEvent(f"a set of {self.deck.name(card)} is 1 to "
-                               f"{self.deck.copies_of(card)} cards, not {written(count)}")
+            text = pgettext("screen 21xN", "a set of {card} is 1 to {most} cards, not {value}")
+            raise IllegalEvent(text.format(card=self.deck.name(card),
+                                           most=self.deck.copies_of(card), value=written(count)))
         zone = self._zone_of(event, player, count)
         self._check_legal(card)
         burned = self._lay(player, [card] * count, times=count, zone=zone)
-        self._said(player, f"{count}x {self.deck.name(card)}" if count > 1
+        # Translators: the last play, "3x 5": three cards of value 5.
+        self._said(player, (lazy("screen 13x2", "{n}x {card}"),
+                            {"n": count, "card": self.deck.name(card)}) if count > 1
                    else self.deck.name(card), burned)
         self._after_counted(player, zone)
 
@@ -267,16 +288,20 @@ class FullCounter(Match):
         first, last = event["first"], event["last"]
         for value in (first, last):
             if not is_whole(value) or not 1 <= value <= self.deck.numbers:
-                raise IllegalEvent(f"a chain runs through numbered cards 1-{self.deck.numbers}, "
-                                   f"not {written(value)}")
+                text = pgettext("screen 21xN",
+                                "a chain runs through numbered cards 1-{most}, not {value}")
+                raise IllegalEvent(text.format(most=self.deck.numbers, value=written(value)))
         if first == last:
-            raise IllegalEvent(f"a chain has at least two values; {first} alone is a play")
+            text = pgettext("screen 21xN", "a chain has at least two values; {value} alone is "
+                                           "a play")
+            raise IllegalEvent(text.format(value=first))
         step = 1 if last > first else -1
         cards = list(range(first, last + step, step))
         zone = self._zone_of(event, player, len(cards))
         self._check_legal(first)
         burned = self._lay(player, cards, times=1, zone=zone)
-        self._said(player, f"chain {first}-{last}", burned)
+        self._said(player, (lazy("screen 13x2", "chain {first}-{last}"),
+                            {"first": first, "last": last}), burned)
         self._after_counted(player, zone)
 
     def on_blind(self, event: Event) -> None:
@@ -290,37 +315,45 @@ class FullCounter(Match):
             self.zones.check_play(player, BLIND, 1)
         if self._legal(card):
             burned = self._lay(player, [card], times=1, zone=BLIND)
-            self._said(player, f"blind {self.deck.name(card)}", burned)
+            # Translators: a face-down card turned over and played, "blind 7".
+            self._said(player, (lazy("screen 13x2", "blind {card}"),
+                                {"card": self.deck.name(card)}), burned)
             self._after_counted(player, BLIND)
         else:
             if self.zones is not None:  # the card goes into the hand with the pile
                 self.zones.lay(player, BLIND, 1)
                 self.zones.pick_up(player, len(self.pile) + 1)
             self._pick_up(player)
-            self._said(player, f"blind {self.deck.name(card)}: picked up")
+            self._said(player, (lazy("screen 13x2", "blind {card}: picked up"),
+                                {"card": self.deck.name(card)}))
 
     def on_pickup(self, event: Event) -> None:
         """The player cannot play: the whole pile goes into their hand; turn over (FU3)."""
         check_fields(event, "pickup", ("player",))
         player = self._turn(event)
         if not self.pile:
-            raise IllegalEvent(f"the pile is empty: {player} may play any card")
+            raise IllegalEvent(pgettext("screen 21xN", "the pile is empty: {name} may play any "
+                                                       "card")
+                               .format(name=player))
         if self.zones is not None:
             self.zones.pick_up(player, len(self.pile))
         self._pick_up(player)
-        self._said(player, "picked up")
+        self._said(player, lazy("screen 13x2", "picked up"))
 
     def on_out(self, event: Event) -> None:
         """A player has no cards left (FU8); the last one still in loses."""
         check_fields(event, "out", ("player",))
         player = self.player_field(event)
         if self.phase != PLAY:
-            raise IllegalEvent(f"players go out during a game ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "players go out during a game ({now})")
+                               .format(now=self._now()))
         if player in self.out:
-            raise IllegalEvent(f"{player} is already out")
+            raise IllegalEvent(pgettext("screen 21xN", "{name} is already out").format(name=player))
         if self.zones is not None:  # counted: out comes by itself with the last card
-            raise IllegalEvent(f"{player} still holds {self.zones.holding(player)}")
-        self.last = {"player": player, "text": "is out"}
+            # Translators: {cards} is what the player holds, "9 cards: 3 in hand, ...".
+            raise IllegalEvent(pgettext("screen 21xN", "{name} still holds {cards}")
+                               .format(name=player, cards=self.zones.holding(player)))
+        self.last = {"player": player, "words": lazy("screen 13x2", "is out")}
         self._go_out(player)
 
     def _go_out(self, player: str) -> None:
@@ -337,12 +370,15 @@ class FullCounter(Match):
         if self.zones is None or self.last is None:
             return
         if self.zones.total(player) == 0:
-            self._said(player, f"{self.last['text']}, out")
+            # Translators: {play} is the last play's words ("3x 5"); the player is out.
+            self._said(player, (lazy("screen 13x2", "{play}, out"), {"play": self.last["words"]}))
             self._go_out(player)
             return
         now = self.zones.playing_from(player)
         if now != zone and now in (FACE_UP, BLIND):
-            self._said(player, f"{self.last['text']}; {NEXT_WORDS[now]}")
+            message = (lazy("screen 13x2", "{play}; face up next") if now == FACE_UP
+                       else lazy("screen 13x2", "{play}; face down next"))
+            self._said(player, (message, {"play": self.last["words"]}))
 
     def _zone_of(self, event: Event, player: str, cards: int) -> str | None:
         """Where a play of ``cards`` cards comes from: the event's ``zone``, else the one
@@ -350,13 +386,15 @@ class FullCounter(Match):
         when the match does not count the cards."""
         if self.zones is None:
             if "zone" in event:
-                raise IllegalEvent("this match does not count the cards (option zones): "
-                                   "a play has no zone")
+                raise IllegalEvent(pgettext("screen 21xN", "this match does not count the cards "
+                                            "(option zones): a play has no zone"))
             return None
         zone = event.get("zone", self.zones.playing_from(player))
         if "zone" in event and zone not in PLAY_ZONES:
-            raise IllegalEvent(f"a play's zone is {' or '.join(PLAY_ZONES)}, not {written(zone)} "
-                               f"(a face-down card is a blind event)")
+            # Translators: {zones} are codes (hand, face_up), left as they are.
+            text = pgettext("screen 21xN", "a play's zone is {zones}, not {value} "
+                            "(a face-down card is a blind event)")
+            raise IllegalEvent(text.format(zones=" or ".join(PLAY_ZONES), value=written(zone)))
         if zone == BLIND:
             zone = HAND  # a play while only face-down cards are left: refused, saying why
         self.zones.check_play(player, zone, cards)
@@ -366,8 +404,10 @@ class FullCounter(Match):
         """The players end the match between games; fewest losses wins."""
         check_fields(event, "end", ())
         if self.phase != DEAL or not self.games:
-            when = "finish this game first" if self.phase == PLAY else "no game is played yet"
-            raise IllegalEvent(f"the match ends between games ({when})")
+            when = (pgettext("screen 21xN", "finish this game first") if self.phase == PLAY
+                    else pgettext("screen 21xN", "no game is played yet"))
+            raise IllegalEvent(pgettext("screen 21xN", "the match ends between games ({now})")
+                               .format(now=when))
         self.phase = OVER
 
     # -- the rules of laying cards ------------------------------------------------------
@@ -375,14 +415,18 @@ class FullCounter(Match):
     def _turn(self, event: Event) -> str:
         player = self.player_field(event)
         if self.phase != PLAY:
-            raise IllegalEvent(f"nobody is taking turns now ({self._now()})")
+            raise IllegalEvent(pgettext("screen 21xN", "nobody is taking turns now ({now})")
+                               .format(now=self._now()))
         if player != self.current:
-            raise IllegalEvent(f"it is {self.current}'s turn, not {player}'s")
+            raise IllegalEvent(pgettext("screen 21xN", "it is {name}'s turn, not {player}'s")
+                               .format(name=self.current, player=player))
         return player
 
     def _full_mode_only(self, kind: str) -> None:
         if self.quick:
-            raise IllegalEvent(f"quick mode has no {kind} event: enter a play by its effect")
+            text = pgettext("screen 21xN", "quick mode has no {kind} event: enter a play by "
+                                           "its effect")
+            raise IllegalEvent(text.format(kind=kind))
 
     @property
     def to_beat(self) -> int | None:
@@ -404,8 +448,11 @@ class FullCounter(Match):
         beat = self.to_beat
         low, high = (beat, self.deck.numbers) if self.ascending else (1, beat)
         allowed = str(low) if low == high else f"{low}-{high}"
-        raise IllegalEvent(f"{self.deck.name(card)} cannot go on {beat}: "
-                           f"{self.order}, so {allowed} or a power card")
+        text = (pgettext("screen 21xN", "{card} cannot go on {value}: ascending, so {allowed} "
+                         "or a power card") if self.ascending
+                else pgettext("screen 21xN", "{card} cannot go on {value}: descending, so "
+                              "{allowed} or a power card"))
+        raise IllegalEvent(text.format(card=self.deck.name(card), value=beat, allowed=allowed))
 
     @property
     def order(self) -> str:
@@ -440,7 +487,7 @@ class FullCounter(Match):
         """FU5, FU6: abilities, powers and burns after a play; then whose turn it is.
         True if the pile burned."""
         skip = 0
-        for _ in range(times):
+        for _time in range(times):
             if role == BLACK_MARKET:
                 self.direction = -self.direction
             elif role == MAGNETIC_RAYS:
@@ -464,22 +511,30 @@ class FullCounter(Match):
 
     def _quick_play(self, player: str, effect: object, count: object) -> None:
         if effect not in EFFECTS:
-            raise IllegalEvent(f"a quick play's effect is one of {', '.join(EFFECTS)}, "
-                               f"not {written(effect)}")
+            # Translators: {effects} are codes (plain, black_market, ...), as they are.
+            text = pgettext("screen 21xN", "a quick play's effect is one of {effects}, not {value}")
+            raise IllegalEvent(text.format(effects=", ".join(EFFECTS), value=written(effect)))
         if effect in ROLES and self.deck.number_of(effect) is None:  # type: ignore[arg-type]
-            raise IllegalEvent(f"this deck has no {NAMES[effect]}")  # type: ignore[index]
+            raise IllegalEvent(pgettext("screen 21xN", "this deck has no {card}")
+                               .format(card=NAMES[effect]))  # type: ignore[index]
         if effect == WILDFIRE and not self.deck.wildfire:
-            raise IllegalEvent("this deck has no Wildfire")
+            raise IllegalEvent(pgettext("screen 21xN", "this deck has no {card}")
+                               .format(card="Wildfire"))
         if count is not None and effect not in ABILITIES:
-            raise IllegalEvent("count goes with an ability: " + ", ".join(ABILITIES))
+            raise IllegalEvent(pgettext("screen 21xN", "count goes with an ability: {effects}")
+                               .format(effects=", ".join(ABILITIES)))
         times = 1 if count is None else count
         if not is_whole(times) or not 1 <= times <= self.deck.copies:  # type: ignore[operator]
-            raise IllegalEvent(f"count is 1 to {self.deck.copies}, not {written(count)}")
+            raise IllegalEvent(pgettext("screen 21xN", "count is 1 to {most}, not {value}")
+                               .format(most=self.deck.copies, value=written(count)))
         role = None if effect in (PLAIN, FOUR) else str(effect)
         self.pile.append(PileCard(player, None, None))
         burned = self._after_play(player, role, times, four=effect == FOUR)  # type: ignore[arg-type]
-        words = NAMES.get(str(effect), "played" if effect == PLAIN else "four of a kind")
-        self._said(player, f"{times}x {words}" if times > 1 else words, burned)
+        words: Words = NAMES.get(str(effect)) or (
+            lazy("screen 13x2", "played") if effect == PLAIN
+            else lazy("screen 13x2", "four of a kind"))
+        self._said(player, (lazy("screen 13x2", "{n}x {card}"), {"n": times, "card": words})
+                   if times > 1 else words, burned)
 
     def _pick_up(self, player: str) -> None:
         self.pile = []
@@ -489,9 +544,13 @@ class FullCounter(Match):
     def _next_after(self, player: str, skip: int = 0) -> str:
         return self.seats.next_player(player, self.direction, skip, self.out)
 
-    def _said(self, player: str, what: str, burned: bool = False) -> None:
-        """Remember the last thing that happened, for the screen's "last" line."""
-        self.last = {"player": player, "text": what + (" BURN" if burned else "")}
+    def _said(self, player: str, what: Words, burned: bool = False) -> None:
+        """Remember the last thing that happened, for the screen's "last" line (as
+        messages: :meth:`state` says them in the language of the moment)."""
+        if burned:
+            # Translators: the pile burned after the play ({play}, "5"): "5 BURN".
+            what = (lazy("screen 13x2", "{play} BURN"), {"play": what})
+        self.last = {"player": player, "words": what}
 
     # -- the end of a game (FU8) -----------------------------------------------------------
 
@@ -513,10 +572,11 @@ class FullCounter(Match):
 
     def _now(self) -> str:
         if self.phase == DEAL:
-            return f"find who starts: who holds a {self._card_words(self.asking_value)}?"
+            return (pgettext("screen 21xN", "find who starts: who holds a {card}?")
+                    .format(card=self._card_words(self.asking_value)))
         if self.phase == PLAY:
-            return f"it is {self.current}'s turn"
-        return "the match is over"
+            return pgettext("screen 21xN", "it is {name}'s turn").format(name=self.current)
+        return pgettext("screen 21xN", "the match is over")
 
     @property
     def asking_value(self) -> int:
@@ -549,7 +609,8 @@ class FullCounter(Match):
             everyone = tuple(self.players)
             return Expect(types, None, {"value": (self.asking_value,), "face_up": everyone,
                                         "in_hand": everyone},
-                          f"Who has a {self._card_words(self.asking_value)}?")
+                          pgettext("screen 21", "Who has a {card}?")
+                          .format(card=self._card_words(self.asking_value)))
         if self.phase == PLAY:
             still_in = tuple(self.still_in)
             counts = tuple(range(1, self.deck.copies + 1))
@@ -557,18 +618,24 @@ class FullCounter(Match):
             if self.quick:
                 return Expect(("play", *pickup, "out"), self.current,
                               {"effect": EFFECTS, "count": counts, "out": still_in},
-                              f"{self.current} to play")
+                              pgettext("screen 21", "{name} to play").format(name=self.current))
             cards = self.legal_cards()
             starts = tuple(card for card in cards if isinstance(card, int))
             beat = self.to_beat
-            prompt = (f"{self.current}: any card" if beat is None
-                      else f"{self.current}: {beat} or {'higher' if self.ascending else 'lower'}")
+            if beat is None:
+                prompt = pgettext("screen 21", "{name}: any card")
+            elif self.ascending:
+                prompt = pgettext("screen 21", "{name}: {value} or higher")
+            else:
+                prompt = pgettext("screen 21", "{name}: {value} or lower")
+            prompt = prompt.format(name=self.current, value=beat)
             if self.zones is not None:
                 return self._counted_expect(cards, starts, pickup, prompt)
             return Expect(("play", "chain", "blind", *pickup, "out"), self.current,
                           {"value": tuple(cards), "first": starts, "count": counts,
                            "out": still_in}, prompt)
-        return Expect((), None, {}, f"Match over: {' & '.join(self.winners)} won")
+        return Expect((), None, {}, pgettext("screen 21", "Match over: {names} won")
+                      .format(names=" & ".join(self.winners)))
 
     def _counted_expect(self, cards: list[Card], starts: tuple[Card, ...],
                         pickup: tuple[str, ...], prompt: str) -> Expect:
@@ -579,12 +646,14 @@ class FullCounter(Match):
         if zone == BLIND:
             return Expect(("blind", *pickup), self.current,
                           {"value": tuple(self.deck.cards()), "out": ()},
-                          f"{self.current}: a face-down card")
+                          pgettext("screen 21", "{name}: a face-down card")
+                          .format(name=self.current))
         held = self.zones.held[self.current][zone]
         counts = tuple(range(1, min(self.deck.copies, held) + 1))
         chain = ("chain",) if held >= 2 else ()
         if zone == FACE_UP:
-            prompt = f"{prompt}, face up"
+            # Translators: {prompt} is what the player may play ("Ann: 7 or higher").
+            prompt = pgettext("screen 21", "{prompt}, face up").format(prompt=prompt)
         return Expect(("play", *chain, *pickup), self.current,
                       {"value": tuple(cards), "first": starts if chain else (),
                        "count": counts, "out": ()}, prompt)
@@ -634,7 +703,8 @@ class FullCounter(Match):
             "burns": self.burns,
             "out": list(self.out),
             "still_in": self.still_in,
-            "last": None if self.last is None else dict(self.last),
+            "last": None if self.last is None
+            else {"player": self.last["player"], "text": said_text(self.last["words"])},
             "leaders": scores.winners(self.losses, high_wins=False),
             **self._counts(),
         }
@@ -652,10 +722,13 @@ class FullCounter(Match):
     def outcome(self) -> str:
         """Fewest losses wins (FU8); equal fewest share the win."""
         fewest = self.losses[self.winners[0]] if self.winners else 0
-        lost = f"{fewest} {'loss' if fewest == 1 else 'losses'}"
         if len(self.winners) == 1:
-            return f"{self.winners[0]} wins with the fewest losses, {lost}"
-        return f"{and_list(self.winners)} share the win with {lost} each"
+            return (ngettext("{name} wins with the fewest losses, {n} loss",
+                             "{name} wins with the fewest losses, {n} losses", fewest)
+                    .format(name=self.winners[0], n=fewest))
+        return (ngettext("{names} share the win with {n} loss each",
+                         "{names} share the win with {n} losses each", fewest)
+                .format(names=and_list(self.winners), n=fewest))
 
     def table_facts(self) -> list[tuple[str, Any]]:
         """Direction, up or down, the value to beat, the top of the pile, burns, who is
@@ -663,23 +736,29 @@ class FullCounter(Match):
         state = self.state()
         top = state["top"]
         asking = state["asking"]
-        order = "going up" if self.ascending else "going down"
+        order = _("going up") if self.ascending else _("going down")
+        top_text = None
+        if top is not None:
+            top_text = (_("{card} (x{n})").format(card=top["card"], n=top["run"])
+                        if top["run"] > 1 else f"{top['card']}")
         return [
-            ("Game", state["game_number"]),
-            ("Looking for", None if asking is None else f"a {asking['name']}"),
-            ("Direction", state["direction"]),
-            ("Order", order if self.phase == PLAY else None),
-            ("To beat", None if self.phase != PLAY else
-             "anything" if state["to_beat"] is None else state["to_beat"]),
-            ("Top of pile", None if top is None else
-             f"{top['card']}" + (f" (x{top['run']})" if top["run"] > 1 else "")),
-            ("Pile", None if state["pile"] is None else n_cards(state["pile"])),
-            ("Burns", state["burns"] or None),
-            ("Deck", None if state["deck"] is None else n_cards(state["deck"])),
-            ("Cards held", "not counted in quick mode" if self.quick else None),
-            ("On face-up cards", self._playing_from_words(state, FACE_UP)),
-            ("On face-down cards", self._playing_from_words(state, BLIND)),
-            ("Out", ", ".join(state["out"])),
+            (_("Game"), state["game_number"]),
+            # Translators: the card asked for to find who starts, "a 3".
+            (_("Looking for"), None if asking is None
+             else _("a {card}").format(card=asking["name"])),
+            (_("Direction"), _("clockwise") if self.direction == LEFT else _("anticlockwise")),
+            (_("Order"), order if self.phase == PLAY else None),
+            (_("To beat"), None if self.phase != PLAY else
+             _("anything") if state["to_beat"] is None else state["to_beat"]),
+            (_("Top of pile"), top_text),
+            (_("Pile"), None if state["pile"] is None else n_cards(state["pile"])),
+            # Translators: how many times the pile burned (a label).
+            (_("Burns"), state["burns"] or None),
+            (_("Deck"), None if state["deck"] is None else n_cards(state["deck"])),
+            (_("Cards held"), _("not counted in quick mode") if self.quick else None),
+            (_("On face-up cards"), self._playing_from_words(state, FACE_UP)),
+            (_("On face-down cards"), self._playing_from_words(state, BLIND)),
+            (_("Out"), ", ".join(state["out"])),
         ]
 
     @staticmethod
@@ -695,8 +774,8 @@ class FullCounter(Match):
         if zones is None:
             return []
         return [(label, {name: held[zone] for name, held in zones.items()})
-                for label, zone in (("Hand", HAND), ("Face up", FACE_UP),
-                                    ("Face down", BLIND))]
+                for label, zone in ((_("Hand"), HAND), (_("Face up"), FACE_UP),
+                                    (_("Face down"), BLIND))]
 
 
 MATCH = FullCounter

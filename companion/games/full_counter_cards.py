@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent, written
+from companion.lang import pgettext
 
 #: The two powers without a number. Numbered cards are entered as their number.
 WILDFIRE, MIRROR = "wildfire", "mirror"
@@ -72,24 +73,28 @@ class Deck:
         BadSetup says what is wrong with it."""
         unknown = sorted(set(given) - set(DEFAULT_DECK))
         if unknown:
-            raise BadSetup(f"the deck profile has no {', '.join(unknown)} "
-                           f"(it has: {', '.join(DEFAULT_DECK)})")
+            text = pgettext("screen 21xN", "the deck profile has no {keys} (it has: {known})")
+            raise BadSetup(text.format(keys=", ".join(unknown), known=", ".join(DEFAULT_DECK)))
         profile = {**DEFAULT_DECK, **given}
         for key, (low, high) in PROFILE_LIMITS.items():
             if not is_whole(profile[key]) or not low <= profile[key] <= high:
-                raise BadSetup(f"deck {key} is a whole number {low}-{high}, "
-                               f"not {written(profile[key])}")
+                text = pgettext("screen 21xN", "deck {key} is a whole number {low}-{high}, "
+                                "not {value}")
+                raise BadSetup(text.format(key=key, low=low, high=high,
+                                           value=written(profile[key])))
         roles: dict[int, str] = {}
         for role in ROLES:
             number = profile[role]
             if number is None:
                 continue
             if not is_whole(number) or not 1 <= number <= profile["numbers"]:
-                raise BadSetup(f"deck {role} is a card 1-{profile['numbers']} or null, "
-                               f"not {written(number)}")
+                text = pgettext("screen 21xN", "deck {key} is a card 1-{most} or null, not {value}")
+                raise BadSetup(text.format(key=role, most=profile["numbers"],
+                                           value=written(number)))
             if number in roles:
-                raise BadSetup(f"card {number} cannot be both {NAMES[roles[number]]} "
-                               f"and {NAMES[role]}")
+                text = pgettext("screen 21xN", "card {value} cannot be both {card} and {other}")
+                raise BadSetup(text.format(value=number, card=NAMES[roles[number]],
+                                           other=NAMES[role]))
             roles[number] = role
         return cls(profile["numbers"], profile["copies"], profile[WILDFIRE], profile[MIRROR],
                    roles)
@@ -142,7 +147,9 @@ class Deck:
         also = f' or "{powers[0]}"' if len(powers) == 1 else ""
         if len(powers) == 2:
             also = f', "{WILDFIRE}" or "{MIRROR}"'
-        raise IllegalEvent(f"a card is 1-{self.numbers}{also}, not {written(value)}")
+        # Translators: {also} is ' or "wildfire"' (codes as typed), or nothing.
+        text = pgettext("screen 21xN", "a card is 1-{most}{also}, not {value}")
+        raise IllegalEvent(text.format(most=self.numbers, also=also, value=written(value)))
 
     def starter_values(self) -> list[int]:
         """The values asked about to find the starter: the Gold Bar, then 3, 4, ...

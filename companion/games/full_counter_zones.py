@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.errors import IllegalEvent
+from companion.lang import npgettext, pgettext
 from companion.words import counted
 
 HAND, FACE_UP, BLIND = "hand", "face_up", "blind"
@@ -27,8 +28,6 @@ HAND, FACE_UP, BLIND = "hand", "face_up", "blind"
 PLAY_ZONES: tuple[str, ...] = (HAND, FACE_UP)
 #: 3 in hand, 3 face up, 3 face down (FU2); a hand is drawn back up to 3 (FU3).
 EACH_ZONE = 3
-
-ZONE_WORDS = {HAND: "in hand", FACE_UP: "face-up", BLIND: "face-down"}
 
 
 class Zones:
@@ -46,8 +45,11 @@ class Zones:
     def holding(self, player: str) -> str:
         """What ``player`` holds, in words: "9 cards: 3 in hand, 3 face-up, 3 face-down"."""
         held = self.held[player]
-        parts = ", ".join(f"{held[zone]} {ZONE_WORDS[zone]}" for zone in (HAND, FACE_UP, BLIND))
-        return f"{counted(self.total(player), 'card')}: {parts}"
+        # Translators: {cards} is a count of cards ("9 cards"), then the three places.
+        return (pgettext("screen 21xN", "{cards}: {hand} in hand, {face_up} face-up, "
+                         "{blind} face-down")
+                .format(cards=counted(self.total(player), "card"), hand=held[HAND],
+                        face_up=held[FACE_UP], blind=held[BLIND]))
 
     def playing_from(self, player: str) -> str:
         """The zone ``player`` plays from now: the hand, then face-up cards once the hand
@@ -66,26 +68,50 @@ class Zones:
             raise IllegalEvent(self._not_yet(player, zone, now))
         held = self.held[player][zone]
         if cards > held:
-            raise IllegalEvent(f"{player} has {held} {ZONE_WORDS[zone]}, not {cards}: "
-                               f"a play is at most the cards held there")
+            text = {HAND: pgettext("screen 21xN", "{name} has {n} in hand, not {value}: a play "
+                                   "is at most the cards held there"),
+                    FACE_UP: pgettext("screen 21xN", "{name} has {n} face-up, not {value}: a "
+                                      "play is at most the cards held there"),
+                    BLIND: pgettext("screen 21xN", "{name} has {n} face-down, not {value}: a "
+                                    "play is at most the cards held there")}[zone]
+            raise IllegalEvent(text.format(name=player, n=held, value=cards))
 
     def _not_yet(self, player: str, zone: str, now: str) -> str:
         """Why ``player`` cannot play from ``zone`` while the counts say ``now``."""
         held = self.held[player]
-        later = "face-up" if zone == FACE_UP else "face-down"
+        face_up = zone == FACE_UP
         if now == HAND and held[HAND]:
-            return (f"{player} still has {counted(held[HAND], 'card')} in hand: {later} "
-                    f"cards come once the hand is empty and the deck gone")
+            text = (npgettext("screen 21xN",
+                              "{name} still has {n} card in hand: face-up cards come once "
+                              "the hand is empty and the deck gone",
+                              "{name} still has {n} cards in hand: face-up cards come once "
+                              "the hand is empty and the deck gone", held[HAND]) if face_up
+                    else npgettext("screen 21xN",
+                                   "{name} still has {n} card in hand: face-down cards come "
+                                   "once the hand is empty and the deck gone",
+                                   "{name} still has {n} cards in hand: face-down cards come "
+                                   "once the hand is empty and the deck gone", held[HAND]))
+            return text.format(name=player, n=held[HAND])
         if now == HAND:
-            return (f"the deck still has {counted(self.deck, 'card')}: {later} cards come "
-                    f"once the hand is empty and the deck gone")
+            text = (npgettext("screen 21xN",
+                              "the deck still has {n} card: face-up cards come once the hand "
+                              "is empty and the deck gone",
+                              "the deck still has {n} cards: face-up cards come once the "
+                              "hand is empty and the deck gone", self.deck) if face_up
+                    else npgettext("screen 21xN",
+                                   "the deck still has {n} card: face-down cards come once the "
+                                   "hand is empty and the deck gone",
+                                   "the deck still has {n} cards: face-down cards come once "
+                                   "the hand is empty and the deck gone", self.deck))
+            return text.format(n=self.deck)
         if now == FACE_UP and zone == BLIND:
-            return (f"{player} still has {held[FACE_UP]} face-up: face-down cards come "
-                    f"after them")
+            return (pgettext("screen 21xN", "{name} still has {n} face-up: face-down cards "
+                             "come after them").format(name=player, n=held[FACE_UP]))
         if now == FACE_UP:
-            return f"{player} has no cards in hand: the next card is one of the face-up ones"
-        return (f"{player} has only face-down cards left: the next one is turned over "
-                f"(blind)")
+            return (pgettext("screen 21xN", "{name} has no cards in hand: the next card is "
+                             "one of the face-up ones").format(name=player))
+        return (pgettext("screen 21xN", "{name} has only face-down cards left: the next one "
+                         "is turned over (blind)").format(name=player))
 
     # -- changes ------------------------------------------------------------------------
 

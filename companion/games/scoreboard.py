@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields
+from companion.lang import _, pgettext
 from companion.table.scores import Scoreboard as Sheet
 
 #: Points in one entry are at most this far from 0 (a typo, not a score, beyond it).
@@ -42,7 +43,8 @@ class Scoreboard(Match):
     def setup(self) -> None:
         target = self.options["target"]
         if not 0 <= target <= TARGET_LIMIT:
-            raise BadSetup(f"target is 0 (none) to {TARGET_LIMIT}, not {target}")
+            raise BadSetup(pgettext("screen 21xN", "target is 0 (none) to {most}, not {value}")
+                           .format(most=TARGET_LIMIT, value=target))
         self.low_wins: bool = self.options["low_wins"]
         self.high_wins = not self.low_wins
         self.sheet = Sheet(self.players, target=target or None, high_wins=not self.low_wins)
@@ -81,15 +83,17 @@ class Scoreboard(Match):
         player = self.player_field(event)
         points = event["points"]
         if isinstance(points, bool) or not isinstance(points, int):
-            raise IllegalEvent(f"points are a whole number, not {written(points)}")
+            raise IllegalEvent(pgettext("screen 21xN", "points are a whole number, not {value}")
+                               .format(value=written(points)))
         if abs(points) > POINTS_LIMIT:
-            raise IllegalEvent(f"points are -{POINTS_LIMIT} to {POINTS_LIMIT} per entry, "
-                               f"not {points}")
+            text = pgettext("screen 21xN", "points are -{most} to {most} per entry, not {value}")
+            raise IllegalEvent(text.format(most=POINTS_LIMIT, value=points))
         if player in self.entries:
-            raise IllegalEvent(
-                f"{player} already has {self.entries[player]} in round {self.round_number}; "
-                f"waiting for {', '.join(self.waiting())} (undo to change it)"
-            )
+            text = pgettext("screen 21xN", "{name} already has {points} in round {value}; "
+                            "waiting for {names} (undo to change it)")
+            raise IllegalEvent(text.format(name=player, points=self.entries[player],
+                                           value=self.round_number,
+                                           names=", ".join(self.waiting())))
         self.entries[player] = points
         if len(self.entries) == len(self.players):
             # Seat order, whatever order the entries came in.
@@ -100,12 +104,13 @@ class Scoreboard(Match):
         """The players stop here: the totals now are final."""
         check_fields(event, "end", ())
         if self.entries:
-            raise IllegalEvent(
-                f"round {self.round_number} is half entered: waiting for "
-                f"{', '.join(self.waiting())} (enter 0 for no points, or undo)"
-            )
+            text = pgettext("screen 21xN", "round {value} is half entered: waiting for "
+                            "{names} (enter 0 for no points, or undo)")
+            raise IllegalEvent(text.format(value=self.round_number,
+                                           names=", ".join(self.waiting())))
         if not self.sheet.rounds:
-            raise IllegalEvent("nothing is scored yet: enter a round first")
+            raise IllegalEvent(pgettext("screen 21xN",
+                                        "nothing is scored yet: enter a round first"))
         self.ended = True
 
     # -- what the screens read ---------------------------------------------------------
@@ -115,11 +120,13 @@ class Scoreboard(Match):
         round; ``choices["player"]`` everyone still to enter. ``end`` is legal only
         between rounds, once a round is complete."""
         if self.over:
-            return Expect((), None, {}, f"Game over: {' & '.join(self.sheet.winners())} won")
+            return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+                          .format(names=" & ".join(self.sheet.winners())))
         waiting = self.waiting()
         types = ("points", "end") if not self.entries and self.sheet.rounds else ("points",)
         return Expect(types, waiting[0], {"player": waiting},
-                      f"Round {self.round_number}: {waiting[0]}'s points")
+                      pgettext("screen 21", "Round {value}: {name}'s points")
+                      .format(value=self.round_number, name=waiting[0]))
 
     def result(self) -> dict[str, Any]:
         """The sheet: over, totals, winners ([] until over), how it ended, the rounds."""
@@ -155,12 +162,14 @@ class Scoreboard(Match):
     def table_facts(self) -> list[tuple[str, Any]]:
         """The round, the target, who has entered this round, how it ended."""
         state = self.state()
-        best = "lowest" if self.low_wins else "highest"
+        target = None
+        if state["target"] is not None:
+            target = (_("{value} (lowest total wins)") if self.low_wins
+                      else _("{value} (highest total wins)")).format(value=state["target"])
         return [
-            ("Round", state["round"]),
-            ("Target", None if state["target"] is None
-             else f"{state['target']} ({best} total wins)"),
-            ("Entered", ", ".join(f"{p} {n}" for p, n in state["entered"].items())),
+            (_("Round"), state["round"]),
+            (_("Target"), target),
+            (_("Entered"), ", ".join(f"{p} {n}" for p, n in state["entered"].items())),
         ]
 
 

@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 
 from companion.errors import BadSetup
+from companion.lang import pgettext
 
 #: The eight tokens of Block Lottery: one per die face, plus NONE and ALL.
 LOTTERY_TOKENS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "NONE", "ALL")
@@ -39,12 +40,13 @@ class TokenBag:
     def __init__(self, tokens: Sequence[str] = LOTTERY_TOKENS):
         # A lone string is a Sequence of letters; "ABC" as a bag of A, B, C is a trap.
         if isinstance(tokens, str):
-            raise BadSetup("list the tokens one by one, not as a single piece of text")
+            raise BadSetup(pgettext("screen 21xN",
+                                    "list the tokens one by one, not as a single piece of text"))
         self._tokens = tuple(tokens)
         if not self._tokens:
-            raise BadSetup("a token bag needs at least one token")
+            raise BadSetup(pgettext("screen 21xN", "a token bag needs at least one token"))
         if not all(isinstance(token, str) and token for token in self._tokens):
-            raise BadSetup("every token needs a name")
+            raise BadSetup(pgettext("screen 21xN", "every token needs a name"))
         # Positions in the original list, so two tokens of the same name stay distinct
         # and `remaining` keeps the original order.
         self._left: list[int] = list(range(len(self._tokens)))
@@ -63,7 +65,7 @@ class TokenBag:
     def draw(self, rng: random.Random) -> str:
         """Take one token out at random, each remaining token equally likely."""
         if not self._left:
-            raise BadSetup("the bag is empty")
+            raise BadSetup(pgettext("screen 21xN", "the bag is empty"))
         position = self._left.pop(rng.randrange(len(self._left)))
         self._drawn.append(position)
         return self._tokens[position]

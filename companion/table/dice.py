@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import BadSetup
+from companion.lang import npgettext, pgettext
 
 SIDES = 6
 
@@ -46,7 +47,8 @@ def roll_dice(rng: random.Random, count: int) -> list[int]:
     []
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise BadSetup(f"cannot roll {count!r} dice: give a whole number, 0 or more")
+        text = pgettext("screen 21xN", "cannot roll {value} dice: give a whole number, 0 or more")
+        raise BadSetup(text.format(value=repr(count)))
     return [roll_die(rng) for _ in range(count)]
 
 
@@ -57,7 +59,9 @@ def rolled_word(entered: bool) -> str:
     >>> rolled_word(False), rolled_word(True)
     ('rolled', 'entered')
     """
-    return "entered" if entered else "rolled"
+    # Translators: said of dice, "Ann rolled 6" / "Ann entered 6" (typed in from real
+    # dice); the callers put it after a name and before the faces.
+    return pgettext("screen 21", "entered") if entered else pgettext("screen 21", "rolled")
 
 
 def entered(event: Mapping[str, Any]) -> bool:
@@ -94,7 +98,8 @@ class DiceCup:
 
     def __init__(self, count: int = 1, history: int = 8):
         if isinstance(history, bool) or not isinstance(history, int) or history < 0:
-            raise BadSetup(f"the roll history keeps 0 or more rolls, not {history!r}")
+            text = pgettext("screen 21xN", "the roll history keeps 0 or more rolls, not {value}")
+            raise BadSetup(text.format(value=repr(history)))
         self._count = self._checked_count(count)
         self._faces: tuple[int, ...] | None = None
         self._held: frozenset[int] = frozenset()
@@ -103,9 +108,11 @@ class DiceCup:
     @classmethod
     def _checked_count(cls, count: int) -> int:
         if isinstance(count, bool) or not isinstance(count, int):
-            raise BadSetup(f"the number of dice must be a whole number, not {count!r}")
+            text = pgettext("screen 21xN", "the number of dice must be a whole number, not {value}")
+            raise BadSetup(text.format(value=repr(count)))
         if not 1 <= count <= cls.MAX_DICE:
-            raise BadSetup(f"the cup holds 1 to {cls.MAX_DICE} dice, not {count}")
+            text = pgettext("screen 21xN", "the cup holds 1 to {most} dice, not {value}")
+            raise BadSetup(text.format(most=cls.MAX_DICE, value=count))
         return count
 
     @property
@@ -149,7 +156,7 @@ class DiceCup:
             faces = tuple(roll_dice(rng, self._count))
         else:
             if len(self._held) == self._count:
-                raise BadSetup("every die is held: release one to roll")
+                raise BadSetup(pgettext("screen 21xN", "every die is held: release one to roll"))
             faces = tuple(
                 face if index in self._held else roll_die(rng)
                 for index, face in enumerate(self._faces)
@@ -161,11 +168,16 @@ class DiceCup:
     def toggle_hold(self, index: int) -> None:
         """Hold the die at ``index`` (0-based) if it is free, free it if it is held."""
         if self._faces is None:
-            raise BadSetup("roll the dice first, then choose which to hold")
+            raise BadSetup(pgettext("screen 21xN",
+                                    "roll the dice first, then choose which to hold"))
         if isinstance(index, bool) or not isinstance(index, int):
-            raise BadSetup(f"choose a die by its number, not {index!r}")
+            text = pgettext("screen 21xN", "choose a die by its number, not {value}")
+            raise BadSetup(text.format(value=repr(index)))
         if not 0 <= index < self._count:
-            raise BadSetup(f"there is no die number {index + 1}: the cup has {self._count} dice")
+            # Translators: English says "dice" for any count here; give each form.
+            text = npgettext("screen 21xN", "there is no die number {value}: the cup has {n} dice",
+                             "there is no die number {value}: the cup has {n} dice", self._count)
+            raise BadSetup(text.format(value=index + 1, n=self._count))
         self._held = self._held ^ {index}
 
     def release_all(self) -> None:

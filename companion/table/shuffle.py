@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from companion.errors import BadSetup
+from companion.lang import N_, _, ngettext, pgettext
 
 T = TypeVar("T")
 
@@ -58,7 +59,8 @@ MAX_PILES = 10
 #: How many pile numbers go on one line of the printed guide.
 CARDS_PER_LINE = 10
 
-PROCEDURE = """\
+# Translators: printed for a person dealing; keep each line within 40 characters.
+PROCEDURE = N_("""\
 How to deal each pass:
 - Hold the deck face down.
 - Take cards from the top, one by one.
@@ -72,28 +74,34 @@ How to deal each pass:
 - That stack is the deck for the
   next pass.
 After the last pass the deck is
-shuffled."""
+shuffled.""")
 
 
 def _check_cards(cards: int) -> int:
     if isinstance(cards, bool) or not isinstance(cards, int):
-        raise BadSetup(f"the number of cards must be a whole number, not {cards!r}")
+        text = pgettext("screen 21xN", "the number of cards must be a whole number, not {value}")
+        raise BadSetup(text.format(value=repr(cards)))
     if not MIN_CARDS <= cards <= MAX_CARDS:
-        raise BadSetup(f"the guided shuffle takes {MIN_CARDS} to {MAX_CARDS} cards, not {cards}")
+        text = pgettext("screen 21xN", "the guided shuffle takes {low} to {high} cards, not "
+                                       "{value}")
+        raise BadSetup(text.format(low=MIN_CARDS, high=MAX_CARDS, value=cards))
     return cards
 
 
 def _check_piles(piles: int) -> int:
     if isinstance(piles, bool) or not isinstance(piles, int):
-        raise BadSetup(f"the number of piles must be a whole number, not {piles!r}")
+        text = pgettext("screen 21xN", "the number of piles must be a whole number, not {value}")
+        raise BadSetup(text.format(value=repr(piles)))
     if not MIN_PILES <= piles <= MAX_PILES:
-        raise BadSetup(f"the guided shuffle uses {MIN_PILES} to {MAX_PILES} piles, not {piles}")
+        text = pgettext("screen 21xN", "the guided shuffle uses {low} to {high} piles, not {value}")
+        raise BadSetup(text.format(low=MIN_PILES, high=MAX_PILES, value=piles))
     return piles
 
 
 def _check_pile_number(pile: Any, piles: int) -> None:
     if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= piles:
-        raise BadSetup(f"there is no pile {pile!r}: the piles are numbered 1 to {piles}")
+        text = pgettext("screen 21xN", "there is no pile {value}: the piles are numbered 1 to {n}")
+        raise BadSetup(text.format(value=repr(pile), n=piles))
 
 
 def _check_plan(cards: int, piles: int, plan: Sequence[Sequence[int]]) -> None:
@@ -101,9 +109,9 @@ def _check_plan(cards: int, piles: int, plan: Sequence[Sequence[int]]) -> None:
     _check_piles(piles)
     for number, one_pass in enumerate(plan, start=1):
         if len(one_pass) != cards:
-            raise BadSetup(
-                f"pass {number} names piles for {len(one_pass)} cards, but the deck has {cards}"
-            )
+            text = pgettext("screen 21xN",
+                            "pass {value} names piles for {n} cards, but the deck has {total}")
+            raise BadSetup(text.format(value=number, n=len(one_pass), total=cards))
         for pile in one_pass:
             _check_pile_number(pile, piles)
 
@@ -158,7 +166,9 @@ def plan_from_keys(keys: Sequence[int], piles: int) -> list[list[int]]:
     cards = _check_cards(len(keys))
     _check_piles(piles)
     if sorted(keys) != list(range(cards)):
-        raise BadSetup(f"the keys must name each final position 0 to {cards - 1} exactly once")
+        text = pgettext("screen 21xN",
+                        "the keys must name each final position 0 to {most} exactly once")
+        raise BadSetup(text.format(most=cards - 1))
     passes = passes_needed(cards, piles)
     # deck[j] is the key of the card physically at position j right now.
     deck = list(keys)
@@ -199,9 +209,9 @@ def deal(deck: Sequence[T], one_pass: Sequence[int], piles: int) -> list[T]:
     """
     _check_piles(piles)
     if len(one_pass) != len(deck):
-        raise BadSetup(
-            f"the pass names piles for {len(one_pass)} cards, but the deck has {len(deck)}"
-        )
+        text = pgettext("screen 21xN", "the pass names piles for {n} cards, but the deck has "
+                                       "{total}")
+        raise BadSetup(text.format(n=len(one_pass), total=len(deck)))
     stacks: list[list[T]] = [[] for _ in range(piles)]
     for card, pile in zip(deck, one_pass, strict=True):
         _check_pile_number(pile, piles)
@@ -248,16 +258,20 @@ def plan_text(cards: int, piles: int, plan: Sequence[Sequence[int]]) -> str:
     _check_plan(cards, piles, plan)
     total = len(plan)
     lines = [
-        f"Guided shuffle: {cards} cards, {piles} piles, {total} pass{'' if total == 1 else 'es'}.",
-        f"Lay out piles 1 to {piles}, left to right.",
+        ngettext("Guided shuffle: {cards} cards, {piles} piles, {n} pass.",
+                 "Guided shuffle: {cards} cards, {piles} piles, {n} passes.", total)
+        .format(cards=cards, piles=piles, n=total),
+        _("Lay out piles 1 to {piles}, left to right.").format(piles=piles),
         "",
-        PROCEDURE,
+        _(PROCEDURE),
     ]
     for number, one_pass in enumerate(plan, start=1):
-        lines += ["", f"Pass {number} of {total}"]
+        lines += ["", _("Pass {value} of {total}").format(value=number, total=total)]
         for start in range(0, cards, CARDS_PER_LINE):
             group = one_pass[start : start + CARDS_PER_LINE]
             end = start + len(group)
-            lines.append(f"cards {start + 1}-{end}: " + " ".join(str(p) for p in group))
-    lines += ["", "Done: the deck is shuffled."]
+            # Translators: which cards of the pass the pile numbers after it are for.
+            lines.append(_("cards {first}-{last}: {piles}").format(
+                first=start + 1, last=end, piles=" ".join(str(p) for p in group)))
+    lines += ["", _("Done: the deck is shuffled.")]
     return "\n".join(lines)

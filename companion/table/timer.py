@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 
+from companion.lang import pgettext
+
 #: Seconds before the end when a timer warns (one short beep).
 WARN_AT = 10
 #: Rounding slack: a deadline computed for "the shown second changes" lands within
@@ -58,10 +60,11 @@ def short_clock_text(seconds: int) -> str:
     ('42s', '10m', '2h')
     """
     if seconds < 100:
-        return f"{max(0, seconds)}s"
+        # Translators: seconds, minutes, hours in at most 3 characters ("42s").
+        return pgettext("screen 3", "{value}s").format(value=max(0, seconds))
     if seconds < 100 * 60:
-        return f"{-(-seconds // 60)}m"
-    return f"{-(-seconds // 3600)}h"
+        return pgettext("screen 3", "{value}m").format(value=-(-seconds // 60))
+    return pgettext("screen 3", "{value}h").format(value=-(-seconds // 3600))
 
 
 class Countdown:
@@ -208,9 +211,13 @@ def timer_label(seconds: int, mode: str) -> str:
     """
     if mode == "clock":
         if not seconds:
-            return "Clock: off"
-        each = f"{seconds // 60} min" if seconds % 60 == 0 else clock_text(seconds)
-        return f"Clock: {each} each"
+            # Translators: a chess clock, each player's time for the whole game.
+            return pgettext("screen 21", "Clock: off")
+        if seconds % 60 == 0:
+            return pgettext("screen 21", "Clock: {value} min each").format(value=seconds // 60)
+        return pgettext("screen 21", "Clock: {time} each").format(time=clock_text(seconds))
     if not seconds:
-        return "Turn timer: off"
-    return f"Turn timer: {seconds} s" if seconds < 60 else f"Turn timer: {clock_text(seconds)}"
+        return pgettext("screen 21", "Turn timer: off")
+    if seconds < 60:
+        return pgettext("screen 21", "Turn timer: {value} s").format(value=seconds)
+    return pgettext("screen 21", "Turn timer: {time}").format(time=clock_text(seconds))
