@@ -256,8 +256,12 @@ def make_app(
     opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
     instead: tests with storage that refuses)."""
     from companion.gamelog import GameLog
+    from companion.speaking import speak
     from companion.ui.home import start_screen
 
+    # The configured language before the first screen is built: its texts are said once
+    # it is drawn. A missing language file is a ConfigError (one line, exit 78).
+    speak(config.ui.language, config.source)
     ctx = make_context(config, clock, seed)
     if game_log is None:
         game_log = GameLog.open(state_dir, clock())
