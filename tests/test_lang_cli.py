@@ -199,3 +199,11 @@ def test_the_config_flag_is_found_as_argparse_reads_it(languages, argv):
     config = _config_file(languages)
     assert configured_language([word.format(config) for word in argv], env={}) == "de"
     assert configured_language(["sim", "--", "--config", config], env={}) == "en"
+
+
+def test_a_replay_refusal_is_translated(languages, capsys):
+    events = languages / "events.jsonl"
+    events.write_text("")
+    config = _config_file(languages)
+    assert main(["replay", "--config", config, "final-count", "--events", str(events)]) == 2
+    assert capsys.readouterr().err.startswith("WHO PLAYED? GIVE --PLAYERS")
