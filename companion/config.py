@@ -265,7 +265,7 @@ def load_config(explicit: str | None = None, env: dict[str, str] | None = None) 
     from companion.files import UnreadableFile, read_text_file
 
     try:
-        text = read_text_file(path, CONFIG_MAX, "the configuration")
+        text = read_text_file(path, CONFIG_MAX, N_("the configuration"))
     except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
         raise ConfigError(str(err)) from None
     return parse_config(text, source=str(path))

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
 from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
 from companion.games import Event, Match, engine
-from companion.lang import _
+from companion.lang import N_, _
 from companion.names import BadName, split_players
 
 START = "start"
@@ -169,7 +169,7 @@ def _read_events(path: str) -> list[tuple[int, Any]]:
                 raise UsageError(_("the log on standard input is larger than "
                                    "{megabytes} MB").format(megabytes=EVENTS_MAX >> 20))
         else:  # a regular file under the cap: /dev/zero would be read for ever
-            text = read_text_file(path, EVENTS_MAX, "an event log")
+            text = read_text_file(path, EVENTS_MAX, N_("an event log"))
     except UnreadableFile as problem:
         raise UsageError(_("cannot read {problem}").format(problem=problem)) from None
     except OSError as problem:

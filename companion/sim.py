@@ -44,7 +44,7 @@ from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
 from companion.files import UnreadableFile, read_text_file
-from companion.lang import _, ngettext
+from companion.lang import N_, _, ngettext
 from companion.launch import (
     backup_keeper,
     club_link,
@@ -373,7 +373,7 @@ def run_script(
     """
     out = out or sys.stdout
     try:
-        text = read_text_file(script_path, SCRIPT_MAX, "a script")
+        text = read_text_file(script_path, SCRIPT_MAX, N_("a script"))
     except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
         raise ScriptError(_("cannot read the script: {problem}").format(problem=err)) \
             from None

@@ -111,7 +111,7 @@ def configured_language(argv: Sequence[str], env: dict[str, str] | None = None) 
             return lang.DEFAULT
         from companion.files import read_text_file
 
-        text = read_text_file(path, CONFIG_MAX, "the configuration")
+        text = read_text_file(path, CONFIG_MAX, N_("the configuration"))
         import tomllib  # only when there is a file (as load_config does)
 
         language = tomllib.loads(text).get("ui", {}).get("language", lang.DEFAULT)
