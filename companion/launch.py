@@ -21,6 +21,7 @@ from companion.app import App
 from companion.clock import Clock
 from companion.config import Config
 from companion.device.buttons import ButtonDecoder
+from companion.lang import pgettext
 from companion.notify import Notifier
 from companion.ui.screen import Context, Message, Screen, wrap
 
@@ -178,7 +179,8 @@ def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
     def failed(message: str) -> None:  # from the keeper's thread: post, never touch
         def show(app: App) -> None:
             app.wake()
-            app.set_screen(Message("Backup failed", wrap(message)[:8], app.screen))
+            app.set_screen(Message(pgettext("screen 21", "Backup failed"), wrap(message)[:8],
+                                   app.screen))
         app.post("call", show)
 
     def keeper(store: Any) -> Any:
