@@ -25,6 +25,7 @@ from PIL import Image
 from companion.config import Idle
 from companion.device.buttons import ButtonDecoder, Press
 from companion.errors import CompanionError
+from companion.lang import pgettext
 from companion.notify import Notifier
 from companion.timer import TableTimer
 from companion.ui.canvas import HEIGHT, WIDTH
@@ -249,10 +250,11 @@ class App:
         try:
             return step()
         except CompanionError as err:
-            return Message("Sorry", wrap(str(err)), self.screen)
+            return Message(pgettext("screen 21", "Sorry"), wrap(str(err)), self.screen)
         except Exception as err:  # noqa: BLE001 - the table must keep working
             log.error("screen step failed:\n%s", traceback.format_exc())
-            return Message("Internal error", wrap(f"{type(err).__name__}: {err}"), self.screen)
+            return Message(pgettext("screen 21", "Internal error"),
+                           wrap(f"{type(err).__name__}: {err}"), self.screen)
 
     def _run_due(self) -> None:
         now = self.clock()
@@ -361,14 +363,16 @@ class App:
         self._tell_saved()
         if isinstance(self.screen, QuitUnsaved):  # nothing is lost now: no question
             self.set_screen(self.screen.parent)
-        lines = ["Games are saved", "again."]
+        # Translators: a line break may be left out: the text is folded into lines of
+        # 21 characters either way (a break only chooses where a line ends).
+        lines = _folded(pgettext("screen 21x2", "Games are saved\nagain."))
         if session is not None and session is self.ctx.parked:
             self.ctx.parked = None  # in the log now: offered from there
-            lines += ["The game you left", "is saved too."]
+            lines += _folded(pgettext("screen 21x2", "The game you left\nis saved too."))
         elif session is not None:
-            lines += ["This game is saved", "too."]
+            lines += _folded(pgettext("screen 21x2", "This game is saved\ntoo."))
         self.wake()
-        self.set_screen(Message("Saved again", lines, self.screen))
+        self.set_screen(Message(pgettext("screen 21", "Saved again"), lines, self.screen))
 
     def wake(self) -> None:
         """Restart the idle timers, and light a dimmed or blank panel (a press, or news
@@ -420,6 +424,11 @@ class App:
     def _frame(self) -> None:
         if self.on_frame is not None:
             self.on_frame(self.visible())
+
+
+def _folded(text: str) -> list[str]:
+    """Screen lines of ``text``: its own line breaks kept, each part folded to 21."""
+    return [line for part in text.splitlines() for line in wrap(part)]
 
 
 def _half_lit(image: Image.Image) -> Image.Image:

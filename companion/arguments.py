@@ -19,6 +19,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from companion.lang import _
+
 
 def number(kind: type, low: float, high: float | None = None) -> Callable[[str], Any]:
     """An argparse type: a number of ``kind`` from ``low`` to ``high`` (a bad one is a
@@ -28,11 +30,15 @@ def number(kind: type, low: float, high: float | None = None) -> Callable[[str],
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"must be {'a whole number' if kind is int else 'a number'}, not {text!r}"
+                (_("must be a whole number, not {value}") if kind is int
+                 else _("must be a number, not {value}")).format(value=repr(text))
             ) from None
         if not (math.isfinite(value) and value >= low and (high is None or value <= high)):
-            span = f"from {low:n} to {high:n}" if high is not None else f"at least {low:n}"
-            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
+            refused = _("must be from {low} to {high}, not {value}") if high is not None \
+                else _("must be at least {low}, not {value}")
+            raise argparse.ArgumentTypeError(refused.format(
+                low=f"{low:n}", high=f"{high:n}" if high is not None else "",
+                value=repr(text)))
         return value
     return parse
 
@@ -73,9 +79,10 @@ def broker(text: str) -> str:
 def directory(text: str) -> str:
     """An argparse type: a state directory (it may not exist yet; a file is refused)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("needs a directory")
+        raise argparse.ArgumentTypeError(_("needs a directory"))
     if os.path.exists(text) and not os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+        raise argparse.ArgumentTypeError(
+            _("{path} is a file, not a directory").format(path=text))
     return text
 
 
@@ -91,20 +98,21 @@ def writable_directory(text: str) -> str:
     while not os.path.exists(target):  # the folder it would be made in
         target = os.path.dirname(target)
     if not os.path.isdir(target):
-        raise argparse.ArgumentTypeError(f"{text} is inside a file, {target}")
+        raise argparse.ArgumentTypeError(
+            _("{path} is inside a file, {file}").format(path=text, file=target))
     try:
         with tempfile.TemporaryFile(dir=target):
             pass
     except OSError as problem:
-        raise argparse.ArgumentTypeError(
-            f"cannot write in {target}: {problem.strerror or problem}") from None
+        raise argparse.ArgumentTypeError(_("cannot write in {path}: {problem}").format(
+            path=target, problem=problem.strerror or problem)) from None
     return text
 
 
 def path(text: str) -> str:
     """An argparse type: a path (a file or a directory; "" names nothing)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("needs a path")
+        raise argparse.ArgumentTypeError(_("needs a path"))
     return text
 
 
@@ -112,7 +120,9 @@ def match_ref(text: str) -> str:
     """An argparse type: ``current``, ``last`` or a match number."""
     ref = text.strip().lower()
     if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        raise argparse.ArgumentTypeError(f"is current, last or a match number, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            # Translators: current and last are typed as they are (English words).
+            _("is current, last or a match number, not {value}").format(value=repr(text)))
     return ref
 
 
@@ -121,8 +131,9 @@ def match_uid(text: str) -> str:
     it is a topic level in club mode)."""
     if not 1 <= len(text) <= 64 or not text.isprintable() or \
             any(c.isspace() or c in "/+#" for c in text):
-        raise argparse.ArgumentTypeError(f"is a match uid (up to 64 letters and digits), "
-                                         f"not {text[:80]!r}")
+        raise argparse.ArgumentTypeError(
+            _("is a match uid (up to 64 letters and digits), not {value}").format(
+                value=repr(text[:80])))
     return text
 
 
@@ -134,7 +145,8 @@ def device_id(text: str) -> str:
     if not UID_DEVICE_DIGITS <= len(text) <= 64 or \
             any(c not in "0123456789abcdefABCDEF" for c in text):
         raise argparse.ArgumentTypeError(
-            f"is a device id ({UID_DEVICE_DIGITS} to 64 hex digits), not {text[:80]!r}")
+            _("is a device id ({low} to 64 hex digits), not {value}").format(
+                low=UID_DEVICE_DIGITS, value=repr(text[:80])))
     return text.lower()
 
 
@@ -142,7 +154,8 @@ def season_name(text: str) -> str:
     """An argparse type: a season's name as ``[club] seasons`` or ``--season`` gives it."""
     name = text.strip()
     if not name or len(name) > 40 or not name.isprintable():
-        raise argparse.ArgumentTypeError(f"is a season's name, not {text[:80]!r}")
+        raise argparse.ArgumentTypeError(
+            _("is a season's name, not {value}").format(value=repr(text[:80])))
     return name
 
 
@@ -151,7 +164,8 @@ def table(text: str) -> str:
     from companion.config import TABLE_NAME, valid_table_name
 
     if not valid_table_name(text):
-        raise argparse.ArgumentTypeError(f"is a club table's name ({TABLE_NAME}), not {text!r}")
+        raise argparse.ArgumentTypeError(_("is a club table's name ({rule}), not {value}").format(
+            rule=_(TABLE_NAME), value=repr(text)))
     return text
 
 
@@ -172,7 +186,8 @@ def game(text: str) -> str:
 
     if not any(info.game_id == text and available(text) for info in GAMES):
         known = ", ".join(info.game_id for info in GAMES if available(info.game_id))
-        raise argparse.ArgumentTypeError(f"is a game ({known}), not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("is a game ({games}), not {value}").format(games=known, value=repr(text)))
     return text
 
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from companion import __version__, arguments
+from companion import __version__, arguments, speaking
 from companion.config import Config, dump_toml, load_config
 from companion.errors import (
     BadSetup,
@@ -44,6 +44,7 @@ from companion.errors import (
     UsageError,
     one_line,
 )
+from companion.lang import _
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -51,199 +52,217 @@ class OneLineParser(argparse.ArgumentParser):
     help is) and exit status 2, like every other error a person can fix."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+        self.exit(2, _("{prog}: {problem} (see {prog} --help)").format(
+            prog=self.prog, problem=one_line(message)) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="companion",
-        description="Tabletop Companion: dice, shuffles, tokens and scorekeeping for card games.",
+        description=_("Tabletop Companion: dice, shuffles, tokens and scorekeeping "
+                      "for card games."),
     )
-    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}",
+                        help=_("show program's version number and exit"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, **kw: str) -> argparse.ArgumentParser:
         # Every command takes --config (README says so), first in its help.
         sub = commands.add_parser(name, **kw)
-        sub.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
+        sub.add_argument("--config", metavar="PATH", help=_("configuration file (TOML)"))
         return sub
 
-    run = command("run", help="run the device (real pins and display)")
-    run.add_argument("--sim", action="store_true", help="force the simulator")
+    run = command("run", help=_("run the device (real pins and display)"))
+    run.add_argument("--sim", action="store_true", help=_("force the simulator"))
     run.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                     help="where the game log is kept")
+                     help=_("where the game log is kept"))
     run.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
-                     help="serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)")
+                     help=_("serve the table page here, e.g. 0.0.0.0:8080 (default: [web] listen)"))
 
-    sim = command("sim", help="the simulator: terminal screen, keys as buttons")
-    sim.add_argument("--script", metavar="FILE", help="run button steps from FILE")
+    sim = command("sim", help=_("the simulator: terminal screen, keys as buttons"))
+    sim.add_argument("--script", metavar="FILE", help=_("run button steps from FILE"))
     sim.add_argument("--screens", choices=("text", "none"), default="none",
-                     help="with --script: print each step's screen as text")
+                     help=_("with --script: print each step's screen as text"))
     sim.add_argument("--png", metavar="DIR", type=arguments.writable_directory,
-                     help="also write each screen as a PNG in DIR")
-    sim.add_argument("--seed", type=int, help="seed all randomness (repeatable runs)")
+                     help=_("also write each screen as a PNG in DIR"))
+    sim.add_argument("--seed", type=int, help=_("seed all randomness (repeatable runs)"))
     sim.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                     help="where the game log is kept "
-                     "(scripts keep none unless given)")
+                     help=_("where the game log is kept "
+                     "(scripts keep none unless given)"))
+    # Translators: 'event {json}' is what the program prints for another program (a
+    # word and a JSON object): keep it as it is.
     sim.add_argument("--log-events", action="store_true",
-                     help="print each event as 'event {json}' once it is on disk")
-    sim.add_argument("--new", metavar="GAME", help="start this game directly, e.g. final-count")
-    sim.add_argument("--players", help="with --new: comma-separated names in seat order")
+                     help=_("print each event as 'event {json}' once it is on disk"))
+    sim.add_argument("--new", metavar="GAME", help=_("start this game directly, e.g. final-count"))
+    sim.add_argument("--players", help=_("with --new: comma-separated names in seat order"))
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="with --new: a game option, e.g. hit_goal=true")
+                     help=_("with --new: a game option, e.g. hit_goal=true"))
     sim.add_argument("--serial", metavar="URL", type=arguments.serial_url,
-                     help="attach the serial console to this port or pyserial URL")
+                     help=_("attach the serial console to this port or pyserial URL"))
     sim.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
-                     help="serve the table page here, e.g. 127.0.0.1:8080 (default: [web] listen)")
+                     help=_("serve the table page here, e.g. 127.0.0.1:8080 "
+                            "(default: [web] listen)"))
 
-    command("config", help="print the effective configuration")
+    command("config", help=_("print the effective configuration"))
 
-    shuffle = command("shuffle", help="print a guided pile shuffle")
-    shuffle.add_argument("--cards", type=int, default=52, help="cards in the deck (2-800)")
-    shuffle.add_argument("--piles", type=int, default=4, help="piles to deal into (2-10)")
-    shuffle.add_argument("--seed", type=int, help="seed (repeatable plans)")
-    shuffle.add_argument("--json", action="store_true", help="print one JSON object")
+    shuffle = command("shuffle", help=_("print a guided pile shuffle"))
+    shuffle.add_argument("--cards", type=int, default=52, help=_("cards in the deck (2-800)"))
+    shuffle.add_argument("--piles", type=int, default=4, help=_("piles to deal into (2-10)"))
+    shuffle.add_argument("--seed", type=int, help=_("seed (repeatable plans)"))
+    shuffle.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
-    replay = command("replay", help="recompute a game from its event log")
-    replay.add_argument("game", help="game id, e.g. final-count")
-    replay.add_argument("--players", help="comma-separated names in seat order")
+    replay = command("replay", help=_("recompute a game from its event log"))
+    replay.add_argument("game", help=_("game id, e.g. final-count"))
+    replay.add_argument("--players", help=_("comma-separated names in seat order"))
     replay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    replay.add_argument("--events", required=True, metavar="FILE", help="JSON lines")
+    replay.add_argument("--events", required=True, metavar="FILE", help=_("JSON lines"))
     replay.add_argument("--state", action="store_true",
-                        help="add the match's state() to the output as \"state\"")
+                        help=_("add the match's state() to the output as \"state\""))
 
-    selftest = command("selftest", help="check the display, buzzer and buttons")
+    selftest = command("selftest", help=_("check the display, buzzer and buttons"))
     selftest.add_argument("--wait", type=arguments.number(float, 0, 3600), default=10.0,
                           metavar="SECS",
-                          help="how long to wait for each button (default 10)")
+                          help=_("how long to wait for each button (default 10)"))
     selftest.add_argument("--stop-service", action="store_true",
-                          help="stop companion.service for the test, start it again after")
+                          help=_("stop companion.service for the test, start it again after"))
 
-    export = command("export", help="export a stored game")
+    export = command("export", help=_("export a stored game"))
     export.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                        help="where the game log is kept (default: the configured one)")
+                        help=_("where the game log is kept (default: the configured one)"))
     export.add_argument("--match", default="last", metavar="ID|current|last",
                         type=arguments.match_ref)
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.add_argument("--all", action="store_true", dest="every",
-                        help="every finished match, as jsonl (for companion import)")
+                        help=_("every finished match, as jsonl (for companion import)"))
     export.add_argument("--table", metavar="NAME", type=arguments.table,
-                        help="with --all: only the matches of this club table")
+                        help=_("with --all: only the matches of this club table"))
 
-    stats = command("stats", help="figures and ratings from the stored games")
+    stats = command("stats", help=_("figures and ratings from the stored games"))
     stats.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                       help="where the game log is kept")
-    stats.add_argument("--game", metavar="GAME", help="one game, e.g. final-count")
+                       help=_("where the game log is kept"))
+    stats.add_argument("--game", metavar="GAME", help=_("one game, e.g. final-count"))
     stats.add_argument("--player", action="append", metavar="NAME",
-                       help="one player's figures (twice: and their head-to-head)")
-    stats.add_argument("--since", metavar="YYYY-MM-DD", help="matches finished on or after")
-    stats.add_argument("--json", action="store_true", help="print one JSON object")
+                       help=_("one player's figures (twice: and their head-to-head)"))
+    stats.add_argument("--since", metavar="YYYY-MM-DD", help=_("matches finished on or after"))
+    stats.add_argument("--json", action="store_true", help=_("print one JSON object"))
     stats.add_argument("--table", metavar="NAME", type=arguments.table,
-                       help="only the matches of this club table (a club dashboard's store)")
+                       help=_("only the matches of this club table (a club dashboard's store)"))
 
-    import_ = command("import", help="store matches from a companion export file")
-    import_.add_argument("file", metavar="FILE.jsonl", help="as `companion export` wrote it")
+    import_ = command("import", help=_("store matches from a companion export file"))
+    import_.add_argument("file", metavar="FILE.jsonl", help=_("as `companion export` wrote it"))
     import_.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                         help="where the game log is kept")
+                         help=_("where the game log is kept"))
 
-    console = command("console", help="the device's serial console, from a laptop")
-    console.add_argument("port", help="serial port or pyserial URL, e.g. /dev/ttyACM0")
+    console = command("console", help=_("the device's serial console, from a laptop"))
+    console.add_argument("port", help=_("serial port or pyserial URL, e.g. /dev/ttyACM0"))
     console.add_argument("--baud", type=arguments.number(int, 1, 4_000_000), default=115200)
-    console.add_argument("--raw", action="store_true", help="print replies as received")
+    console.add_argument("--raw", action="store_true", help=_("print replies as received"))
     console.add_argument("--timeout", type=arguments.number(float, 0.1, 3600), default=10.0,
                          metavar="SECONDS",
-                         help="how long to wait for each reply")
+                         help=_("how long to wait for each reply"))
 
-    bench = command("bench", help="measure speed and memory on this machine")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
+    bench = command("bench", help=_("measure speed and memory on this machine"))
+    bench.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    bench.add_argument("--quick", action="store_true", help=_("fewer samples (for tests)"))
     bench.add_argument("--club", action="store_true",
-                       help="club mode instead: simulated tables through a broker to a "
-                            "dashboard (starts its own mosquitto unless --broker)")
+                       help=_("club mode instead: simulated tables through a broker to a "
+                            "dashboard (starts its own mosquitto unless --broker)"))
     bench.add_argument("--tables", type=arguments.number(int, 1, 1000),
-                       help="with --club: tables (50)")
+                       help=_("with --club: tables (50)"))
     bench.add_argument("--seconds", type=arguments.number(float, 1, 3600),
-                       help="with --club: how long to measure (20)")
+                       help=_("with --club: how long to measure (20)"))
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
-                       help="with --club: an existing broker")
+                       help=_("with --club: an existing broker"))
     bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000),
-                       metavar="N", help="with --club: time a dashboard's restart over N "
-                                         "finished matches instead")
+                       metavar="N", help=_("with --club: time a dashboard's restart over N "
+                                         "finished matches instead"))
 
-    club = command("club", help="the club dashboard: every table's matches "
-                                            "from an MQTT broker, and the club page")
+    club = command("club", help=_("the club dashboard: every table's matches "
+                                            "from an MQTT broker, and the club page"))
     club.add_argument("--broker", metavar="URL", type=arguments.broker,
-                      help="mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)")
+                      help=_("mqtt://HOST[:PORT] or mqtts://... (default: [club] broker)"))
     club.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
-                      help="serve the club page here")
+                      help=_("serve the club page here"))
     club.add_argument("--season", action="append", metavar="'NAME: FROM..TO'",
                       type=arguments.season,
-                      help="a season of the league (dates YYYY-MM-DD; more than one: "
-                           "repeat it), besides [club] seasons")
+                      help=_("a season of the league (dates YYYY-MM-DD; more than one: "
+                           "repeat it), besides [club] seasons"))
     club.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                      help="the dashboard's own game log (default: the state dir's club/)")
+                      help=_("the dashboard's own game log (default: the state dir's club/)"))
     organiser = club.add_mutually_exclusive_group()
     organiser.add_argument("--review", action="store_true",
-                           help="list the matches held for the organiser (a counted match "
+                           help=_("list the matches held for the organiser (a counted match "
                                 "a table rewrote, a counted match again with its times "
-                                "moved) and exit")
+                                "moved) and exit"))
     organiser.add_argument("--accept", metavar="UID", type=arguments.match_uid,
-                           help="accept held match UID (the league follows it) and exit")
+                           help=_("accept held match UID (the league follows it) and exit"))
     organiser.add_argument("--refuse", metavar="UID", type=arguments.match_uid,
-                           help="refuse held match UID (the league keeps what it counted) "
-                                "and exit")
+                           help=_("refuse held match UID (the league keeps what it counted) "
+                                "and exit"))
     organiser.add_argument("--move-device", metavar="ID", type=arguments.device_id,
-                           help="bind device ID (companion club --review lists the refused "
-                                "ones) to the table given by --to, and exit")
+                           help=_("bind device ID (companion club --review lists the refused "
+                                "ones) to the table given by --to, and exit"))
     organiser.add_argument("--lock-season", metavar="NAME", type=arguments.season_name,
-                           help="lock season NAME: its standings stay as counted now "
-                                "(whatever arrives later), and exit")
+                           help=_("lock season NAME: its standings stay as counted now "
+                                "(whatever arrives later), and exit"))
     club.add_argument("--to", metavar="TABLE", type=arguments.table,
-                      help="with --move-device: the table the device speaks for from now on")
+                      help=_("with --move-device: the table the device speaks for from now on"))
     club.add_argument("--seat", metavar="GAME", type=arguments.game,
-                      help="seat the night's next round of GAME (with --present, --tables) "
-                           "and store it; a running dashboard sends it to the tables")
+                      help=_("seat the night's next round of GAME (with --present, --tables) "
+                           "and store it; a running dashboard sends it to the tables"))
     club.add_argument("--present", metavar="NAMES", type=arguments.players,
-                      help="with --seat: the players present, comma-separated")
+                      help=_("with --seat: the players present, comma-separated"))
     club.add_argument("--tables", metavar="N", type=arguments.number(int, 1, 500),
-                      help="with --seat: how many tables there are")
+                      help=_("with --seat: how many tables there are"))
     club.add_argument("--seed", metavar="S", type=arguments.number(int, 0, 2**32 - 1),
-                      help="with --seat: the draw's seed (default: a random one, shown)")
+                      help=_("with --seat: the draw's seed (default: a random one, shown)"))
     club.add_argument("--json", action="store_true",
-                      help="with --review or --seat: one JSON object")
+                      help=_("with --review or --seat: one JSON object"))
     _backup_commands(command)
     return parser
 
 
 def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     """``companion backup`` and ``companion restore`` (companion/backup.py)."""
-    backup = command("backup", help="copy the game log to one backup file "
-                                    "(safe while the device plays)")
+    backup = command("backup", help=_("copy the game log to one backup file "
+                                    "(safe while the device plays)"))
     backup.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                        help="where the game log is kept")
+                        help=_("where the game log is kept"))
     backup.add_argument("--to", metavar="PATH", type=arguments.path,
-                        help="the backup file, or a directory to write it in "
-                             "(default: [backup] dir, else the current directory)")
-    backup.add_argument("--json", action="store_true", help="print the manifest as JSON")
-    restore = command("restore", help="make a backup the game log again "
-                                      "(the log that was there is kept aside)")
-    restore.add_argument("file", metavar="FILE", help="a .companion-backup file")
+                        help=_("the backup file, or a directory to write it in "
+                             "(default: [backup] dir, else the current directory)"))
+    backup.add_argument("--json", action="store_true", help=_("print the manifest as JSON"))
+    restore = command("restore", help=_("make a backup the game log again "
+                                      "(the log that was there is kept aside)"))
+    restore.add_argument("file", metavar="FILE", help=_("a .companion-backup file"))
     restore.add_argument("--state-dir", metavar="DIR", type=arguments.directory,
-                         help="where the game log is kept")
+                         help=_("where the game log is kept"))
     ids = restore.add_mutually_exclusive_group()
     ids.add_argument("--keep-id", dest="ids", action="store_const", const="keep",
-                     help="a backup made by another device: this device keeps its own id")
+                     help=_("a backup made by another device: this device keeps its own id"))
     ids.add_argument("--take-id", dest="ids", action="store_const", const="take",
-                     help="a backup made by another device: this device takes its id "
-                          "over, as its replacement")
+                     help=_("a backup made by another device: this device takes its id "
+                          "over, as its replacement"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        # Before the parser is built: its help texts are translated as they are added.
+        speaking.speak(speaking.configured_language(argv))
+        unspoken = None
+    except ConfigError as problem:  # its language file is missing: --help in English
+        unspoken = problem
+    speaking.argparse_speaks()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error (2): a status
         return done.code if isinstance(done.code, int) else 2
+    if unspoken is not None:
+        print(_("companion: config error: {problem}").format(problem=one_line(unspoken)),
+              file=sys.stderr)
+        return ConfigError.exit_status
     if args.command is None:
         parser.print_help()
         return 2
@@ -252,10 +271,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _config(args)  # a --config given is checked, even where a command needs none
         return COMMANDS[args.command](args)
     except ConfigError as err:
-        print(f"companion: config error: {one_line(err)}", file=sys.stderr)
+        print(_("companion: config error: {problem}").format(problem=one_line(err)),
+              file=sys.stderr)
         return ConfigError.exit_status
     except ScriptError as err:
-        print(f"companion: script error: {one_line(err)}", file=sys.stderr)
+        print(_("companion: script error: {problem}").format(problem=one_line(err)),
+              file=sys.stderr)
         return 2
     except CompanionError as err:
         print(f"companion: {one_line(err, err.shown_limit)}", file=sys.stderr)
@@ -277,7 +298,8 @@ def _config(args: argparse.Namespace) -> Config:
 
 def cmd_config(args: argparse.Namespace) -> int:
     config = _config(args)
-    print(f"# from {config.source or 'built-in defaults'}")
+    print(_("# from {source}").format(source=config.source) if config.source
+          else _("# from built-in defaults"))
     print(dump_toml(config), end="")
     return 0
 
@@ -310,9 +332,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     root = _new_game(args)
     if args.script:
         if args.serial:
-            raise UsageError("--serial goes with the interactive simulator, not --script")
+            raise UsageError(_("--serial goes with the interactive simulator, not --script"))
         if args.web:
-            raise UsageError("--web goes with the interactive simulator, not --script")
+            raise UsageError(_("--web goes with the interactive simulator, not --script"))
         # A script keeps no game log unless told where (README): not even in the
         # configured [state] dir, which holds the real games a script must not touch.
         return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
@@ -320,7 +342,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                               state_dir=Path(args.state_dir) if args.state_dir else None,
                               log_events=args.log_events)
     if args.screens != "none":
-        raise ScriptError("--screens goes with --script")
+        raise ScriptError(_("--screens goes with --script"))
     state_dir = _stored_dir(args, config)
     return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
                                state_dir=state_dir, serial_url=args.serial,
@@ -341,7 +363,7 @@ def _new_game(args: argparse.Namespace):
     """With ``--new GAME``: a first screen that starts that game at once."""
     if args.new is None:
         if args.players or args.option:
-            raise UsageError("--players and --option go with --new GAME")
+            raise UsageError(_("--players and --option go with --new GAME"))
         return None
     from companion.errors import UnknownGame
     from companion.games import engine, new_match
@@ -401,7 +423,8 @@ def _no_lookalike_on_the_roster(store, players: list[str]) -> None:
             try:
                 check_name(name, roster)
             except BadName as problem:
-                raise UsageError(f"--players: {problem} (a name on the roster)") from None
+                raise UsageError(_("--players: {problem} (a name on the roster)").format(
+                    problem=problem)) from None
     try:
         joining(roster, players)
     except RosterFull as problem:
@@ -419,9 +442,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.export import export_main
 
     if args.every and args.match != "last":
-        raise UsageError("export: --all and --match go separately")
+        raise UsageError(_("export: --all and --match go separately"))
     if args.table is not None and not args.every:
-        raise UsageError("export: --table goes with --all")
+        raise UsageError(_("export: --table goes with --all"))
     return export_main(str(_stored_dir(args)), args.match, args.format, every=args.every,
                        table=args.table)
 
@@ -445,8 +468,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     # A pipe is fine (the importer copies it once); nothing there, or a directory, is not.
     if args.file != "-" and (not os.path.exists(args.file) or os.path.isdir(args.file)):
-        what = "no such file" if not os.path.exists(args.file) else "a directory, not a file"
-        raise UsageError(f"import: cannot read {args.file}: {what}")
+        what = _("no such file") if not os.path.exists(args.file) else \
+            _("a directory, not a file")
+        raise UsageError(_("import: cannot read {path}: {problem}").format(
+            path=args.file, problem=what))
     return import_main(str(_stored_dir(args)), args.file)
 
 
@@ -491,19 +516,19 @@ def state_dir_note(state_dir: Path, env: dict[str, str] | None = None,
     env = os.environ if env is None else env
     if env.get("INVOCATION_ID"):
         return None
-    note = f"companion: keeping the game log in {state_dir}"
     if state_dir != service_dir and service_dir.is_dir():
-        note += (f" (the service keeps its own in {service_dir}; "
-                 "--state-dir chooses another)")
-    return note
+        return _("companion: keeping the game log in {path} (the service keeps its own "
+                 "in {service_path}; --state-dir chooses another)").format(
+                     path=state_dir, service_path=service_dir)
+    return _("companion: keeping the game log in {path}").format(path=state_dir)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     config = _config(args)
     forced = bool(os.environ.get("GPIOZERO_PIN_FACTORY"))
     if not args.sim and not on_a_pi() and not forced:
-        print("companion: not a Raspberry Pi: running the simulator "
-              "(set GPIOZERO_PIN_FACTORY to use real pins here)", file=sys.stderr)
+        print(_("companion: not a Raspberry Pi: running the simulator "
+                "(set GPIOZERO_PIN_FACTORY to use real pins here)"), file=sys.stderr)
         args.sim = True
     state_dir = _stored_dir(args, config)
     _note_state_dir(state_dir)
@@ -538,8 +563,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     except CompanionError:
         raise
     except Exception as err:  # gpiozero's own errors: no GPIO on this machine
-        raise GPIOError(f"cannot use the GPIO pins here ({err}); "
-                        "`companion sim` runs the simulator") from None
+        raise GPIOError(_("cannot use the GPIO pins here ({problem}); "
+                          "`companion sim` runs the simulator").format(problem=err)) from None
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
     warm_history(app)
     try:
@@ -595,7 +620,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         return bench_club_main(as_json=args.json, **given)
     if given:
-        raise UsageError(f"bench: --{next(iter(given))} goes with --club")
+        raise UsageError(_("bench: --{flag} goes with --club").format(flag=next(iter(given))))
     from companion.bench import bench_main
 
     return bench_main(as_json=args.json, quick=args.quick)
@@ -607,9 +632,9 @@ def cmd_club(args: argparse.Namespace) -> int:
 
     config = _config(args)
     if args.json and not (args.review or args.seat):
-        raise UsageError("club: --json goes with --review or --seat")
+        raise UsageError(_("club: --json goes with --review or --seat"))
     if (args.to is None) != (args.move_device is None):
-        raise UsageError("club: --move-device ID and --to TABLE go together")
+        raise UsageError(_("club: --move-device ID and --to TABLE go together"))
     if args.move_device or args.lock_season:
         from companion.club.main import organiser_main
 
@@ -618,8 +643,9 @@ def cmd_club(args: argparse.Namespace) -> int:
             return organiser_main(state_dir, move=(args.move_device, args.to))
         season = _seasons(config, args, "--lock-season").get(args.lock_season)
         if season is None:
-            raise UsageError(f"club: --lock-season: no season {args.lock_season!r} in "
-                             "[club] seasons or --season")
+            raise UsageError(_("club: --lock-season: no season {season} in "
+                               "[club] seasons or --season").format(
+                                   season=repr(args.lock_season)))
         return organiser_main(state_dir, season=season)
     if args.review or args.accept or args.refuse:
         from companion.club.main import review_main
@@ -632,8 +658,8 @@ def cmd_club(args: argparse.Namespace) -> int:
         return _club_seat(args, config)
     broker = args.broker or config.club.broker
     if not broker:
-        raise UsageError("club needs a broker: --broker mqtt://HOST[:PORT] "
-                         "(or [club] broker in the config)")
+        raise UsageError(_("club needs a broker: --broker mqtt://HOST[:PORT] "
+                           "(or [club] broker in the config)"))
     web = _web(args, config) if args.web is not None else ""
     state_dir = _club_state_dir(args, config)
     seasons = list(_seasons(config, args, "--season").values())
@@ -663,7 +689,7 @@ def _club_seat(args: argparse.Namespace, config: Config) -> int:
     from companion.club.rounds import seat_main
 
     if not (args.seat and args.present and args.tables):
-        raise UsageError("club: --seat GAME --present NAMES --tables N go together")
+        raise UsageError(_("club: --seat GAME --present NAMES --tables N go together"))
     state_dir = _club_state_dir(args, config)
     return seat_main(state_dir, args.seat, args.present, args.tables, as_json=args.json,
                      seed=args.seed)

@@ -93,7 +93,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from companion.errors import ConfigError, written
-from companion.lang import LANGUAGES
+from companion.lang import LANGUAGES, N_, _, ngettext
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -265,7 +265,7 @@ def load_config(explicit: str | None = None, env: dict[str, str] | None = None) 
     from companion.files import UnreadableFile, read_text_file
 
     try:
-        text = read_text_file(path, CONFIG_MAX, "the configuration")
+        text = read_text_file(path, CONFIG_MAX, N_("the configuration"))
     except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
         raise ConfigError(str(err)) from None
     return parse_config(text, source=str(path))
@@ -278,23 +278,28 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+        raise ConfigError(_("{source}: not valid TOML: {problem}").format(
+            source=source, problem=err)) from None
     except RecursionError:
-        raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deeply") \
+        raise ConfigError(_("{source}: not valid TOML: arrays or tables nested too "
+                            "deeply").format(source=source)) \
             from None
     except ValueError:  # Python refuses to read an integer of thousands of digits
-        raise ConfigError(f"{source}: not valid TOML: a number with too many digits") from None
+        raise ConfigError(_("{source}: not valid TOML: a number with too many "
+                            "digits").format(source=source)) from None
     config = Config(source=source)
     sections = [name for name in Config._fields if name != "source"]
     for name, table in data.items():
         if name not in sections and not isinstance(table, dict):
-            raise ConfigError(f"{source}: unknown key {written(name)} outside any [section]")
+            raise ConfigError(_("{source}: unknown key {key} outside any [section]").format(
+                source=source, key=written(name)))
         if name not in sections:
-            raise ConfigError(
-                f"{source}: unknown section [{name}] (sections: {', '.join(sections)})"
-            )
+            raise ConfigError(_("{source}: unknown section [{section}] (sections: "
+                                "{sections})").format(source=source, section=name,
+                                                      sections=", ".join(sections)))
         if not isinstance(table, dict):
-            raise ConfigError(f"{source}: {name} must be a [{name}] table")
+            raise ConfigError(_("{source}: {section} must be a [{section}] table").format(
+                source=source, section=name))
         current = getattr(config, name)
         config = config._replace(**{name: _section(source, name, current, table)})
     _check_values(source, config)
@@ -306,9 +311,8 @@ def _section(source: str, name: str, current: Any, table: dict[str, Any]) -> Any
     changes = {}
     for key, value in table.items():
         if key not in known:
-            raise ConfigError(
-                f"{source}: unknown key {name}.{key} (keys: {', '.join(known)})"
-            )
+            raise ConfigError(_("{source}: unknown key {key} (keys: {keys})").format(
+                source=source, key=f"{name}.{key}", keys=", ".join(known)))
         want = type(getattr(current, key))
         changes[key] = _typed(source, f"{name}.{key}", want, value)
     return current._replace(**changes)
@@ -319,8 +323,9 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         # nan and inf pass every range check by comparison (nan < 0 is False): refuse
         # them here, for every number. A huge integer would not even become a float.
         if not (abs(value) <= _FLOAT_MAX and math.isfinite(value)):
-            shown = repr(value) if isinstance(value, float) else "a number that large"
-            raise ConfigError(f"{source}: {key} must be a finite number, not {shown}")
+            shown = repr(value) if isinstance(value, float) else _("a number that large")
+            raise ConfigError(_("{source}: {key} must be a finite number, not {value}").format(
+                source=source, key=key, value=shown))
         return float(value)
     if want is int and isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -328,18 +333,24 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         return value
     if want is str and isinstance(value, str):
         if "\x00" in value:  # a path or URL with it crashes whoever uses it later
-            raise ConfigError(f"{source}: {key} must not contain a NUL character (\\u0000)")
+            raise ConfigError(_("{source}: {key} must not contain a NUL character "
+                                "(\\u0000)").format(source=source, key=key))
         return value
     if want is tuple and isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    words = {float: "a number", int: "a whole number", str: "a string", bool: "true or false",
-             tuple: "a list of strings"}
-    raise ConfigError(f"{source}: {key} must be {words[want]}, not {written(value)}")
+    # Translators: true and false are written in the file as they are (TOML's words).
+    words = {float: _("a number"), int: _("a whole number"), str: _("a string"),
+             bool: _("true or false"), tuple: _("a list of strings")}
+    raise ConfigError(_("{source}: {key} must be {kind}, not {value}").format(
+        source=source, key=key, kind=words[want], value=written(value)))
 
 
 def _check_values(source: str, config: Config) -> None:
     def fail(key: str, problem: str) -> None:
-        raise ConfigError(f"{source}: {key} {problem}")
+        # Translators: {problem} ends the sentence whose subject is the key {key}: "must
+        # be from 0 to 255, not 300" (each of those is a message of its own).
+        raise ConfigError(_("{source}: {key} {problem}").format(
+            source=source, key=key, problem=problem))
 
     used: dict[int, str] = {}
     pins = dict(config.buttons.pins())
@@ -351,42 +362,52 @@ def _check_values(source: str, config: Config) -> None:
         if optional and pin == 0:
             continue
         if not 2 <= pin <= 27:
-            fail(key, f"must be a BCM pin from 2 to 27, not {pin}")
+            fail(key, _("must be a BCM pin from 2 to 27, not {pin}").format(pin=pin))
         if pin in used:
-            fail(key, f"uses pin {pin}, which {used[pin]} uses already")
+            fail(key, _("uses pin {pin}, which {key} uses already").format(
+                pin=pin, key=used[pin]))
         used[pin] = key
     if not 0.05 <= config.buttons.hold_time <= 10:
-        fail("buttons.hold_time", "must be from 0.05 to 10 seconds")
+        fail("buttons.hold_time", _("must be from 0.05 to 10 seconds"))
     if not 0 <= config.buttons.bounce_time <= 0.5:
-        fail("buttons.bounce_time", "must be from 0 to 0.5 seconds")
+        fail("buttons.bounce_time", _("must be from 0 to 0.5 seconds"))
     d = config.display
     if d.driver not in DRIVERS:
-        fail("display.driver", f"must be one of {', '.join(DRIVERS)}, not {written(d.driver)}")
+        fail("display.driver", _("must be one of {choices}, not {value}").format(
+            choices=", ".join(DRIVERS), value=written(d.driver)))
     if d.interface not in INTERFACES:
-        fail("display.interface", f"must be i2c or spi, not {written(d.interface)}")
+        fail("display.interface", _("must be i2c or spi, not {value}").format(
+            value=written(d.interface)))
     if not 0x03 <= d.i2c_address <= 0x77:
-        fail("display.i2c_address", f"must be a 7-bit I2C address, not {d.i2c_address:#x}")
+        fail("display.i2c_address", _("must be a 7-bit I2C address, not {value}").format(
+            value=f"{d.i2c_address:#x}"))
     if d.rotate not in (0, 2):
         # The screens are drawn 128 wide; a quarter turn would need portrait layouts.
-        fail("display.rotate", f"must be 0 or 2 (upside down), not {d.rotate}")
+        fail("display.rotate", _("must be 0 or 2 (upside down), not {value}").format(
+            value=d.rotate))
     if not 0 <= d.contrast <= 255:
-        fail("display.contrast", f"must be from 0 to 255, not {d.contrast}")
+        fail("display.contrast", _("must be from {low} to {high}, not {value}").format(
+            low=0, high=255, value=d.contrast))
     if d.interface == "spi":
         for key in ("gpio_dc", "gpio_reset"):
             pin = getattr(d, key)
             if pin in used:
-                fail(f"display.{key}", f"uses pin {pin}, which {used[pin]} uses already")
+                fail(f"display.{key}", _("uses pin {pin}, which {key} uses already").format(
+                    pin=pin, key=used[pin]))
     for key in ("dim_after", "blank_after", "shift_every"):
         if not 0 <= getattr(config.idle, key) <= IDLE_MAX:
-            fail(f"idle.{key}", f"must be 0 (never) or up to {IDLE_MAX:.0f} seconds (a day)")
+            fail(f"idle.{key}", _("must be 0 (never) or up to {seconds} seconds (a day)")
+                 .format(seconds=f"{IDLE_MAX:.0f}"))
     if config.buttons.bounce_time >= config.buttons.hold_time:
-        fail("buttons.bounce_time", "must be shorter than buttons.hold_time")
+        fail("buttons.bounce_time", _("must be shorter than buttons.hold_time"))
     for key, low, high in (("i2c_port", 0, 255), ("spi_port", 0, 255), ("spi_device", 0, 255),
                            ("gpio_dc", 0, 27), ("gpio_reset", 0, 27)):
         if not low <= getattr(d, key) <= high:
-            fail(f"display.{key}", f"must be from {low} to {high}, not {getattr(d, key)}")
+            fail(f"display.{key}", _("must be from {low} to {high}, not {value}").format(
+                low=low, high=high, value=getattr(d, key)))
     if not 0 < config.serial.baud <= 4_000_000:
-        fail("serial.baud", f"must be a positive baud rate, not {config.serial.baud}")
+        fail("serial.baud", _("must be a positive baud rate, not {value}").format(
+            value=config.serial.baud))
     if config.serial.url:
         try:
             check_serial_url(config.serial.url)
@@ -399,20 +420,22 @@ def _check_values(source: str, config: Config) -> None:
             fail("web.listen", str(err))
     for host in config.web.hosts:
         if not valid_host_name(host):
-            fail("web.hosts", f"must hold host names or addresses, not {written(host[:60])}")
+            fail("web.hosts", _("must hold host names or addresses, not {value}").format(
+                value=written(host[:60])))
     _check_club(config.club, fail)
     _check_backup(config.backup, fail)
     _check_timer(config.timer, fail)
     if config.ui.language not in LANGUAGES:
-        fail("ui.language", f"must be one of {', '.join(LANGUAGES)}, "
-                            f"not {written(config.ui.language)}")
+        fail("ui.language", _("must be one of {choices}, not {value}").format(
+            choices=", ".join(LANGUAGES), value=written(config.ui.language)))
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
-        fail("gpio.pin_factory", f"must be one of {names}, not {written(config.gpio.pin_factory)}")
+        fail("gpio.pin_factory", _("must be one of {choices}, not {value}").format(
+            choices=names, value=written(config.gpio.pin_factory)))
 
 
 #: A club table's name: it is a topic level, so no '/', '+', '#' or spaces.
-TABLE_NAME = "1 to 32 letters, digits, '-' or '_'"
+TABLE_NAME = N_("1 to 32 letters, digits, '-' or '_'")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -425,18 +448,21 @@ def parse_listen(text: str) -> tuple[str, int]:
     """
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isascii() or not port.isdigit():
-        raise ValueError(f"must be HOST:PORT, e.g. 0.0.0.0:8080, not {written(text)}")
+        raise ValueError(_("must be HOST:PORT, e.g. 0.0.0.0:8080, not {value}").format(
+            value=written(text)))
     if host.startswith("["):
         host = host[1:-1] if host.endswith("]") else ""
         if not _ipv6(host):
-            raise ValueError(f"must be [IPv6]:PORT, e.g. [::1]:8080, not {written(text)}")
+            raise ValueError(_("must be [IPv6]:PORT, e.g. [::1]:8080, not {value}").format(
+                value=written(text)))
     elif ":" in host or "]" in host:
-        raise ValueError(f"an IPv6 address goes in brackets, e.g. [::1]:8080, not {written(text)}")
+        raise ValueError(_("an IPv6 address goes in brackets, e.g. [::1]:8080, not {value}")
+                         .format(value=written(text)))
     number = int(port)
     if not 1 <= number <= 65535:
-        raise ValueError(f"port must be from 1 to 65535, not {number}")
+        raise ValueError(_("port must be from 1 to 65535, not {value}").format(value=number))
     if not all(c.isascii() and (c.isalnum() or c in "-._:") for c in host):
-        raise ValueError(f"must be HOST:PORT, not {written(text)}")
+        raise ValueError(_("must be HOST:PORT, not {value}").format(value=written(text)))
     return host, number
 
 
@@ -469,14 +495,14 @@ def check_serial_url(url: str) -> str:
     import serial
 
     if not url.strip():
-        raise ValueError("needs a port, e.g. /dev/ttyGS0 or socket://HOST:PORT")
+        raise ValueError(_("needs a port, e.g. /dev/ttyGS0 or socket://HOST:PORT"))
     try:
         port = serial.serial_for_url(url, do_not_open=True)
     except serial.SerialException:
         return url  # hwgrep:// that finds no port yet: it is looked for again later
     except ValueError as problem:  # a protocol pyserial does not know
-        raise ValueError(f"{problem} (a port is a path or socket://, rfc2217://, "
-                         "loop://...)") from None
+        raise ValueError(_("{problem} (a port is a path or socket://, rfc2217://, "
+                           "loop://...)").format(problem=problem)) from None
     del port  # made only to ask pyserial whether it knows the kind
     scheme = url.partition("://")[0].lower()
     if scheme in ("socket", "rfc2217"):  # pyserial reads the address only on open
@@ -488,8 +514,8 @@ def check_serial_url(url: str) -> str:
         except ValueError:
             number = None
         if not parts.hostname or number is None or not 1 <= number <= 65535:
-            raise ValueError(f"must be {scheme}://HOST:PORT with a port from 1 to 65535, "
-                             f"not {written(url[:80])}")
+            raise ValueError(_("must be {scheme}://HOST:PORT with a port from 1 to 65535, "
+                               "not {value}").format(scheme=scheme, value=written(url[:80])))
     return url
 
 
@@ -502,10 +528,11 @@ def check_broker(url: str) -> str:
     try:
         parts.port  # noqa: B018 - urlsplit checks the port only when asked for it
     except ValueError:
-        raise ValueError("has a port that is not a number from 0 to 65535: "
-                         f"{written(url)}") from None
+        raise ValueError(_("has a port that is not a number from 0 to 65535: "
+                           "{value}").format(value=written(url))) from None
     if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
-        raise ValueError(f"must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {written(url)}")
+        raise ValueError(_("must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {value}")
+                         .format(value=written(url)))
     return url
 
 
@@ -516,7 +543,7 @@ def _check_club(club: Club, fail: Any) -> None:
         try:
             parse_seasons(club.seasons)
         except SeasonError as err:
-            fail("club.seasons", f"cannot be read: {err}")
+            fail("club.seasons", _("cannot be read: {problem}").format(problem=err))
     if not club.broker:
         return
     try:
@@ -524,28 +551,35 @@ def _check_club(club: Club, fail: Any) -> None:
     except ValueError as err:
         fail("club.broker", str(err))
     if not valid_table_name(club.table):
-        fail("club.table", f"must be {TABLE_NAME} when club.broker is set, "
-                           f"not {written(club.table)}")
+        fail("club.table", _("must be {rule} when club.broker is set, not {value}").format(
+            rule=_(TABLE_NAME), value=written(club.table)))
 
 
 def _check_backup(backup: Backup, fail: Any) -> None:
     if not 1 <= backup.keep <= BACKUP_KEEP_MAX:
-        fail("backup.keep", f"must be from 1 to {BACKUP_KEEP_MAX} backups, not {backup.keep}")
+        fail("backup.keep", ngettext("must be from 1 to {n} backup, not {value}",
+                                      "must be from 1 to {n} backups, not {value}",
+                                      BACKUP_KEEP_MAX).format(n=BACKUP_KEEP_MAX,
+                                                              value=backup.keep))
     if not backup.dir:
         return
     if not backup.dir.isprintable():
-        fail("backup.dir", f"must be a directory path, not {written(backup.dir)}")
+        fail("backup.dir", _("must be a directory path, not {value}").format(
+            value=written(backup.dir)))
     if not Path(backup.dir).expanduser().is_absolute():
         # The service starts in / and a shell anywhere: a relative path means two places.
-        fail("backup.dir", f"must be an absolute path, e.g. /media/usb/companion, "
-                           f"not {written(backup.dir)}")
+        fail("backup.dir", _("must be an absolute path, e.g. /media/usb/companion, "
+                             "not {value}").format(value=written(backup.dir)))
 
 
 def _check_timer(timer: Timer, fail: Any) -> None:
     if not 0 <= timer.turn <= TIMER_MAX:
-        fail("timer.turn", f"must be 0 (off) or up to {TIMER_MAX} seconds, not {timer.turn}")
+        fail("timer.turn", _("must be 0 (off) or up to {seconds} seconds, not {value}").format(
+            seconds=TIMER_MAX, value=timer.turn))
     if timer.mode not in TIMER_MODES:
-        fail("timer.mode", f'must be "turn" or "clock", not {written(timer.mode[:40])}')
+        # Translators: "turn" and "clock" are written in the file as they are.
+        fail("timer.mode", _('must be "turn" or "clock", not {value}').format(
+            value=written(timer.mode[:40])))
 
 
 def _toml_string(value: str) -> str:

@@ -18,11 +18,12 @@ import os
 import stat
 
 from companion.errors import CompanionError
+from companion.lang import N_, _
 
 #: What a path names, for the message when it is not a regular file.
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe"),
-          (stat.S_ISSOCK, "a socket"))
+_KINDS = ((stat.S_ISDIR, N_("a directory")), (stat.S_ISCHR, N_("a character device")),
+          (stat.S_ISBLK, N_("a block device")), (stat.S_ISFIFO, N_("a pipe")),
+          (stat.S_ISSOCK, N_("a socket")))
 
 
 class UnreadableFile(CompanionError):
@@ -41,28 +42,33 @@ def read_text_file(path: str | os.PathLike[str], limit: int, what: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise UnreadableFile(f"{path}: no such file", missing=True) from None
+        raise UnreadableFile(_("{path}: no such file").format(path=path), missing=True) \
+            from None
     except (OSError, ValueError) as problem:  # ValueError: a NUL in the path
         reason = getattr(problem, "strerror", None) or str(problem)
-        raise UnreadableFile(f"{path}: cannot read: {reason}") from None
+        raise UnreadableFile(_("{path}: cannot read: {problem}").format(
+            path=path, problem=reason)) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _KINDS if test(mode)), "not a file")
-            raise UnreadableFile(f"{path}: {what} must be a regular file (this is {kind})")
+            kind = next((name for test, name in _KINDS if test(mode)), N_("not a file"))
+            raise UnreadableFile(_("{path}: {what} must be a regular file (this is {kind})")
+                                 .format(path=path, what=_(what), kind=_(kind)))
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
     except OSError as problem:
-        raise UnreadableFile(f"{path}: cannot read: {problem.strerror or problem}") from None
+        raise UnreadableFile(_("{path}: cannot read: {problem}").format(
+            path=path, problem=problem.strerror or problem)) from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise UnreadableFile(f"{path}: {what} is larger than {_size(limit)}")
+        raise UnreadableFile(_("{path}: {what} is larger than {size}").format(
+            path=path, what=_(what), size=_size(limit)))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as problem:
-        raise UnreadableFile(f"{path}: {what} is not UTF-8 text (byte {problem.start + 1})") \
-            from None
+        raise UnreadableFile(_("{path}: {what} is not UTF-8 text (byte {byte})").format(
+            path=path, what=_(what), byte=problem.start + 1)) from None
 
 
 def _size(limit: int) -> str:

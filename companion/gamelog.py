@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
+from companion.lang import _
 
 log = logging.getLogger("companion")
 
@@ -142,7 +143,8 @@ class GameLog:
                 game_log.notice = message
         if game_log.problem:
             log.error("games are not saved: %s", game_log.problem)
-            game_log.notice = f"Games are not saved: {game_log.problem}"
+            game_log.notice = _("Games are not saved: {problem}").format(
+                problem=game_log.problem)
         game_log.note = LostNote(state_dir)
         said = game_log.note.read()
         if said:

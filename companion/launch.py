@@ -21,6 +21,7 @@ from companion.app import App
 from companion.clock import Clock
 from companion.config import Config
 from companion.device.buttons import ButtonDecoder
+from companion.lang import pgettext
 from companion.notify import Notifier
 from companion.ui.screen import Context, Message, Screen, wrap
 
@@ -178,7 +179,8 @@ def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
     def failed(message: str) -> None:  # from the keeper's thread: post, never touch
         def show(app: App) -> None:
             app.wake()
-            app.set_screen(Message("Backup failed", wrap(message)[:8], app.screen))
+            app.set_screen(Message(pgettext("screen 21", "Backup failed"), wrap(message)[:8],
+                                   app.screen))
         app.post("call", show)
 
     def keeper(store: Any) -> Any:
@@ -256,8 +258,12 @@ def make_app(
     opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
     instead: tests with storage that refuses)."""
     from companion.gamelog import GameLog
+    from companion.speaking import speak
     from companion.ui.home import start_screen
 
+    # The configured language before the first screen is built: its texts are said once
+    # it is drawn. A missing language file is a ConfigError (one line, exit 78).
+    speak(config.ui.language, config.source)
     ctx = make_context(config, clock, seed)
     if game_log is None:
         game_log = GameLog.open(state_dir, clock())

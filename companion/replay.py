@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
 from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
 from companion.games import Event, Match, engine
+from companion.lang import N_, _
 from companion.names import BadName, split_players
 
 START = "start"
@@ -55,7 +56,8 @@ def parse_option(text: str) -> tuple[str, object]:
     name, equals, raw = text.partition("=")
     name = name.strip()
     if not equals or not name:
-        raise ValueError(f"an option is NAME=VALUE, not {_short(text)!r}")
+        raise ValueError(_("an option is NAME=VALUE, not {value}").format(
+            value=repr(_short(text))))
     raw = raw.strip()
     if raw.lower() in ("true", "false"):
         return name, raw.lower() == "true"
@@ -67,8 +69,8 @@ def parse_option(text: str) -> tuple[str, object]:
         try:
             return name, load_json(raw)
         except ValueError as err:
-            raise ValueError(f"option {_short(name)}: {_short(raw)!r} is not valid JSON ({err})") \
-                from None
+            raise ValueError(_("option {name}: {value} is not valid JSON ({problem})").format(
+                name=_short(name), value=repr(_short(raw)), problem=err)) from None
     return name, raw
 
 
@@ -127,7 +129,8 @@ def _replay(game: str, players: str | None, options: Sequence[str],
     if start is not None:
         numbered = numbered[1:]
         if "game" in start and start["game"] != game:
-            raise UsageError(f"line {start_line}: this log is a game of {start['game']!r}")
+            raise UsageError(_("line {number}: this log is a game of {game}").format(
+                number=start_line, game=repr(start["game"])))
     final_players = _agree_players(given_players, start, start_line)
     final_options = _agree_options(given_options, start, start_line)
     if start is None:
@@ -138,8 +141,8 @@ def _replay(game: str, players: str | None, options: Sequence[str],
         match = match_class.replay(final_players, final_options, events)
     except BadSetup as problem:
         from_log = start is not None and ("players" in start or "options" in start)
-        where = f"line {start_line}: " if from_log else ""
-        raise UsageError(f"{where}{problem}") from None
+        raise UsageError(_("line {number}: {problem}").format(
+            number=start_line, problem=problem) if from_log else str(problem)) from None
     except IllegalEvent as problem:
         index = getattr(problem, "index", None)
         if index is None:
@@ -163,16 +166,18 @@ def _read_events(path: str) -> list[tuple[int, Any]]:
         if path == "-":
             text = sys.stdin.read(EVENTS_MAX + 1)
             if len(text) > EVENTS_MAX:
-                raise UsageError("the log on standard input is larger than "
-                                 f"{EVENTS_MAX >> 20} MB")
+                raise UsageError(_("the log on standard input is larger than "
+                                   "{megabytes} MB").format(megabytes=EVENTS_MAX >> 20))
         else:  # a regular file under the cap: /dev/zero would be read for ever
-            text = read_text_file(path, EVENTS_MAX, "an event log")
+            text = read_text_file(path, EVENTS_MAX, N_("an event log"))
     except UnreadableFile as problem:
-        raise UsageError(f"cannot read {problem}") from None
+        raise UsageError(_("cannot read {problem}").format(problem=problem)) from None
     except OSError as problem:
-        raise UsageError(f"cannot read {path}: {problem.strerror or problem}") from None
+        raise UsageError(_("cannot read {path}: {problem}").format(
+            path=path, problem=problem.strerror or problem)) from None
     except UnicodeDecodeError:
-        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+        raise UsageError(_("cannot read {path}: it is not UTF-8 text").format(path=path)) \
+            from None
     return json_objects(text)
 
 
@@ -180,31 +185,34 @@ def _start(numbered: Sequence[tuple[int, Event]]) -> tuple[int, Event | None]:
     """The start line (and its number) if the log begins with one; later ones are refused."""
     for position, (number, event) in enumerate(numbered):
         if event.get("type") == START and position > 0:
-            raise LineError(number, "a start line can only be the first line")
+            raise LineError(number, _("a start line can only be the first line"))
     if not numbered or numbered[0][1].get("type") != START:
         return 0, None
     number, start = numbered[0]
     extra = [key for key in start if key not in START_FIELDS]
     if extra:
-        raise LineError(number, f"a start line has no field {extra[0]!r}")
+        raise LineError(number, _("a start line has no field {field}").format(
+            field=repr(extra[0])))
     if "players" in start:
         named = start["players"]
         if not isinstance(named, list) or not all(isinstance(name, str) for name in named):
-            raise LineError(number, '"players" is a list of names')
+            # Translators: "players" is the field's name in the log: keep it as it is.
+            raise LineError(number, _('"players" is a list of names'))
     if not isinstance(start.get("options", {}), dict):
-        raise LineError(number, '"options" is an object, like {"hit_goal": true}')
+        # Translators: "options" and the example are written in the log as they are.
+        raise LineError(number, _('"options" is an object, like {{"hit_goal": true}}')
+                        .format())
     return number, start
 
 
 def _agree_players(given: list[str] | None, start: Event | None, line: int) -> list[str]:
     logged = start.get("players") if start is not None else None
     if given is not None and logged is not None and list(given) != list(logged):
-        raise UsageError(
-            f"--players {','.join(given)} disagrees with line {line} ({','.join(logged)})"
-        )
+        raise UsageError(_("--players {given} disagrees with line {number} ({logged})").format(
+            given=",".join(given), number=line, logged=",".join(logged)))
     chosen = given if given is not None else logged
     if chosen is None:
-        raise UsageError("who played? give --players or a start line in the log")
+        raise UsageError(_("who played? give --players or a start line in the log"))
     return list(chosen)
 
 
@@ -212,8 +220,8 @@ def _agree_options(given: dict[str, Any], start: Event | None, line: int) -> dic
     logged = dict(start.get("options", {})) if start is not None else {}
     for name, value in given.items():
         if name in logged and logged[name] != value:
-            raise UsageError(
-                f"--option {name}={json.dumps(value)} disagrees with line {line} "
-                f"({name}={json.dumps(logged[name])})"
-            )
+            raise UsageError(_("--option {given} disagrees with line {number} "
+                               "({logged})").format(
+                given=f"{name}={json.dumps(value)}", number=line,
+                logged=f"{name}={json.dumps(logged[name])}"))
     return {**logged, **given}

@@ -32,6 +32,7 @@ from companion.clock import Clock, monotonic
 from companion.config import BUTTON_NAMES, Config
 from companion.device.buttons import ButtonDecoder
 from companion.errors import CompanionError
+from companion.lang import _, ngettext, npgettext, pgettext
 from companion.ui.canvas import HEIGHT, WIDTH, Canvas
 
 SERVICE = "companion.service"
@@ -64,9 +65,13 @@ class Service:
     def _change(self, verb: str) -> None:
         result = self._call(verb)
         if result.returncode != 0:
-            why = " ".join((result.stderr or "").split()) or f"exit {result.returncode}"
-            raise CompanionError(f"cannot {verb} {SERVICE} ({why}): "
-                                 f"run `sudo systemctl {verb} companion` yourself")
+            why = " ".join((result.stderr or "").split()) or \
+                _("exit {status}").format(status=result.returncode)
+            message = (_("cannot stop {service} ({problem}): run `sudo systemctl stop "
+                         "companion` yourself") if verb == "stop" else
+                       _("cannot start {service} ({problem}): run `sudo systemctl start "
+                         "companion` yourself"))
+            raise CompanionError(message.format(service=SERVICE, problem=why))
 
 
 def pattern_picture() -> Image.Image:
@@ -77,18 +82,20 @@ def pattern_picture() -> Image.Image:
         for y in range(4, 36, 2):
             if (x + y) % 4 == 0:
                 canvas.draw.rectangle((x, y, x + 1, y + 1), fill=1)
-    canvas.big_text(44, 6, "TEST")
-    canvas.text(44, 34, "companion selftest")
-    canvas.text(4, 48, "every edge pixel lit?")
+    canvas.big_text(44, 6, pgettext("screen 4", "TEST"))
+    canvas.text(44, 34, "companion selftest")  # the command's name
+    canvas.text(4, 48, pgettext("screen 20", "every edge pixel lit?"))
     return canvas.image
 
 
 def prompt_picture(button: str, number: int, seconds: float) -> Image.Image:
     canvas = Canvas()
-    canvas.title(f"Button {number} of {len(BUTTON_NAMES)}")
-    canvas.text(2, 14, "Press")
+    canvas.title(pgettext("screen 21", "Button {number} of {total}").format(
+        number=number, total=len(BUTTON_NAMES)))
+    # Translators: above a button's name as printed on the device (UP, OK, ...).
+    canvas.text(2, 14, pgettext("screen 21", "Press"))
     canvas.big_text(2, 26, button.upper())
-    canvas.hint(f"waiting {seconds:g} s")
+    canvas.hint(pgettext("screen 21", "waiting {seconds} s").format(seconds=f"{seconds:g}"))
     return canvas.image
 
 
@@ -106,19 +113,20 @@ def selftest_main(
     if not service.is_active():
         return selftest_on_device(config, out, wait=wait, clock=clock)
     if not stop_service:
-        raise CompanionError(
-            f"{SERVICE} is running and holds the pins and the display: stop it with "
+        raise CompanionError(_(
+            "{service} is running and holds the pins and the display: stop it with "
             "`sudo systemctl stop companion` (and start it after), or run "
             "`sudo companion selftest --stop-service`"
-        )
-    out.write(f"stopping {SERVICE} for the selftest; it starts again afterwards\n")
+        ).format(service=SERVICE))
+    out.write(_("stopping {service} for the selftest; it starts again afterwards").format(
+        service=SERVICE) + "\n")
     out.flush()
     service.stop()
     try:
         return selftest_on_device(config, out, wait=wait, clock=clock)
     finally:
         service.start()
-        out.write(f"started {SERVICE} again\n")
+        out.write(_("started {service} again").format(service=SERVICE) + "\n")
 
 
 def selftest_on_device(config: Config, out: TextIO, *, wait: float = 10.0,
@@ -135,7 +143,8 @@ def selftest_on_device(config: Config, out: TextIO, *, wait: float = 10.0,
     except GPIOError as err:
         board_error = str(err)
     if board_error and config.display.interface == "spi":
-        display_error = f"its DC and RST pins need GPIO: {board_error}"
+        display_error = _("its DC and RST pins need GPIO: {problem}").format(
+            problem=board_error)
     else:
         try:
             panel = Panel(open_device(config.display, pin_factory=factory))
@@ -190,29 +199,34 @@ def run_selftest(
         out.flush()
 
     d = config.display
-    where = f"I2C bus {d.i2c_port} at 0x{d.i2c_address:02X}" if d.interface == "i2c" else "SPI"
+    where = _("I2C bus {port} at {address}").format(
+        port=d.i2c_port, address=f"0x{d.i2c_address:02X}") if d.interface == "i2c" else "SPI"
     show(pattern_picture())
     if panel is None:
         failed.append("display")
-        report("display", f"NOT FOUND: {display_error}")
+        report("display", _("NOT FOUND: {problem}").format(problem=display_error))
     elif getattr(panel, "lost", False):
         failed.append("display")
-        report("display", f"NOT ANSWERING   {d.driver}, {where}")
+        report("display", _("NOT ANSWERING   {driver}, {where}").format(
+            driver=d.driver, where=where))
     else:
-        report("display", f"ok   {d.driver}, {where}")
+        report("display", _("ok   {driver}, {where}").format(driver=d.driver, where=where))
     if board is None:
         failed.append("pins")
-        report("pins", f"CANNOT OPEN: {board_error}")
+        report("pins", _("CANNOT OPEN: {problem}").format(problem=board_error))
         for part in ("buzzer", *BUTTON_NAMES):
-            report(part, "not checked (no pins)")
+            report(part, _("not checked (no pins)"))
     else:
         failed += _check_board(config, board, show, edges, clock, report, wait, prompted)
-    verdict = ("all parts answered" if not failed
-               else f"{len(failed)} part(s) to check: {', '.join(failed)}")
+    # "part(s)" in both English forms keeps today's words; other languages write each.
+    verdict = (_("all parts answered") if not failed
+               else ngettext("{n} part(s) to check: {parts}", "{n} part(s) to check: {parts}",
+                             len(failed)).format(n=len(failed), parts=", ".join(failed)))
     canvas = Canvas()
-    canvas.title("Selftest done")
-    canvas.line(1, "all parts answered" if not failed else f"{len(failed)} to check",
-                center=True)
+    canvas.title(pgettext("screen 21", "Selftest done"))
+    canvas.line(1, pgettext("screen 21", "all parts answered") if not failed else
+                npgettext("screen 21", "{n} to check", "{n} to check", len(failed)).format(
+                    n=len(failed)), center=True)
     show(canvas.image)
     out.write(verdict + "\n")
     return 0 if not failed else 1
@@ -224,9 +238,10 @@ def _check_board(config: Config, board: Any, show: Callable[[Image.Image], None]
     """The buzzer, then each button in turn; the names of the buttons that failed."""
     board.beep(0.3)
     if config.buzzer.pin:
-        report("buzzer", f"beeped on GPIO{config.buzzer.pin}: did you hear it?")
+        report("buzzer", _("beeped on GPIO{pin}: did you hear it?").format(
+            pin=config.buzzer.pin))
     else:
-        report("buzzer", "none configured")
+        report("buzzer", _("none configured"))
     decoder = ButtonDecoder(config.buttons.hold_time, config.buttons.bounce_time)
     pins = config.buttons.pins()
     failed = []
@@ -237,14 +252,16 @@ def _check_board(config: Config, board: Any, show: Callable[[Image.Image], None]
             prompted(button)
         got = _first_press(decoder, edges, clock, wait)
         if got == button:
-            report(button, f"ok   GPIO{pins[button]}")
+            report(button, _("ok   GPIO{pin}").format(pin=pins[button]))
             continue
         failed.append(button)
         if got is None:
-            report(button, f"NOT PRESSED in {wait:g} s   GPIO{pins[button]}")
+            report(button, _("NOT PRESSED in {seconds} s   GPIO{pin}").format(
+                seconds=f"{wait:g}", pin=pins[button]))
         else:
-            report(button, f"WRONG: got {got.upper()} (GPIO{pins[got]}), "
-                           f"check GPIO{pins[button]}")
+            # Translators: {button} is a button's name as printed on the device (BACK).
+            report(button, _("WRONG: got {button} (GPIO{pin}), check GPIO{wanted}").format(
+                button=got.upper(), pin=pins[got], wanted=pins[button]))
     board.set_led(False)
     return failed
 

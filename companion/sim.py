@@ -44,6 +44,7 @@ from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
 from companion.errors import CompanionError, ScriptError
 from companion.files import UnreadableFile, read_text_file
+from companion.lang import N_, _, ngettext
 from companion.launch import (
     backup_keeper,
     club_link,
@@ -100,13 +101,16 @@ def parse_script(text: str) -> list[Step]:
             except ValueError:
                 seconds = -1.0
             if not 0 <= seconds <= 86_400:
-                raise ScriptError(f"line {number}: WAIT takes seconds from 0 to 86400: {raw!r}")
+                raise ScriptError(_("line {number}: WAIT takes seconds from 0 to 86400: "
+                                    "{line}").format(number=number, line=repr(raw)))
             steps.append(Step(number, f"WAIT {words[1]}", seconds=seconds))
         else:
-            raise ScriptError(
-                f"line {number}: not a step: {raw.strip()!r} "
+            # Translators: the steps are typed as they are: keep UP, DOWN, OK, BACK,
+            # ROLL, HOLD and WAIT in English (<BUTTON> and <secs> may be translated).
+            raise ScriptError(_(
+                "line {number}: not a step: {line} "
                 "(steps: UP, DOWN, OK, BACK, ROLL, HOLD <BUTTON>, WAIT <secs>)"
-            )
+            ).format(number=number, line=repr(raw.strip())))
     return steps
 
 
@@ -369,9 +373,10 @@ def run_script(
     """
     out = out or sys.stdout
     try:
-        text = read_text_file(script_path, SCRIPT_MAX, "a script")
+        text = read_text_file(script_path, SCRIPT_MAX, N_("a script"))
     except UnreadableFile as err:  # /dev/zero, a FIFO, a directory, a huge file
-        raise ScriptError(f"cannot read the script: {err}") from None
+        raise ScriptError(_("cannot read the script: {problem}").format(problem=err)) \
+            from None
     steps = parse_script(text)
     clock = ManualClock()
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
@@ -456,8 +461,8 @@ def run_interactive(
     from companion.device.terminal import PngWriter, TerminalScreen, raw_terminal
 
     if not stdin.isatty():
-        raise CompanionError("companion sim needs a terminal to draw in; "
-                             "use --script FILE for a run without one")
+        raise CompanionError(_("companion sim needs a terminal to draw in; "
+                               "use --script FILE for a run without one"))
     terminal = TerminalScreen(stream=out)
     writer = PngWriter(png_dir) if png_dir else None
 
@@ -502,9 +507,16 @@ def say_problems(logged: Any, log_file: Path | None, err: TextIO) -> None:
     if not logged.problems or log_file is None:
         return
     if not logged.lost:
-        print(f"companion: {logged.problems} problem(s) logged in {log_file}", file=err)
+        # "problem(s)" in both English forms keeps today's words; a language with
+        # plural forms writes each.
+        print(ngettext("companion: {n} problem(s) logged in {path}",
+                       "companion: {n} problem(s) logged in {path}", logged.problems).format(
+                           n=logged.problems, path=log_file), file=err)
         return
-    print(f"companion: {logged.problems} problem(s); {log_file} could not take them "
-          f"(its disk refused), the last {len(logged.recent)}:", file=err)
+    print(ngettext("companion: {n} problem(s); {path} could not take them "
+                   "(its disk refused), the last {last}:",
+                   "companion: {n} problem(s); {path} could not take them "
+                   "(its disk refused), the last {last}:", logged.problems).format(
+                       n=logged.problems, path=log_file, last=len(logged.recent)), file=err)
     for line in logged.recent:
         print(f"  {line}", file=err)

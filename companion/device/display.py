@@ -42,6 +42,7 @@ from PIL import Image
 
 from companion.config import Display
 from companion.errors import CompanionError
+from companion.lang import _
 
 log = logging.getLogger("companion")
 
@@ -388,22 +389,26 @@ _BUS_ERRORS = (luma.core.error.Error, OSError, ImportError)
 
 def _where(display: Display) -> str:
     if display.interface == "spi":
-        return (
-            f"SPI {display.spi_port}.{display.spi_device} "
-            f"(DC on GPIO{display.gpio_dc}, RST on GPIO{display.gpio_reset})"
-        )
-    return f"0x{display.i2c_address:02X} on I2C bus {display.i2c_port}"
+        return _("SPI {port}.{device} (DC on GPIO{dc}, RST on GPIO{reset})").format(
+            port=display.spi_port, device=display.spi_device, dc=display.gpio_dc,
+            reset=display.gpio_reset)
+    return _("{address} on I2C bus {port}").format(
+        address=f"0x{display.i2c_address:02X}", port=display.i2c_port)
 
 
-def _hint(err: BaseException) -> str:
+def _not_answering(where: str, err: BaseException) -> str:
+    """``no display answers at WHERE: ERROR``, with what may fix it when that is known."""
     text = str(err)
     if isinstance(err, luma.core.error.DevicePermissionError) or "ermission" in text:
-        return " (is this user in the i2c/spi/gpio groups?)"
-    if isinstance(err, ImportError):
-        return " (a Python package for the bus is missing)"
-    if "/dev/" in text or isinstance(err, FileNotFoundError):
-        return " (is the bus enabled in the boot config?)"
-    return ""
+        hint = _("is this user in the i2c/spi/gpio groups?")
+    elif isinstance(err, ImportError):
+        hint = _("a Python package for the bus is missing")
+    elif "/dev/" in text or isinstance(err, FileNotFoundError):
+        hint = _("is the bus enabled in the boot config?")
+    else:
+        return _("no display answers at {where}: {problem}").format(where=where, problem=err)
+    return _("no display answers at {where}: {problem} ({hint})").format(
+        where=where, problem=err, hint=hint)
 
 
 def _open_interface(display: Display, pin_factory: Any) -> Any:
@@ -440,17 +445,17 @@ def open_device(display: Display, serial: Any = None, pin_factory: Any = None) -
     try:
         driver = DRIVERS[display.driver]
     except KeyError:
-        raise DisplayError(
-            f"unknown display driver {display.driver!r} (drivers: {', '.join(DRIVERS)})"
-        ) from None
+        raise DisplayError(_("unknown display driver {driver} (drivers: {drivers})").format(
+            driver=repr(display.driver), drivers=", ".join(DRIVERS))) from None
     where = _where(display)
     if serial is None:
         try:
             serial = _open_interface(display, pin_factory)
         except _BUS_ERRORS as err:
-            raise DisplayError(f"no display answers at {where}: {err}{_hint(err)}") from err
+            raise DisplayError(_not_answering(where, err)) from err
         except Exception as err:  # gpiozero refusing the DC/RST pins
-            raise DisplayError(f"cannot open the display pins for {where}: {err}") from err
+            raise DisplayError(_("cannot open the display pins for {where}: {problem}").format(
+                where=where, problem=err)) from err
     try:
         # The init sequence is the first traffic, so a missing panel fails here.
         device: Any = driver(serial, rotate=display.rotate)  # type: ignore[call-arg]
@@ -460,7 +465,7 @@ def open_device(display: Display, serial: Any = None, pin_factory: Any = None) -
             serial.cleanup()
         except Exception:  # noqa: BLE001 - the first error is the one worth reporting
             pass
-        raise DisplayError(f"no display answers at {where}: {err}{_hint(err)}") from err
+        raise DisplayError(_not_answering(where, err)) from err
     device.persist = True
     return device
 

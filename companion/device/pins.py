@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.lang import N_, _
 
 #: The command that frees pins the installed service holds.
 STOP_SERVICE = "sudo systemctl stop companion"
@@ -37,11 +38,11 @@ INSTALL_CONF = Path("/etc/companion/install.conf")
 #: Which module each factory needs, and how an owner gets it ({installer}: where
 #: deploy/install.sh is, see :func:`installer`).
 _PACKAGES = {
-    "lgpio": "sudo apt install python3-lgpio (Raspberry Pi OS), or pip install lgpio",
+    "lgpio": N_("sudo apt install python3-lgpio (Raspberry Pi OS), or pip install lgpio"),
     # pip cannot build RPi.GPIO into the service's venv on Pi OS by hand (no headers, a
     # system-managed Python): the installer knows how, and remembers the choice.
-    "RPi": "{installer} --rpi-gpio (RPi.GPIO, for systems older than Bookworm; "
-           'never on a Pi 5), or set [gpio] pin_factory = "lgpio"',
+    "RPi": N_("{installer} --rpi-gpio (RPi.GPIO, for systems older than Bookworm; "
+              'never on a Pi 5), or set [gpio] pin_factory = "lgpio"'),
 }
 
 
@@ -64,10 +65,10 @@ def installer(conf: Path | None = None) -> str:
     except (OSError, UnicodeDecodeError):
         lines = []
     for line in lines:
-        key, _, value = line.partition("=")
+        key, _equals, value = line.partition("=")
         if key.strip() == "checkout" and value.strip().startswith("/"):
             return f"sudo {shlex.quote(value.strip() + '/deploy/install.sh')}"
-    return "cd to the Tabletop Companion checkout, then sudo deploy/install.sh"
+    return _("cd to the Tabletop Companion checkout, then sudo deploy/install.sh")
 
 
 class GPIOError(CompanionError):
@@ -98,7 +99,8 @@ def open_pin_factory(name: str, *, dev: Path = Path("/dev")) -> Any:
     entry = found.get(name) or found.get(name.lower())
     if entry is None:
         known = ", ".join(sorted(n for n in found if n.islower()))
-        raise GPIOError(f"unknown GPIO pin factory {name!r} (known: {known})")
+        raise GPIOError(_("unknown GPIO pin factory {name} (known: {known})").format(
+            name=repr(name), known=known))
     try:
         return entry.load()()
     except Exception as err:  # noqa: BLE001 - every backend has its own error classes
@@ -111,24 +113,30 @@ def explain_gpio_error(err: BaseException, *, dev: Path = Path("/dev")) -> str:
     lowered = text.lower()
     if isinstance(err, ImportError):
         module = (err.name or "").split(".")[0]
-        fix = _PACKAGES.get(module, "").format(installer=installer())
-        return f"{module or text} is not installed: {fix}" if fix else text
+        fix = _PACKAGES.get(module)
+        fix = _(fix).format(installer=installer()) if fix else ""
+        return _("{module} is not installed: {fix}").format(module=module or text, fix=fix) \
+            if fix else text
     if "can not open gpiochip" in lowered or "cannot open gpiochip" in lowered:
         return _chip_problem(dev / "gpiochip0", text)
     if "busy" in lowered:
-        return f"another program holds the pin ({text}); if it is the service: {STOP_SERVICE}"
+        return _("another program holds the pin ({problem}); if it is the service: "
+                 "{command}").format(problem=text, command=STOP_SERVICE)
     if "soc peripheral base" in lowered:
-        return 'RPi.GPIO does not work on a Raspberry Pi 5: set [gpio] pin_factory = "lgpio"'
+        return _('RPi.GPIO does not work on a Raspberry Pi 5: set [gpio] pin_factory = '
+                 '"lgpio"')
     if "/dev/mem" in lowered or "gpiomem" in lowered:
-        return (f"RPi.GPIO cannot open /dev/gpiomem ({text}): add the user to the gpio "
-                f"group ({_usermod('gpio')}), or use the Bookworm default "
-                '[gpio] pin_factory = "lgpio"')
+        return _('RPi.GPIO cannot open /dev/gpiomem ({problem}): add the user to the gpio '
+                 'group ({command}), or use the Bookworm default '
+                 '[gpio] pin_factory = "lgpio"').format(problem=text, command=_usermod("gpio"))
     if ("raspberry pi" in lowered and "only" in lowered) or "not running on a rpi" in lowered \
             or "pi revision" in lowered:
-        return (f"this is not a Raspberry Pi ({text}): `companion sim` runs the simulator, "
-                f"{ENV_VAR}=mock runs on pretend pins")
+        return _("this is not a Raspberry Pi ({problem}): `companion sim` runs the "
+                 "simulator, {setting} runs on pretend pins").format(
+                     problem=text, setting=f"{ENV_VAR}=mock")
     if isinstance(err, PermissionError) or "permission" in lowered:
-        return f"{text}: add the user to the gpio group ({_usermod('gpio')})"
+        return _("{problem}: add the user to the gpio group ({command})").format(
+            problem=text, command=_usermod("gpio"))
     return text or type(err).__name__
 
 
@@ -137,26 +145,30 @@ def _chip_problem(chip: Path, text: str) -> str:
     try:
         info = chip.stat()
     except FileNotFoundError:
-        return (f"lgpio cannot open the GPIO chip: there is no {chip} (not a Raspberry Pi, "
-                f"or a kernel without GPIO character devices)")
+        return _("lgpio cannot open the GPIO chip: there is no {path} (not a Raspberry Pi, "
+                 "or a kernel without GPIO character devices)").format(path=chip)
     except OSError as err:
-        return f"lgpio cannot open {chip}: {err}"
+        return _("lgpio cannot open {path}: {problem}").format(path=chip, problem=err)
     if os.access(chip, os.R_OK | os.W_OK):
-        return f"lgpio cannot open {chip} ({text}); if the service holds it: {STOP_SERVICE}"
+        return _("lgpio cannot open {path} ({problem}); if the service holds it: "
+                 "{command}").format(path=chip, problem=text, command=STOP_SERVICE)
     group = _name(grp.getgrgid, info.st_gid)
     owner = _name(pwd.getpwuid, info.st_uid)
     mode = f"{stat.S_IMODE(info.st_mode):04o}"
-    where = f"{chip} is {owner}:{group} mode {mode}"
+    where = _("{path} is {owner}:{group} mode {mode}").format(
+        path=chip, owner=owner, group=group, mode=mode)
     if group == "root" or not info.st_mode & stat.S_IWGRP:
-        return (f"lgpio cannot open {chip}: no permission ({where}); give it to the gpio "
-                f"group: sudo chgrp gpio {chip} && sudo chmod g+rw {chip} (Raspberry Pi "
-                "OS's udev rule does this at boot)")
-    return f"lgpio cannot open {chip}: no permission ({where}); {_usermod(group)}"
+        return _("lgpio cannot open {path}: no permission ({where}); give it to the gpio "
+                 "group: sudo chgrp gpio {path} && sudo chmod g+rw {path} (Raspberry Pi "
+                 "OS's udev rule does this at boot)").format(path=chip, where=where)
+    return _("lgpio cannot open {path}: no permission ({where}); {command}").format(
+        path=chip, where=where, command=_usermod(group))
 
 
 def _usermod(group: str) -> str:
     user = os.environ.get("SUDO_USER") or os.environ.get("USER") or "$USER"
-    return f"sudo usermod -aG {group} {user}, then log in again"
+    return _("{command}, then log in again").format(
+        command=f"sudo usermod -aG {group} {user}")
 
 
 def _name(lookup: Any, number: int) -> str:

@@ -36,6 +36,7 @@ from PIL import Image
 
 from companion.device.buttons import Press
 from companion.errors import CompanionError
+from companion.lang import N_, _
 
 __all__ = [
     "KEYMAP",
@@ -103,7 +104,10 @@ def to_text(image: Image.Image) -> list[str]:
     return [text[y * width : (y + 1) * width] for y in range(height)]
 
 
-LEGEND = (
+# Translators: the simulator's key legend under the screen (two lines of at most 79
+# characters). Keep the keys as they are (q, u d o b r, U D O B R) and the button names
+# ok, back, roll as they are printed on the device.
+LEGEND = N_(
     "Up/Down arrows: up/down  Enter: ok  Backspace/Esc: back  Space: roll  q: quit\n"
     "long press: Shift+Up/Down, or U D O B R   (u d o b r: short press)"
 )
@@ -140,8 +144,9 @@ class TerminalScreen:
     (True, False)
     """
 
-    def __init__(self, stream: TextIO | None = None, legend: str = LEGEND,
+    def __init__(self, stream: TextIO | None = None, legend: str | None = None,
                  size: Callable[[], tuple[int, int]] | None = None):
+        #: The key legend (None: :data:`LEGEND` in the language spoken when it is drawn).
         self.stream = stream if stream is not None else sys.stdout
         self.legend = legend
         self.size = size or (lambda: _terminal_size(self.stream))
@@ -159,16 +164,17 @@ class TerminalScreen:
             *("│" + line + "│" for line in art),
             "└" + "─" * width + "┘",
             status,
-            *self.legend.splitlines(),
+            *(_(LEGEND) if self.legend is None else self.legend).splitlines(),
         ]
 
     def too_small(self, columns: int, rows: int) -> list[str]:
         """What a terminal smaller than :data:`NEEDED` shows instead of the screen,
         folded to its width (and its height: the first lines are the ones that count)."""
         wide, high = NEEDED
-        text = (f"The simulator needs a terminal of at least {wide}x{high}; this one is "
-                f"{columns}x{rows}. Make it larger: the screen comes back at once. "
-                "q quits.")
+        # Translators: q is the key that quits: keep it as it is.
+        text = _("The simulator needs a terminal of at least {wide}x{high}; this one is "
+                 "{columns}x{rows}. Make it larger: the screen comes back at once. "
+                 "q quits.").format(wide=wide, high=high, columns=columns, rows=rows)
         folded, line = [], ""
         for word in text.split():
             if line and len(line) + 1 + len(word) > max(columns - 1, 1):
@@ -289,8 +295,8 @@ class PngWriter:
         try:
             step()
         except OSError as err:
-            raise CompanionError(
-                f"cannot write PNGs in {self.directory}: {err.strerror or err}") from None
+            raise CompanionError(_("cannot write PNGs in {path}: {problem}").format(
+                path=self.directory, problem=err.strerror or err)) from None
 
 
 Key = Press | Literal["quit"]
