@@ -44,7 +44,7 @@ from companion.errors import (
     UsageError,
     one_line,
 )
-from companion.lang import _
+from companion.lang import LANGUAGES, _
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -110,6 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
     shuffle.add_argument("--piles", type=int, default=4, help=_("piles to deal into (2-10)"))
     shuffle.add_argument("--seed", type=int, help=_("seed (repeatable plans)"))
     shuffle.add_argument("--json", action="store_true", help=_("print one JSON object"))
+
+    check = command("lang-check", help=_("draw every translated message in its place on "
+                                         "the screen and list what does not fit"))
+    check.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    check.add_argument("--language", choices=LANGUAGES, action="append",
+                       help=_("check only this language (again for more)"))
 
     replay = command("replay", help=_("recompute a game from its event log"))
     replay.add_argument("game", help=_("game id, e.g. final-count"))
@@ -302,6 +308,12 @@ def cmd_config(args: argparse.Namespace) -> int:
           else _("# from built-in defaults"))
     print(dump_toml(config), end="")
     return 0
+
+
+def cmd_lang_check(args: argparse.Namespace) -> int:
+    from companion import langcheck
+
+    return langcheck.run(args.json, sys.stdout, tuple(args.language or ()) or None)
 
 
 def cmd_shuffle(args: argparse.Namespace) -> int:
@@ -701,6 +713,7 @@ COMMANDS = {
     "sim": cmd_sim,
     "config": cmd_config,
     "shuffle": cmd_shuffle,
+    "lang-check": cmd_lang_check,
     "replay": cmd_replay,
     "bench": cmd_bench,
     "export": cmd_export,

@@ -71,13 +71,14 @@ class Place:
         if self.tried:
             return None
         if "\n" in text and self.lines != 1:
-            lines = text.split("\n")
-            longest = max(lines, key=len)
-            if text_width(longest) > self.columns * CHAR_W:
-                return f"the line {longest!r} has {len(longest)} characters; the place " \
-                       f"has {self.columns}"
-            if self.lines is not None and len(lines) > self.lines:
-                return f"{len(lines)} lines; the place has {self.lines}"
+            # The screens keep a translation's own line breaks and fold each line
+            # that is still too long (ui.screen.folded).
+            folded = [part for line in text.split("\n") for part in wrap(line, self.columns)]
+            long_words = [word for word in text.split() if len(word) > self.columns]
+            if long_words:
+                return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
+            if self.lines is not None and len(folded) > self.lines:
+                return f"{len(folded)} lines of {self.columns}; the place has {self.lines}"
             return None
         if self.lines == 1:
             if "\n" in text:
@@ -237,11 +238,12 @@ def _place_problems() -> list[dict[str, Any]]:
     return found
 
 
-def run(as_json: bool, out: Any) -> int:
-    """``companion lang-check [--json]``: print the report; 1 when anything is wrong."""
+def run(as_json: bool, out: Any, codes: tuple[str, ...] | None = None) -> int:
+    """``companion lang-check [--json] [--language XX]``: print the report; 1 when
+    anything is wrong."""
     import json
 
-    report = check()
+    report = check(codes)
     bad = any(language["problems"] for language in report["languages"].values())
     if as_json:
         out.write(json.dumps(report, ensure_ascii=False) + "\n")

@@ -257,9 +257,11 @@ def make_app(
     (default: the main menu, after any notice and the offer to resume). The game log is
     opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
     instead: tests with storage that refuses)."""
+    from companion import lang
     from companion.gamelog import GameLog
     from companion.speaking import speak
     from companion.ui.home import start_screen
+    from companion.ui.language import starting_language
 
     # The configured language before the first screen is built: its texts are said once
     # it is drawn. A missing language file is a ConfigError (one line, exit 78).
@@ -268,6 +270,11 @@ def make_app(
     if game_log is None:
         game_log = GameLog.open(state_dir, clock())
     ctx.store, ctx.notice = game_log.store, game_log.notice
+    # A language chosen on the device (Settings > Language) stands until the config
+    # file names another one.
+    chosen = starting_language(config, ctx.store)
+    if chosen != lang.current():
+        speak(chosen, config.source)
     buttons = config.buttons
     decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)
     screen = (root or start_screen)(ctx)

@@ -84,7 +84,7 @@ def pattern_picture() -> Image.Image:
                 canvas.draw.rectangle((x, y, x + 1, y + 1), fill=1)
     canvas.big_text(44, 6, pgettext("screen 4", "TEST"))
     canvas.text(44, 34, "companion selftest")  # the command's name
-    canvas.text(4, 48, pgettext("screen 20", "every edge pixel lit?"))
+    canvas.text(4, 48, pgettext("screen 20", "edge pixels all lit?"))
     return canvas.image
 
 

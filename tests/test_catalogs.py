@@ -149,3 +149,4 @@ def test_places_and_samples():
     assert Place.of("screen 21 (if it fits)").overflow("x" * 30) is None
     assert Place(21, 2).overflow("two\nlines") is None
     assert Place(21, 2).overflow("one\ntwo\nthree")
+    assert Place(5, 2).overflow("one two\nthree")  # "one two" folds to two lines

@@ -603,7 +603,7 @@ class BlockLottery(Match):
         n = self.round_number
         if self.phase == POOL:
             return Expect(("pool",), None, {"faces": FACES},
-                          pgettext("screen 21", "Round {value}: roll the pool").format(value=n))
+                          pgettext("turn prompt", "Round {value}: roll the pool").format(value=n))
         if self.phase == PLAY:
             choices = {
                 "player": self.players,
@@ -613,21 +613,21 @@ class BlockLottery(Match):
                 if EMPTY_HAND in self._declarable() else (),
             }
             return Expect(("take", "end"), None, choices,
-                          pgettext("screen 21", "Round {value}: take dice").format(value=n))
+                          pgettext("turn prompt", "Round {value}: take dice").format(value=n))
         if self.phase == FINALISE:
             choices = {"player": self._may_reroll(), "to": FACES,
                        "token": tuple(self.tokens_left)}
             return Expect(("reroll", "token"), None, choices,
-                          pgettext("screen 21", "Re-rolls, then the lottery"))
+                          pgettext("turn prompt", "Re-rolls, then the lottery"))
         if self.phase == LOTTERY:
             return Expect(("token",), None, {"token": tuple(self.tokens_left)},
-                          pgettext("screen 21", "Draw token {value}")
+                          pgettext("turn prompt", "Draw token {value}")
                           .format(value=len(self.tokens) + 1))
         if self.phase == SCORING:
             waiting = self._not_entered()
             return Expect(("score",), None, {"player": waiting},
-                          pgettext("screen 21", "Count {name}'s cards").format(name=waiting[0]))
-        return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+                          pgettext("turn prompt", "Count {name}'s cards").format(name=waiting[0]))
+        return Expect((), None, {}, pgettext("turn prompt", "Game over: {names} won")
                       .format(names=" & ".join(self.winners)))
 
     def _may_reroll(self) -> tuple[str, ...]:
@@ -730,9 +730,10 @@ MATCH = BlockLottery
 
 def check_prizes(prizes: object) -> list[list[int]]:
     """The prize option: one row of 3 space values per round, else BadSetup."""
-    shape = pgettext("screen 21xN",
-                     "prizes are 3 rows of 3 values, lowest space first, like "
-                     "[[1,2,3],[2,3,4],[3,4,5]]")
+    # The setup screen never makes a wrong prize table: this is said to the command
+    # line and the page (no place on the screen).
+    shape = _("prizes are 3 rows of 3 values, lowest space first, like "
+              "[[1,2,3],[2,3,4],[3,4,5]]")
     if not isinstance(prizes, list) or len(prizes) != ROUNDS:
         raise BadSetup(shape)
     for row in prizes:

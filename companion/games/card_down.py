@@ -646,35 +646,36 @@ class CardDown(Match):
         cards = {"value": VALUES, "colour": COLOURS, "suit": SUITS}
         if self.phase == DEAL:
             types = ("turn_up", "end_match") if self.games else ("turn_up",)
-            return Expect(types, None, cards, pgettext("screen 21", "Deal 7 each, turn up a card"))
+            return Expect(types, None, cards,
+                          pgettext("turn prompt", "Deal 7 each, turn up a card"))
         if self.phase == HANDS:
             waiting = self._not_entered()
             return Expect(("hand",), None, {"player": waiting, "value": VALUES},
-                          pgettext("screen 21", "Enter {name}'s cards").format(name=waiting[0])
-                          if len(waiting) == 1 else pgettext("screen 21", "Enter each hand"))
+                          pgettext("turn prompt", "Enter {name}'s cards").format(name=waiting[0])
+                          if len(waiting) == 1 else pgettext("turn prompt", "Enter each hand"))
         if self.phase == OVER:
-            return Expect((), None, {}, pgettext("screen 21", "Match over: {names} won")
+            return Expect((), None, {}, pgettext("turn prompt", "Match over: {names} won")
                           .format(names=" & ".join(self._leaders())))
         player = self.current
         if self.words_due:
             word = self.words_due[0]
             return Expect(("said", "forgot"), player, {"word": (word,)},
-                          pgettext("screen 21", "Did {name} say {word}?")
+                          pgettext("turn prompt", "Did {name} say {word}?")
                           .format(name=player, word=word))
         if self.follow_up == COLOUR:
             return Expect(("colour", "pass"), player, {"colour": COLOURS},
-                          pgettext("screen 21", "{name} names a colour").format(name=player))
+                          pgettext("turn prompt", "{name} names a colour").format(name=player))
         if self.follow_up == AGAIN:
             return Expect(("play", "pass"), player, cards,
-                          pgettext("screen 21", "{name}: one more card?").format(name=player))
+                          pgettext("turn prompt", "{name}: one more card?").format(name=player))
         if self.stacked:
             types: tuple[str, ...] = ("play", "draw_stack")
             choices: dict[str, tuple[Any, ...]] = {**cards, "value": (DRAW_TWO,)}
-            prompt = (pgettext("screen 21", "{name}: a 2 or draw {n}")
+            prompt = (pgettext("turn prompt", "{name}: a 2 or draw {n}")
                       .format(name=player, n=self.stacked))
         else:
             types, choices = ("play", "draw"), dict(cards)
-            prompt = pgettext("screen 21", "{name}: play or draw").format(name=player)
+            prompt = pgettext("turn prompt", "{name}: play or draw").format(name=player)
         if self.call_outs:
             types += ("call_out",)
             choices["call_out"] = tuple(self.call_outs)

@@ -183,10 +183,10 @@ class CountUp(Match):
         # Translators: what a player may do; the refusals and the page put it after
         # "{name} may" or a colon.
         if not cards:
-            return pgettext("screen 21", "pass")
+            return pgettext("turn prompt", "pass")
         if self.highest is None:
-            return pgettext("screen 21", "lead any card not played yet")
-        return pgettext("screen 21", "play {cards}, or pass").format(cards=or_list(cards))
+            return pgettext("turn prompt", "lead any card not played yet")
+        return pgettext("turn prompt", "play {cards}, or pass").format(cards=or_list(cards))
 
     def _end_game(self, last_trick: str) -> None:
         winner, tie_break = game_winner(self.tricks, last_trick)
@@ -223,20 +223,20 @@ class CountUp(Match):
             leader = scores.winners(self.totals)[0]
             won = scores.tally(self.totals, leader)
             # Translators: {score} is games won to games lost, "3-1".
-            return Expect((), None, {}, pgettext("screen 21", "Match over: {name} won {score}")
+            return Expect((), None, {}, pgettext("turn prompt", "Match over: {name} won {score}")
                           .format(name=leader, score=won))
         player = self.current
         cards = self.legal_cards()
         if not self.trick:
             return Expect(("play",), player, {"card": cards},
-                          pgettext("screen 21", "{name} leads: any card").format(name=player))
+                          pgettext("turn prompt", "{name} leads: any card").format(name=player))
         if not cards:
-            prompt = (pgettext("screen 21", "{name} has no cards: pass")
+            prompt = (pgettext("turn prompt", "{name} has no cards: pass")
                       if self.cards_left[player] == 0
-                      else pgettext("screen 21", "{name} cannot follow: pass"))
+                      else pgettext("turn prompt", "{name} cannot follow: pass"))
             return Expect(("pass",), player, {}, prompt.format(name=player))
         return Expect(("play", "pass"), player, {"card": cards},
-                      pgettext("screen 21", "{name}: {may}").format(
+                      pgettext("turn prompt", "{name}: {may}").format(
                           name=player, may=self._what_may_follow()))
 
     def result(self) -> dict[str, Any]:

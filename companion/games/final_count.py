@@ -541,28 +541,29 @@ class FinalCount(Match):
         """
         if self.phase == GOAL:
             return Expect(("goal",), None, {"rolls": FACES},
-                          pgettext("screen 21", "Roll for the Hit Goal"))
+                          pgettext("turn prompt", "Roll for the Hit Goal"))
         if self.phase == PLAY:
             if self.caller is not None:
                 return Expect(("roll",), self.current, {"value": FACES},
-                              pgettext("screen 21", "{name}: last roll").format(name=self.current))
+                              pgettext("turn prompt", "{name}: last roll")
+                              .format(name=self.current))
             return Expect(
                 ("roll", "call"),
                 self.current,
                 {"value": FACES, "caller": self._callers()},
-                pgettext("screen 21", "{name}: roll or call").format(name=self.current),
+                pgettext("turn prompt", "{name}: roll or call").format(name=self.current),
             )
         if self.phase == BOARD:
             return Expect(("board",), None, {"cards": RANKS},
-                          pgettext("screen 21", "Enter the Board cards"))
+                          pgettext("turn prompt", "Enter the Board cards"))
         if self.phase == HANDS:
             waiting = self._not_entered()
-            prompt = (pgettext("screen 21", "Enter {name}'s cards").format(name=waiting[0])
-                      if len(waiting) == 1 else pgettext("screen 21", "Enter each hand"))
+            prompt = (pgettext("turn prompt", "Enter {name}'s cards").format(name=waiting[0])
+                      if len(waiting) == 1 else pgettext("turn prompt", "Enter each hand"))
             return Expect(("hand",), None, {"player": waiting, "cards": RANKS}, prompt)
         leaders = scores.winners(self.totals)
         # Translators: {names} are the winners joined with " & ".
-        return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+        return Expect((), None, {}, pgettext("turn prompt", "Game over: {names} won")
                       .format(names=" & ".join(leaders)))
 
     def _not_entered(self) -> tuple[str, ...]:

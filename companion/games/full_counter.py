@@ -622,12 +622,14 @@ class FullCounter(Match):
             cards = self.legal_cards()
             starts = tuple(card for card in cards if isinstance(card, int))
             beat = self.to_beat
+            # Translators: keep "{name}: " at the start of these prompts: the device
+            # shows the name in the picker's title and the words after it below.
             if beat is None:
-                prompt = pgettext("screen 21", "{name}: any card")
+                prompt = pgettext("turn prompt", "{name}: any card")
             elif self.ascending:
-                prompt = pgettext("screen 21", "{name}: {value} or higher")
+                prompt = pgettext("turn prompt", "{name}: {value} or higher")
             else:
-                prompt = pgettext("screen 21", "{name}: {value} or lower")
+                prompt = pgettext("turn prompt", "{name}: {value} or lower")
             prompt = prompt.format(name=self.current, value=beat)
             if self.zones is not None:
                 return self._counted_expect(cards, starts, pickup, prompt)
@@ -646,7 +648,7 @@ class FullCounter(Match):
         if zone == BLIND:
             return Expect(("blind", *pickup), self.current,
                           {"value": tuple(self.deck.cards()), "out": ()},
-                          pgettext("screen 21", "{name}: a face-down card")
+                          pgettext("turn prompt", "{name}: a face-down card")
                           .format(name=self.current))
         held = self.zones.held[self.current][zone]
         counts = tuple(range(1, min(self.deck.copies, held) + 1))

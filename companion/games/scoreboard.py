@@ -120,12 +120,12 @@ class Scoreboard(Match):
         round; ``choices["player"]`` everyone still to enter. ``end`` is legal only
         between rounds, once a round is complete."""
         if self.over:
-            return Expect((), None, {}, pgettext("screen 21", "Game over: {names} won")
+            return Expect((), None, {}, pgettext("turn prompt", "Game over: {names} won")
                           .format(names=" & ".join(self.sheet.winners())))
         waiting = self.waiting()
         types = ("points", "end") if not self.entries and self.sheet.rounds else ("points",)
         return Expect(types, waiting[0], {"player": waiting},
-                      pgettext("screen 21", "Round {value}: {name}'s points")
+                      pgettext("turn prompt", "Round {value}: {name}'s points")
                       .format(value=self.round_number, name=waiting[0]))
 
     def result(self) -> dict[str, Any]:

@@ -990,19 +990,23 @@ class RoundResult(ResultScreen):
         lines = []
         if self.record["lucky_number"] is not None:
             # Translators: the points for cards in blocks and for dice, on one line.
-            lines.append(pgettext("screen 14", "Cards {cards} Dice {dice}").format(
+            lines.append(pgettext("screen 16", "Cards {cards} Dice {dice}").format(
                 cards=row["cards"], dice=row["dice"]))
             lines.append(f"{lottery:<9}+{row['lottery']}")
             # Translators: Lucky Card Bonus: {n} lucky cards at {each} points each.
-            lines.append(pgettext("screen 14", "Lucky {n}x{each} +{points}").format(
+            lines.append(pgettext("screen 16", "Lucky {n}x{each} +{points}").format(
                 n=row["lucky_cards"], each=self.record["lucky_each"], points=row["lucky"]))
         else:
             lines += [f"{cards:<9}+{row['cards']}", f"{dice:<9}+{row['dice']}",
                       f"{lottery:<9}+{row['lottery']}"]
         lines.append(f"{hand:<9}-{row['hand']}")
+        # With the Lucky Card Bonus two parts share a line: the score is drawn smaller
+        # to give them room (16 characters beside two digits at twice the size).
+        lucky = self.record["lucky_number"] is not None
         for index, text in enumerate(lines):
-            canvas.line(index, clip(text, 14))
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(row["score"]), right=True)
+            canvas.line(index, clip(text, 16 if lucky else 14))
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(row["score"]), 2 if lucky else 3,
+                        right=True)
         if row["raw"] < 0:
             canvas.text(WIDTH - text_width(f"({row['raw']})") - 1, BODY_TOP + 25,
                         f"({row['raw']})")

@@ -75,14 +75,16 @@ def _game_opener(info: GameInfo):
 
 
 def settings_menu(ctx: Context, parent: Screen) -> Screen:
-    """Settings: pair a phone with the web page, the phones paired, and what the
-    device is configured as."""
+    """Settings: pair a phone with the web page, the phones paired, the language, and
+    what the device is configured as."""
+    from companion.ui.language import language_menu
     from companion.ui.pair import pair_screen, paired_phones
 
     # Lazy: this menu is under Settings > Language, and shows the new language at once.
     return Menu(lazy("screen 21", "Settings"),
                 [MenuItem(lazy("screen 21", "Pair a phone"), pair_screen),
                  MenuItem(lazy("screen 21", "Paired phones"), paired_phones),
+                 MenuItem(lazy("screen 21", "Language"), language_menu),
                  MenuItem(lazy("screen 21", "This device"), settings_screen)], parent)
 
 

@@ -65,7 +65,7 @@ def language_menu(ctx: Context, parent: Screen,
     items = [MenuItem(lang.NAMES[code], _choose(code, rebuilt),
                       note="*" if code == lang.current() else "")
              for code in lang.LANGUAGES]
-    menu = Menu(lang.pgettext("screen 16", "Language"), items, parent)
+    menu = Menu(lang.lazy("screen 16", "Language"), items, parent)
     menu.selected = lang.LANGUAGES.index(lang.current())
     menu._scroll()
     return menu

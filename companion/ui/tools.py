@@ -466,7 +466,7 @@ class ShuffleGuide(Screen):
             where = {"number": number + 1, "passes": len(self.plan), "first": first + 1,
                      "last": last}
             return fitting(
-                pgettext("screen 21", "Pass {number}/{passes} cards {first}-{last}")
+                pgettext("screen 21 (if it fits)", "Pass {number}/{passes} cards {first}-{last}")
                 .format(**where),
                 pgettext("screen 21", "Pass {number}/{passes}: {first}-{last}").format(**where))
         if kind == "how":
