@@ -29,9 +29,6 @@ SCORE_Y = BODY_TOP + 11
 #: A long UP/DOWN moves the picker this many places.
 BIG_STEP = 5
 
-# Translators: ROLL, OK, UP/DN and BACK in the hints are the names printed on the
-# device's buttons: keep them.
-
 
 def pass_word() -> str:
     """The word the picker shows for a pass, beside the numbers."""
@@ -127,6 +124,8 @@ class CountUpTable(GameScreen):
         if self.match.over:
             return ""
         if not self.match.trick:
+            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+            # on the device's buttons: keep them as they are.
             return pgettext("screen 21", "UP/DN card  OK lead")
         if self.choices() == [PASS]:
             return pgettext("screen 21", "OK or ROLL: pass")

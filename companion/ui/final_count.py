@@ -46,9 +46,6 @@ TURN_DIE = 20
 #: Width of a chart legend's marker and the gap after it.
 LEGEND_MARK = 8
 
-# Translators: ROLL, OK, UP, DN and BACK in the hints are the names printed on the
-# device's buttons: keep them. BUST, GOAL and WIN mark a hand's total in a column of 4.
-
 
 class FinalCountSetup(SetupScreen):
     """Players and the Hit Goal option; ROLL (or OK on Start) starts the game."""
@@ -136,6 +133,8 @@ class FinalCountTable(GameScreen):
     def hint(self) -> str:  # type: ignore[override]
         # Whose roll it is stands on the screen; the hint is the buttons.
         if self.match.phase == rules.GOAL:
+            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+            # on the device's buttons: keep them as they are.
             return pgettext("screen 21", "ROLL roll for goal")
         if self.match.phase == rules.BOARD:
             return pgettext("screen 21", "OK Board cards")
@@ -307,6 +306,7 @@ def _hand_line(cards: list[str], board: list[str] | None, goal: int | None) -> s
 
 
 def _goal() -> str:
+    # Translators: BUST, GOAL and WIN mark a hand's total (a column of 4 on the screen).
     return pgettext("screen 4", "GOAL")
 
 

@@ -49,9 +49,6 @@ from companion.ui.screen import (
 
 log = logging.getLogger("companion")
 
-# Translators: in the hints (the bottom line) and menus of the game screens, ROLL, OK,
-# UP, DN, DOWN and BACK are the names printed on the device's buttons: keep them.
-
 
 class Said:
     """A screen's fixed text (a class's ``hint``, ``title``, ``note``) read as a plain
@@ -196,6 +193,8 @@ class ValuePicker(Screen):
     OK all of them), ROLL is done. ``submit`` gets the list and returns the next screen
     (or raises to refuse)."""
 
+    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+    # on the device's buttons: keep them as they are.
     hint = Said(lazy("screen 21", "OK add  ROLL done"))
     roll_ready = True
 

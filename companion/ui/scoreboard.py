@@ -34,9 +34,6 @@ TARGET_STEPS = (10, 50, 100, 1)
 #: The target offered first when the setup turns one on.
 FIRST_TARGET = 100
 
-# Translators: ROLL, OK, UP, DN and BACK in the hints are the names printed on the
-# device's buttons: keep them.
-
 
 class NumberPicker(Screen):
     """Enter one number fast: UP adds the step, DOWN takes it off (below 0 is fine when
@@ -44,6 +41,8 @@ class NumberPicker(Screen):
     enters it, BACK leaves without entering. The step stays between entries, so a game
     scored in fives is set once."""
 
+    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+    # on the device's buttons: keep them as they are.
     hint = Said(lazy("screen 21", "OK step  ROLL enter"))
     roll_ready = True
 
