@@ -25,6 +25,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.lang import pgettext
 from companion.table.timer import (
     WARN_AT,
     TurnTimer,
@@ -161,10 +162,14 @@ class TableTimer:
         now = self.clock()
         shown = timer.shown(now)
         time, short = clock_text(shown), short_clock_text(shown)
+        # The first that fits a free stretch of the title bar or the hint line is drawn.
         if shown == 0:
-            texts = [f"{timer.player}: time!", "time!", short]
+            texts = [pgettext("screen 12", "{player}: time!").format(player=timer.player),
+                     pgettext("screen 5", "time!"), short]
         elif timer.paused:
-            texts = [f"paused {time}", f"|| {time}", f"||{short}"]
+            # Translators: {time} is the time left, "1:30".
+            texts = [pgettext("screen 12", "paused {time}").format(time=time),
+                     f"|| {time}", f"||{short}"]
         else:
             texts = [time, short]
         mark_time(image, texts, timer.left(now) / timer.turn)

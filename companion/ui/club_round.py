@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.lang import pgettext
 from companion.ui.screen import Confirm, Context, Message, Press, Screen, is_, wrap
 
 
@@ -24,14 +25,19 @@ class RoundOffer(Message):
     def __init__(self, app: Any, offer: Any, parent: Screen):
         from companion.games import title
 
-        lines = wrap(f"Round {offer.round}: {', '.join(offer.players)} - start?")
-        super().__init__(f"Club round {offer.round}", [*lines, title(offer.game)], parent)
+        # Translators: {round} is the club's round number, {names} the players seated.
+        lines = wrap(pgettext("screen 21x4", "Round {round}: {names} - start?").format(
+            round=offer.round, names=", ".join(offer.players)))
+        # The title leaves room for where a long list is ("1/2").
+        super().__init__(pgettext("screen 17", "Club round {round}").format(round=offer.round),
+                         [*lines, title(offer.game)], parent)
         self.app = app
         self.offer = offer
 
     @property
     def hint(self) -> str:  # type: ignore[override]
-        return "OK start  BACK no"
+        # Translators: OK and BACK are the names printed on the device's buttons.
+        return pgettext("screen 21", "OK start  BACK no")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "ok"):
@@ -47,8 +53,9 @@ class RoundOffer(Message):
             guarded(new_game, self.app, offer.game, list(offer.players), None, force)
         except RemoteError as refused:
             if refused.code == "OPEN" and not force:
-                return Confirm(self.title, wrap("A game is not finished. Keep it as "
-                                                f"abandoned and start round {offer.round}?"),
+                return Confirm(self.title, wrap(pgettext(
+                    "screen 21x4", "A game is not finished. Keep it as abandoned and start "
+                    "round {round}?").format(round=offer.round)),
                                lambda ctx: self.start(force=True), self.parent)
             return Message(self.title, wrap(refused.message), self.parent)
         return self.app.screen

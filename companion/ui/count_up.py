@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games import count_up as rules
+from companion.lang import lazy, pgettext
 from companion.session import Session
 from companion.table import scores
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting, text_width
-from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, Said, SetupScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 
-#: The picker's word for a pass, beside the numbers.
+#: The picker's item for a pass, beside the numbers (shown as :func:`pass_word`).
 PASS = "pass"
 #: Where the picker row and the "lead"/"high" word go: right of the big number.
 RIGHT_X = 44
@@ -29,6 +30,12 @@ SCORE_Y = BODY_TOP + 11
 BIG_STEP = 5
 
 
+def pass_word() -> str:
+    """The word the picker shows for a pass, beside the numbers."""
+    # Translators: the picker's item for passing the turn, beside the card numbers.
+    return pgettext("screen 6", "pass")
+
+
 class CountUpSetup(SetupScreen):
     """Two players and how many games win the match; ROLL (or OK on Start) starts."""
 
@@ -36,7 +43,7 @@ class CountUpSetup(SetupScreen):
     game_id = "count-up-21"
     default_names = ("P1", "P2")
     joiner = " & "
-    note = "First entered leads"
+    note = Said(lazy("screen 21", "First entered leads"))
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
         super().__init__(parent, names)
@@ -44,7 +51,7 @@ class CountUpSetup(SetupScreen):
 
     def option_rows(self) -> list[Row]:
         # 1 to 5 games: one quick game up to a long evening; the rules say 3.
-        return [(f"Match: first to {self.games_to_win}",
+        return [(pgettext("screen 21", "Match: first to {n}").format(n=self.games_to_win),
                  lambda ctx: self.change(games_to_win=self.games_to_win % 5 + 1))]
 
     def start(self, ctx: Context) -> GameScreen:
@@ -117,10 +124,12 @@ class CountUpTable(GameScreen):
         if self.match.over:
             return ""
         if not self.match.trick:
-            return "UP/DN card  OK lead"
+            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+            # on the device's buttons: keep them as they are.
+            return pgettext("screen 21", "UP/DN card  OK lead")
         if self.choices() == [PASS]:
-            return "OK or ROLL: pass"
-        return "OK play  ROLL pass"
+            return pgettext("screen 21", "OK or ROLL: pass")
+        return pgettext("screen 21", "OK play  ROLL pass")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.match.over:
@@ -148,15 +157,20 @@ class CountUpTable(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.match
         first, second = match.players
-        canvas.title(f"Game {match.game_number}",
-                     f"games {match.totals[first]}-{match.totals[second]}")
+        canvas.title(_game_title(match.game_number),
+                     pgettext("screen 13", "games {first}-{second}").format(
+                         first=match.totals[first], second=match.totals[second]))
         leading = not match.trick
         item = self.selected()
         big = item if leading else match.highest
         canvas.big_text(1, BODY_TOP, str(big) if isinstance(big, int) else "--")
         self._draw_picker(canvas, item)
-        canvas.text(RIGHT_X, BODY_TOP + 11, "lead" if leading else "high")
-        header = "hand won"  # over the two number columns at the right end of the rows
+        # Between the big number and the column header: 5 columns.
+        canvas.text(RIGHT_X, BODY_TOP + 11, pgettext("screen 5", "lead") if leading
+                    else pgettext("screen 5", "high"))
+        # Translators: the header over two columns of numbers at the right end of each
+        # player's row: cards left in the hand (5 wide), tricks won (4 wide).
+        header = pgettext("screen 8", "hand won")
         canvas.text(WIDTH - 1 - text_width(header), BODY_TOP + 11, header)
         for row, name in enumerate(match.players):
             numbers = f"{match.cards_left[name]:>5}{match.tricks[name]:>4}"
@@ -169,11 +183,13 @@ class CountUpTable(GameScreen):
         player = self.match.current
         room = (WIDTH - RIGHT_X) // CHAR_W
         if self.choices() == [PASS]:
-            why = "no card" if self.match.cards_left[player] == 0 else "no fit"
-            canvas.text(RIGHT_X, BODY_TOP, f"{why}: pass")
+            # Right of the big number: 14 columns.
+            canvas.text(RIGHT_X, BODY_TOP, pgettext("screen 14", "no card: pass")
+                        if self.match.cards_left[player] == 0
+                        else pgettext("screen 14", "no fit: pass"))
             return
-        labels = [str(choice) for choice in self.choices()]
-        at = labels.index(str(item))
+        labels = [pass_word() if choice == PASS else str(choice) for choice in self.choices()]
+        at = labels.index(pass_word() if item == PASS else str(item))
         first, last = strip_window(labels, at, room - 1)  # a column clear of the ">"
         x = RIGHT_X
         if first > 0:
@@ -211,7 +227,7 @@ class TrickWon(ResultScreen):
     """Who took the trick and the tricks so far; the winner leads next. OK or ROLL goes
     on; UP/DOWN go on and already move the leader's picker."""
 
-    hint = "OK next  UP/DN pick"
+    hint = Said(lazy("screen 21", "OK next  UP/DN pick"))
 
     def __init__(self, table: CountUpTable):
         super().__init__(table)
@@ -229,8 +245,11 @@ class TrickWon(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
         winner = self.trick["winner"]
-        canvas.title(f"Trick {self.number}", "tricks won")
-        canvas.line(0, fitting(f"{winner} took it, leads", f"{winner} took it"))
+        canvas.title(pgettext("screen 10", "Trick {n}").format(n=self.number),
+                     pgettext("screen 12", "tricks won"))
+        canvas.line(0, fitting(
+            pgettext("screen 21", "{winner} took it, leads").format(winner=winner),
+            pgettext("screen 21", "{winner} took it").format(winner=winner)))
         draw_score(canvas, match.players, match.tricks)
 
 
@@ -246,7 +265,7 @@ def draw_score(canvas: Canvas, players: Sequence[str], counts: dict[str, int]) -
 class GameResult(ResultScreen):
     """A game's winner, its tricks (and the last-trick tie-break), the match score."""
 
-    hint = "OK next"
+    hint = Said(lazy("screen 21", "OK next"))
 
     def __init__(self, table: CountUpTable, index: int):
         super().__init__(table)
@@ -257,28 +276,33 @@ class GameResult(ResultScreen):
         game = self.game
         winner = game["winner"]
         tricks = scores.tally(game["tricks"], winner)
-        canvas.title(f"Game {game['game']}", "games won")
+        canvas.title(_game_title(game["game"]), pgettext("screen 13", "games won"))
+        # Translators: {tricks} is the tricks each took, the winner's first: "7-6".
+        won = pgettext("screen 21", "{winner} won {tricks}").format(winner=winner, tricks=tricks)
         # Equal tricks say the last trick decided it; the words say so when they fit.
-        canvas.line(0, fitting(f"{winner} won {tricks}, last trick", f"{winner} won {tricks}")
-                    if game["tie_break"] else f"{winner} won {tricks}")
+        canvas.line(0, fitting(pgettext("screen 21", "{winner} won {tricks}, last trick")
+                               .format(winner=winner, tricks=tricks), won)
+                    if game["tie_break"] else won)
         draw_score(canvas, match.players, match.totals)
 
 
 class MatchOver(GameOverScreen):
     """The match winner and the games score big; DOWN lists the games; OK ends."""
 
-    hint = "DN games  OK end"
-    heading = "Match over"
+    hint = Said(lazy("screen 21", "DN games  OK end"))
+    # The title bar's right says "first to 5": 10 columns left.
+    heading = Said(lazy("screen 10", "Match over"))
 
     def title_right(self, result: dict) -> str:
-        return f"first to {self.table.match.games_to_win}"
+        return pgettext("screen 10", "first to {n}").format(n=self.table.match.games_to_win)
 
     def down_screen(self) -> Screen:
         return games_list(self.table.match, self)
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
         match = self.table.match
-        canvas.line(0, f"Match to {result['winners'][0]}")
+        canvas.line(0, pgettext("screen 21", "Match to {winner}").format(
+            winner=result["winners"][0]))
         draw_score(canvas, match.players, match.totals)
 
 
@@ -291,4 +315,10 @@ def games_list(match: rules.CountUp, parent: Screen) -> Menu:
         tricks = f"{game['tricks'][first]}-{game['tricks'][second]}{mark}"
         items.append(MenuItem(f"{game['game']}. {game['winner']}", lambda ctx, menu: None,
                               note=tricks))
-    return Menu("Games (*: tie)", items, parent)
+    # Translators: the list of games played; * marks a game won on the last trick.
+    return Menu(pgettext("screen 21", "Games (*: tie)"), items, parent)
+
+
+def _game_title(number: int) -> str:
+    """"Game 3": the title beside the games score ("games 2-1")."""
+    return pgettext("screen 11", "Game {n}").format(n=number)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from companion.config import physical_dice
 from companion.games import final_count as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.dice import rolled_word
 from companion.ui.canvas import (
@@ -29,13 +30,13 @@ from companion.ui.play import (
     GameScreen,
     ResultScreen,
     Row,
+    Said,
     SetupScreen,
     Standings,
     ValuePicker,
 )
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
 from companion.ui.tools import Spinner
-from companion.words import counted
 
 #: The picker starts on the 10s: 16 of the 52 cards are worth ten.
 COMMON_RANK = "10"
@@ -51,14 +52,15 @@ class FinalCountSetup(SetupScreen):
 
     title = "Final Count"
     game_id = "final-count"
-    note = "First entered starts"
+    note = Said(lazy("screen 21", "First entered starts"))
 
     def __init__(self, parent: Screen | None, names: list[str] | None = None):
         super().__init__(parent, names)
         self.hit_goal = False
 
     def option_rows(self) -> list[Row]:
-        return [(f"Hit Goal: {'on' if self.hit_goal else 'off'}",
+        return [(pgettext("screen 21", "Hit Goal: on") if self.hit_goal
+                 else pgettext("screen 21", "Hit Goal: off"),
                  lambda ctx: self.change(hit_goal=not self.hit_goal))]
 
     def start(self, ctx: Context) -> GameScreen:
@@ -92,13 +94,15 @@ class FinalCountTable(GameScreen):
             return HandResult(self, len(match.hands) - 1)
         if match.phase == rules.BOARD and self._last_roll_shown():
             limits = match.state()["card_limits"]["board"]
-            return self._picker("Board cards", lambda cards: {"type": "board", "cards": cards},
+            # The picker's title leaves room for the card limits ("2-4") beside it.
+            return self._picker(pgettext("screen 17", "Board cards"),
+                                lambda cards: {"type": "board", "cards": cards},
                                 tuple(limits), _board_sum)
         if match.phase == rules.HANDS:
             state = match.state()
             player = match.expecting().choices["player"][0]
             board = state["entered"]["board"]
-            return self._picker(f"{player}'s cards",
+            return self._picker(pgettext("screen 17", "{player}'s cards").format(player=player),
                                 lambda cards: {"type": "hand", "player": player, "cards": cards},
                                 tuple(state["card_limits"]["hands"][player]),
                                 lambda cards: _hand_line(cards, board, match.goal))
@@ -129,12 +133,14 @@ class FinalCountTable(GameScreen):
     def hint(self) -> str:  # type: ignore[override]
         # Whose roll it is stands on the screen; the hint is the buttons.
         if self.match.phase == rules.GOAL:
-            return "ROLL roll for goal"
+            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+            # on the device's buttons: keep them as they are.
+            return pgettext("screen 21", "ROLL roll for goal")
         if self.match.phase == rules.BOARD:
-            return "OK Board cards"
+            return pgettext("screen 21", "OK Board cards")
         if "call" in self.match.expecting().types:
-            return "ROLL roll  OK call"
-        return "ROLL roll  BACK menu"
+            return pgettext("screen 21", "ROLL roll  OK call")
+        return pgettext("screen 21", "ROLL roll  BACK menu")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
@@ -170,7 +176,7 @@ class FinalCountTable(GameScreen):
         (the Hit Goal's two), kept marked as entered rather than rolled here."""
         faces = [str(face) for face in rules.FACES]
         if self.match.phase == rules.GOAL:
-            return self.entry_picker("Hit Goal dice", faces, lambda rolled: {
+            return self.entry_picker(pgettext("screen 19", "Hit Goal dice"), faces, lambda rolled: {
                 "type": "goal", "rolls": [int(face) for face in rolled], "entered": True},
                 self, limits=(2, 2))
         player = self.match.current
@@ -179,18 +185,20 @@ class FinalCountTable(GameScreen):
                               ctx, {"type": "roll", "player": player, "value": face,
                                     "entered": True}, after=menu))
                  for face in rules.FACES]
-        return Menu(fitting(f"{player} rolled?", "The die shows?"), items, self)
+        return Menu(fitting(pgettext("screen 21", "{player} rolled?").format(player=player),
+                            pgettext("screen 21", "The die shows?")), items, self)
 
     def _call(self, ctx: Context) -> Screen:
         callers = self.match.expecting().choices["caller"]
         if len(callers) == 1:
             return self.apply(ctx, {"type": "call", "player": callers[0]})
         last = self.match.state()["last_roll"]
-        items = [MenuItem(name + (" (rolled)" if last and name == last["player"] else ""),
+        rolled = pgettext("screen 21", "{name} (rolled)")
+        items = [MenuItem(rolled.format(name=name) if last and name == last["player"] else name,
                           lambda ctx, menu, name=name:
                           self.apply(ctx, {"type": "call", "player": name}, after=menu))
                  for name in callers]
-        return Menu("Who calls?", items, self)
+        return Menu(pgettext("screen 21", "Who calls?"), items, self)
 
     def _spin(self, ctx: Context) -> None:
         ctx.beep()
@@ -208,7 +216,8 @@ class FinalCountTable(GameScreen):
 
     def draw(self, canvas: Canvas) -> None:
         state = self.match.state()
-        canvas.title(f"Hand {state['hand']}", "final round" if state["caller"] else "")
+        canvas.title(pgettext("screen 9", "Hand {n}").format(n=state["hand"]),
+                     pgettext("screen 13", "final round") if state["caller"] else "")
         if self.match.phase == rules.GOAL:
             self._draw_goal(canvas, state)
         elif not state["rolls"] and not self.spinner.spinning:
@@ -217,8 +226,8 @@ class FinalCountTable(GameScreen):
             self._draw_turn(canvas, state)
 
     def _draw_goal(self, canvas: Canvas, state: dict) -> None:
-        canvas.line(0, "Hit Goal: roll twice")
-        canvas.line(2, f"Draw pile {state['draw_pile']}")
+        canvas.line(0, pgettext("screen 21", "Hit Goal: roll twice"))
+        canvas.line(2, _draw_pile(state))
         faces = [self.goal_first] if self.goal_first else []
         if self.spinner.spinning:
             faces = faces[:-1] + [self.spin_face] if self.goal_first else [self.spin_face]
@@ -230,18 +239,22 @@ class FinalCountTable(GameScreen):
                 canvas.frame((x, BODY_TOP + 12, x + 23, BODY_TOP + 35))
 
     def _draw_hand_start(self, canvas: Canvas, state: dict) -> None:
-        canvas.line(0, f"Dealer: {state['dealer']}")
+        canvas.line(0, pgettext("screen 21", "Dealer: {dealer}").format(dealer=state["dealer"]))
         called = self._just_called(state)
         if called:  # called before anyone rolled: say so, and who rolls now
-            canvas.line(1, fitting(f"{called} called, {state['current']} next",
-                                   f"{called} called"))
+            canvas.line(1, fitting(
+                pgettext("screen 21", "{caller} called, {player} next").format(
+                    caller=called, player=state["current"]),
+                pgettext("screen 21", "{caller} called").format(caller=called)))
         else:
-            canvas.line(1, f"First: {state['current']}")
+            canvas.line(1, pgettext("screen 21", "First: {player}").format(
+                player=state["current"]))
         if state["goal"] is not None:
-            canvas.line(2, f"Goal {state['goal']}")
+            # Left of the goal's two dice.
+            canvas.line(2, pgettext("screen 14", "Goal {goal}").format(goal=state["goal"]))
             for i, face in enumerate(state["goal_rolls"]):
                 canvas.die(86 + i * 21, BODY_TOP + 21, 19, face)
-        canvas.line(3, f"Draw pile {state['draw_pile']}")
+        canvas.line(3, _draw_pile(state))
 
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
         """The die with who rolled it and what it does; the pile, the goal, who is next."""
@@ -255,20 +268,29 @@ class FinalCountTable(GameScreen):
             rolled = f"{last['player']} {rolled_word(last['entered'])}"
             canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
             if called:  # the news now is the call; the roll above is what led to it
-                canvas.line(3, f"{called} called")
+                canvas.line(3, pgettext("screen 21", "{caller} called").format(caller=called))
             else:
                 canvas.line(3, f"{last['value']}: {last['action']}")
-        pile = f"pile {state['draw_pile']}"
-        if state["goal"] is not None:
-            pile += f" goal {state['goal']}"
+        # Right of the die: 17 columns.
+        if state["goal"] is None:
+            pile = pgettext("screen 17", "pile {n}").format(n=state["draw_pile"])
+        else:
+            pile = pgettext("screen 17", "pile {n} goal {goal}").format(
+                n=state["draw_pile"], goal=state["goal"])
         canvas.text(right, BODY_TOP + 11, pile)
-        after = "then cards" if state["current"] is None else f"next {state['current']}"
+        after = pgettext("screen 17", "then cards") if state["current"] is None \
+            else pgettext("screen 17", "next {player}").format(player=state["current"])
         canvas.text(right, BODY_TOP + 21, after)
 
     def _just_called(self, state: dict) -> str | None:
         """Who called, when the call is the last thing that happened at the table."""
         events = self.match.events
         return state["caller"] if events and events[-1].get("type") == "call" else None
+
+
+def _draw_pile(state: dict) -> str:
+    """"Draw pile 40", left of the goal's dice (12 columns)."""
+    return pgettext("screen 12", "Draw pile {n}").format(n=state["draw_pile"])
 
 
 def _board_sum(cards: list[str]) -> str:
@@ -279,14 +301,23 @@ def _board_sum(cards: list[str]) -> str:
 def _hand_line(cards: list[str], board: list[str] | None, goal: int | None) -> str:
     """The player's best total with the Board, as the result screen will count it."""
     total = rules.best_total(list(cards) + list(board or []), goal)
-    mark = " GOAL" if total.hit_goal else " BUST" if total.bust else ""
-    return f"={total.total}{mark}"
+    mark = _goal() if total.hit_goal else _bust() if total.bust else ""
+    return f"={total.total} {mark}" if mark else f"={total.total}"
+
+
+def _goal() -> str:
+    # Translators: BUST, GOAL and WIN mark a hand's total (a column of 4 on the screen).
+    return pgettext("screen 4", "GOAL")
+
+
+def _bust() -> str:
+    return pgettext("screen 4", "BUST")
 
 
 class HandResult(ResultScreen):
     """Every player's best total, BUST/GOAL marks, winners, bonus, split and points."""
 
-    hint = "OK totals"
+    hint = Said(lazy("screen 21", "OK totals"))
 
     def __init__(self, table: FinalCountTable, index: int):
         super().__init__(table)
@@ -295,19 +326,20 @@ class HandResult(ResultScreen):
 
     def next_screen(self, ctx: Context) -> Screen:
         return Standings(self.table.match, self.table,
-                         title=f"After hand {self.number}")
+                         title=pgettext("screen 15", "After hand {n}").format(n=self.number))
 
     def draw(self, canvas: Canvas) -> None:
         hand = self.hand
-        extra = f"+{hand['bonus']}" if hand.get("bonus") else ""
-        if extra:  # the bonus is shared only when more than one player won
-            extra += " split" if len(hand["winners"]) > 1 else " bonus"
-        canvas.title(f"Hand {self.number}", extra)
+        extra = ""
+        if hand.get("bonus"):  # the bonus is shared only when more than one player won
+            extra = (pgettext("screen 13", "+{points} split") if len(hand["winners"]) > 1
+                     else pgettext("screen 13", "+{points} bonus")).format(points=hand["bonus"])
+        canvas.title(pgettext("screen 9", "Hand {n}").format(n=self.number), extra)
         width = max(len(name) for name in hand["players"])
         for row, (name, player) in enumerate(hand["players"].items()):
-            mark = "BUST" if player["bust"] else "GOAL" if player["hit_goal"] else ""
+            mark = _bust() if player["bust"] else _goal() if player["hit_goal"] else ""
             if name in hand["winners"]:
-                mark = mark or "WIN"
+                mark = mark or pgettext("screen 4", "WIN")
             points = f"+{player['points']}" if player["points"] else "0"
             line = f"{name:<{width}} {player['total']:>3} {mark:<4} {points:>4}"
             if len(line) > COLUMNS:  # long names: the points, or the mark when none
@@ -319,10 +351,11 @@ class HandResult(ResultScreen):
 class GameOver(GameOverScreen):
     """The winner(s) big; DOWN shows every total; UP a chart of totals by hand."""
 
-    hint = "UP plot DN all OK end"
+    hint = Said(lazy("screen 21", "UP plot DN all OK end"))
 
     def title_right(self, result: dict) -> str:
-        return counted(len(result["hands"]), "hand")
+        hands = len(result["hands"])
+        return npgettext("screen 11", "{n} hand", "{n} hands", hands).format(n=hands)
 
     def up_screen(self) -> Screen:
         return TotalsChart(self.table.match, self)
@@ -331,7 +364,7 @@ class GameOver(GameOverScreen):
 class TotalsChart(Screen):
     """Each player's cumulative total by hand, one line each, with the 300 line."""
 
-    hint = "OK back"
+    hint = Said(lazy("screen 21", "OK back"))
 
     def __init__(self, match, parent: Screen):
         super().__init__(parent)
@@ -350,7 +383,7 @@ class TotalsChart(Screen):
             for name in players:
                 running[name].append(running[name][-1] + hand["players"][name]["points"])
         top = max([rules.GAME_TARGET] + [line[-1] for line in running.values()])
-        canvas.title("Totals by hand")
+        canvas.title(pgettext("screen 21", "Totals by hand"))
         # The legend on the right takes what the longest name needs; the chart the rest.
         legend = WIDTH - 1 - LEGEND_MARK - text_width(max(players, key=len))
         left, right, y0, y1 = 1, legend - 4, BODY_TOP, HINT_Y - 2

@@ -12,6 +12,7 @@ import importlib.util
 from typing import NamedTuple
 
 from companion.errors import UnknownGame
+from companion.lang import _
 from companion.ui.screen import Context, Screen
 
 
@@ -41,7 +42,8 @@ def has_screens(game_id: str) -> bool:
 
 def _screens(game_id: str) -> tuple[object, GameScreens]:
     if not has_screens(game_id):
-        raise UnknownGame(f"no screens for {game_id!r} yet")
+        # Translators: {game} is the game's code in quotes ('final-count').
+        raise UnknownGame(_("no screens for {game} yet").format(game=repr(game_id)))
     screens = SCREENS[game_id]
     return importlib.import_module(screens.module), screens
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games import engine
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.timer import clock_text, timer_choices, timer_label
 from companion.ui.canvas import (
@@ -49,6 +50,21 @@ from companion.ui.screen import (
 log = logging.getLogger("companion")
 
 
+class Said:
+    """A screen's fixed text (a class's ``hint``, ``title``, ``note``) read as a plain
+    str in the language spoken at that moment, so a switch of language shows on the
+    next frame::
+
+        hint = Said(lazy("screen 21", "OK next"))
+    """
+
+    def __init__(self, text: lazy):
+        self.text = text
+
+    def __get__(self, screen: object, owner: type | None = None) -> str:
+        return str(self.text)
+
+
 class GameScreen(Screen):
     """A game's main screen. ``home`` is where leaving the game goes."""
 
@@ -74,7 +90,7 @@ class GameScreen(Screen):
         try:
             self.session.apply(event)  # a log that refuses the write: applied unsaved
         except CompanionError as err:
-            return Message("Not allowed", wrap(str(err)), after or self)
+            return Message(pgettext("screen 21", "Not allowed"), wrap(str(err)), after or self)
         return self.after_event(ctx)
 
     def entry_picker(self, title: str, values: Sequence[str],
@@ -95,21 +111,24 @@ class GameScreen(Screen):
 
     def menu(self, ctx: Context) -> Screen:
         """The game menu: undo, standings, leave."""
-        items = [MenuItem("Back to the game", lambda ctx, menu: self.route(ctx))]
+        items = [MenuItem(pgettext("screen 21", "Back to the game"),
+                          lambda ctx, menu: self.route(ctx))]
         if self.match.events:
             items.append(MenuItem(self.undo_label(self.match.events[-1]),
                                   lambda ctx, menu: self._undo(ctx)))
-        items.append(MenuItem("Standings", lambda ctx, menu: Standings(
+        items.append(MenuItem(pgettext("screen 21", "Standings"), lambda ctx, menu: Standings(
             self.match, menu, high_wins=self.match.high_wins)))
         clocks = ctx.clocks()
         if clocks:  # a chess clock: each player's own time left
-            items.append(MenuItem("Clocks", lambda ctx, menu: Lines(
-                "Clocks", [f"{name:<12} {clock_text(left):>8}"
-                           for name, left in clocks.items()], menu)))
-        items.append(MenuItem("Leave (kept)", lambda ctx, menu: self._leave(ctx)))
+            items.append(MenuItem(pgettext("screen 21", "Clocks"), lambda ctx, menu: Lines(
+                pgettext("screen 21", "Clocks"), [f"{name:<12} {clock_text(left):>8}"
+                                                  for name, left in clocks.items()], menu)))
+        items.append(MenuItem(pgettext("screen 21", "Leave (kept)"),
+                              lambda ctx, menu: self._leave(ctx)))
         if not self.match.over:
-            items.append(MenuItem("End this game", lambda ctx, menu: Confirm(
-                "End this game?", ["It will not be", "offered to resume."],
+            items.append(MenuItem(pgettext("screen 21", "End this game"), lambda ctx, menu: Confirm(
+                pgettext("screen 21", "End this game?"),
+                wrap(pgettext("screen 21x4", "It will not be offered to resume.")),
                 lambda ctx: self._abandon(), menu)))
         return Menu(self.session.title, items, self)
 
@@ -121,9 +140,12 @@ class GameScreen(Screen):
     def undo_label(self, event: dict) -> str:
         """"Undo Ann roll 3" as it fits one menu row: a long name leaves out the name,
         then the values ("Undo roll 3", "Undo hand")."""
-        return fitting(*("Undo " + words for words in (
+        # Translators: a menu row; {move} is the move in the log's own words and
+        # numbers ("Ann roll 3", "roll 3", "hand").
+        undo = pgettext("screen 21", "Undo {move}")
+        return fitting(*(undo.format(move=words) for words in (
             self.describe_event(event), self.describe_event(event, named=False),
-            str(event.get("type", "")))), "Undo the last move")
+            str(event.get("type", "")))), pgettext("screen 21", "Undo the last move"))
 
     def _leave(self, ctx: Context) -> Screen:
         if not self.session.saved and not self.match.over:
@@ -136,7 +158,7 @@ class GameScreen(Screen):
         try:
             self.session.undo()
         except CompanionError as err:
-            return Message("Cannot undo", wrap(str(err)), self)
+            return Message(pgettext("screen 21", "Cannot undo"), wrap(str(err)), self)
         self.undone(ctx)
         return self.route(ctx)
 
@@ -171,7 +193,9 @@ class ValuePicker(Screen):
     OK all of them), ROLL is done. ``submit`` gets the list and returns the next screen
     (or raises to refuse)."""
 
-    hint = "OK add  ROLL done"
+    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+    # on the device's buttons: keep them as they are.
+    hint = Said(lazy("screen 21", "OK add  ROLL done"))
     roll_ready = True
 
     def __init__(
@@ -244,7 +268,10 @@ class ValuePicker(Screen):
         when the title had no room for it."""
         if self.prompt:
             return self.prompt
-        return f"(enter {limits})" if limits else "(none yet)"
+        if limits:
+            # Translators: {limits} is how many cards to enter: "3" or "2-5".
+            return pgettext("screen 21", "(enter {limits})").format(limits=limits)
+        return pgettext("screen 21", "(none yet)")
 
     @property
     def scale(self) -> int:
@@ -302,14 +329,15 @@ class Standings(Screen):
     the total big beside them, or (when a long name and a long total do not fit side by
     side) one player a page with the total under the name."""
 
-    hint = "UP/DN more  OK back"
+    hint = Said(lazy("screen 21", "UP/DN more  OK back"))
     #: How big the totals are drawn: two rows of it fit with a blank line between.
     SCALE = 2
 
-    def __init__(self, match, parent: Screen | None, title: str = "Standings",
+    # A title shares its bar with the page ("10/10"): 15 columns are left for it.
+    def __init__(self, match, parent: Screen | None, title: str | None = None,
                  high_wins: bool = True):
         super().__init__(parent)
-        self.title = title
+        self.title = pgettext("screen 15", "Standings") if title is None else title
         result = match.result()
         winners = set(result.get("winners") or ())
         # Winners first: a tie-break can crown a player whose total equals another's.
@@ -370,7 +398,7 @@ class SetupScreen(Screen):
     options in :meth:`option_rows` and creates its session and table in :meth:`start`.
     """
 
-    hint = "OK change  ROLL start"
+    hint = Said(lazy("screen 21", "OK change  ROLL start"))
     roll_ready = True
     game_id = ""
     #: The names shown, and played under, while nobody is seated.
@@ -400,9 +428,13 @@ class SetupScreen(Screen):
         """(label, what OK does) for every row: the players, the options, Start."""
         names = self.names or self.default_names
         # The names are on the screen OK opens when they do not fit here.
-        who = fitting(f"Players: {self.joiner.join(names)}", f"Players: {len(names)} seated")
+        who = fitting(pgettext("screen 21", "Players: {names}").format(
+                          names=self.joiner.join(names)),
+                      npgettext("screen 21", "Players: {n} seated", "Players: {n} seated",
+                                len(names)).format(n=len(names)))
         timer = (timer_label(self.timer_turn, self.timer_mode), self._next_timer)
-        return [(who, self.pick_players), *self.option_rows(), timer, ("Start", self.begin)]
+        return [(who, self.pick_players), *self.option_rows(), timer,
+                (pgettext("screen 21", "Start"), self.begin)]
 
     def _next_timer(self, ctx: Context) -> Screen:
         choices = timer_choices(self.timer_mode, self.configured_turn)
@@ -463,7 +495,7 @@ class SetupScreen(Screen):
         try:
             table = self.start(ctx)
         except self.refusals as err:
-            return Message("Cannot start", wrap(str(err)), self)
+            return Message(pgettext("screen 21", "Cannot start"), wrap(str(err)), self)
         return table.route(ctx)
 
     def move_to(self, row: int) -> None:
@@ -488,7 +520,7 @@ class SetupScreen(Screen):
         for line, (label, _) in enumerate(rows[self.top : self.top + MENU_ROWS]):
             canvas.line(line, label, invert=self.top + line == self.row)
         if self.note and len(rows) < MENU_ROWS:
-            canvas.line(len(rows), self.note)
+            canvas.line(len(rows), str(self.note))
 
 
 def _roster_of(ctx: Context) -> list[str]:
@@ -535,8 +567,9 @@ class GameOverScreen(Screen):
     :meth:`draw_result` where the winner-and-total picture does not fit it.
     """
 
-    heading = "Game over"
-    standings_title = "Final standings"
+    # The title bar's right holds how long the game went ("12 rounds"): 11 columns left.
+    heading = Said(lazy("screen 11", "Game over"))
+    standings_title = Said(lazy("screen 15", "Final standings"))
 
     def __init__(self, table: GameScreen):
         super().__init__(table.parent)
@@ -573,7 +606,7 @@ class GameOverScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         result = self.table.match.result()
-        canvas.title(self.heading, self.title_right(result))
+        canvas.title(str(self.heading), self.title_right(result))
         self.draw_result(canvas, result)
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
@@ -581,7 +614,9 @@ class GameOverScreen(Screen):
         big on the right, the winners' names under them: big while one fits, else on
         two lines (more winners than that: how many, DOWN shows them)."""
         winners = result["winners"]
-        label = "Winner" if len(winners) == 1 else "Shared win"
+        # Left of the winning total drawn big: 12 columns while it has 4 digits.
+        label = pgettext("screen 12", "Winner") if len(winners) == 1 \
+            else pgettext("screen 12", "Shared win")
         extra = self.extra_line(result)
         total = str(result["totals"][winners[0]])
         left = text_width(max(label, extra, key=len)) + CHAR_W
@@ -596,7 +631,9 @@ class GameOverScreen(Screen):
             return
         lines = wrap(names)
         if len(lines) > 2:
-            lines = [f"{len(winners)} players tie:", "DOWN lists them"]
+            lines = [npgettext("screen 21", "{n} player ties:", "{n} players tie:",
+                               len(winners)).format(n=len(winners)),
+                     pgettext("screen 21", "DOWN lists them")]
         for row, text in enumerate(lines):  # under the total, clear of the hint line
             canvas.text(1, BODY_TOP + 23 + row * LINE_H, text)
 

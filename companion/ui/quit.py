@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.lang import npgettext, pgettext
 from companion.ui.screen import Confirm, Context, Screen, wrap
-from companion.words import counted
 
 __all__ = ["QuitUnsaved"]
 
@@ -14,10 +14,15 @@ class QuitUnsaved(Confirm):
     """Quitting while events wait for the storage: how many, and OK to lose them or BACK
     to stay (and free some space: the retry then writes them, and quitting is plain)."""
 
-    hint = "OK quit  BACK stay"
-
     def __init__(self, count: int, quit_losing: Callable[[Context], None], parent: Screen):
-        one = count == 1
-        lines = wrap(f"{counted(count, 'event')} {'is' if one else 'are'} not saved: free "
-                     f"some space first, or {'it is' if one else 'they are'} lost.")
-        super().__init__("Quit? Not saved", lines, quit_losing, parent)
+        lines = wrap(npgettext(
+            "screen 21x4",
+            "{n} event is not saved: free some space first, or it is lost.",
+            "{n} events are not saved: free some space first, or they are lost.",
+            count).format(n=count))
+        super().__init__(pgettext("screen 21", "Quit? Not saved"), lines, quit_losing, parent)
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        # Translators: OK and BACK are the names printed on the device's buttons.
+        return pgettext("screen 21", "OK quit  BACK stay")

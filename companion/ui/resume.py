@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.lang import pgettext
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, wrap
 
 __all__ = ["resume_offer", "unfinished_first", "waiting_session"]
@@ -23,17 +24,25 @@ def resume_offer(ctx: Context, home: Screen) -> Screen | None:
     session = _waiting(ctx, home)
     if session is None or isinstance(session, Message):
         return session
-    state = session.match.state()
-    # Where the game stands, in the game's own word: hand, round or game number.
-    where = next((f", {word} {state[key]}?" for key, word in
-                  (("hand", "hand"), ("round", "round"), ("game_number", "game"))
-                  if isinstance(state.get(key), int)), "?")
-    question = f"Resume {session.title}" + where
     names = ", ".join(session.match.players)
-    lines = [*wrap(question), *wrap(names)]
+    lines = [*wrap(_question(session.title, session.match.state())), *wrap(names)]
     if not session.saved:  # the last line says what playing on means now
-        lines = [*lines[:3], "Not saved for now"]
-    return Confirm("Unfinished game", lines[:4], lambda ctx: _resume(ctx, session, home), home)
+        lines = [*lines[:3], pgettext("screen 21", "Not saved for now")]
+    return Confirm(pgettext("screen 21", "Unfinished game"), lines[:4],
+                   lambda ctx: _resume(ctx, session, home), home)
+
+
+def _question(game: str, state: dict) -> str:
+    """"Resume Final Count, hand 4?": where the game stands, in the game's own word
+    (hand, round or game number); two lines of the question, the names under them."""
+    # Translators: {game} is a game's name as its rule sheet prints it.
+    questions = (("hand", pgettext("screen 21x2", "Resume {game}, hand {n}?")),
+                 ("round", pgettext("screen 21x2", "Resume {game}, round {n}?")),
+                 ("game_number", pgettext("screen 21x2", "Resume {game}, game {n}?")))
+    for key, question in questions:
+        if isinstance(state.get(key), int):
+            return question.format(game=game, n=state[key])
+    return pgettext("screen 21x2", "Resume {game}?").format(game=game)
 
 
 def waiting_session(ctx: Context) -> Any:
@@ -63,7 +72,7 @@ def _waiting(ctx: Context, home: Screen) -> Any:
     try:
         return waiting_session(ctx)
     except CompanionError as err:
-        return Message("Cannot resume", wrap(str(err)), home)
+        return Message(pgettext("screen 21", "Cannot resume"), wrap(str(err)), home)
 
 
 def _resume(ctx: Context, session: Any, home: Screen) -> Screen:
@@ -87,7 +96,8 @@ def unfinished_first(ctx: Context, menu: Screen, then: Callable[[], Screen]) -> 
             ctx.parked = None
         return then()
 
-    return Menu("Unfinished game", [
-        MenuItem(f"Resume {session.title}", lambda ctx, _menu: _resume(ctx, session, menu)),
-        MenuItem("End it, new game", end_it),
+    return Menu(pgettext("screen 21", "Unfinished game"), [
+        MenuItem(pgettext("screen 21", "Resume {game}").format(game=session.title),
+                 lambda ctx, _menu: _resume(ctx, session, menu)),
+        MenuItem(pgettext("screen 21", "End it, new game"), end_it),
     ], menu)

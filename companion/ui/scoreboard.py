@@ -12,9 +12,10 @@ from collections.abc import Callable, Sequence
 
 from companion.errors import CompanionError
 from companion.games import scoreboard as rules
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, fitting, text_width
-from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
+from companion.ui.play import GameOverScreen, GameScreen, Row, Said, SetupScreen
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -26,7 +27,6 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
-from companion.words import counted
 
 #: The step sizes OK cycles through in the number picker.
 POINT_STEPS = (1, 5, 10, 100)
@@ -41,7 +41,9 @@ class NumberPicker(Screen):
     enters it, BACK leaves without entering. The step stays between entries, so a game
     scored in fives is set once."""
 
-    hint = "OK step  ROLL enter"
+    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
+    # on the device's buttons: keep them as they are.
+    hint = Said(lazy("screen 21", "OK step  ROLL enter"))
     roll_ready = True
 
     def __init__(
@@ -114,17 +116,20 @@ class ScoreboardSetup(SetupScreen):
         self.low_wins = False
 
     def option_rows(self) -> list[Row]:
+        target = pgettext("screen 21", "Target: {target}").format(target=self.target) \
+            if self.target else pgettext("screen 21", "Target: none")
+        wins = pgettext("screen 21", "Wins: lowest total") if self.low_wins \
+            else pgettext("screen 21", "Wins: highest total")
         return [
-            (f"Target: {target_text(self.target)}", self._pick_target),
-            (f"Wins: {'lowest' if self.low_wins else 'highest'} total",
-             lambda ctx: self.change(low_wins=not self.low_wins)),
+            (target, self._pick_target),
+            (wins, lambda ctx: self.change(low_wins=not self.low_wins)),
         ]
 
     def _pick_target(self, ctx: Context) -> Screen:
-        return NumberPicker("Target (0: none)", self._target_set, self,
+        return NumberPicker(pgettext("screen 21", "Target (0: none)"), self._target_set, self,
                             value=self.target or FIRST_TARGET, low=0,
                             high=rules.TARGET_LIMIT, steps=TARGET_STEPS, signed=False,
-                            below=lambda value: f"ends at {target_text(value)}")
+                            below=_ends_at)
 
     def _target_set(self, ctx: Context, value: int) -> Screen:
         self.target = value
@@ -135,9 +140,11 @@ class ScoreboardSetup(SetupScreen):
         return ScoreboardTable(self.new_session(ctx, options), self.parent)
 
 
-def target_text(target: int | None) -> str:
-    """A target as the screens say it: "none" for no target."""
-    return str(target) if target else "none"
+def _ends_at(target: int) -> str:
+    """Under the target picker: where the game will end."""
+    if not target:
+        return pgettext("screen 21", "ends at none")
+    return pgettext("screen 21", "ends at {target}").format(target=target)
 
 
 class ScoreboardTable(GameScreen):
@@ -163,7 +170,7 @@ class ScoreboardTable(GameScreen):
         try:
             self.match.check({"type": "points", "player": player, "points": 0})
         except CompanionError as err:
-            return Message("Not now", wrap(str(err)), self)
+            return Message(pgettext("screen 21", "Not now"), wrap(str(err)), self)
         state = self.match.state()
         total = state["totals"][player]
         picker = NumberPicker(
@@ -171,9 +178,12 @@ class ScoreboardTable(GameScreen):
             lambda ctx, points: self._enter(ctx, picker, player, points),
             self,
             step=self.step,
-            below=lambda points: fitting(f"total {total} -> {total + points}",
-                                         f"{total} -> {total + points}"),
-            right=f"round {state['round']}",
+            below=lambda points: fitting(
+                pgettext("screen 21", "total {total} -> {after}").format(
+                    total=total, after=total + points),
+                f"{total} -> {total + points}"),
+            # Beside the player's name in the title bar.
+            right=pgettext("screen 8", "round {n}").format(n=state["round"]),
         )
         return picker
 
@@ -199,7 +209,8 @@ class ScoreboardTable(GameScreen):
         waiting = self.match.waiting()
         if not waiting:
             return ""
-        return fitting(f"ROLL {waiting[0]}  OK pick", "ROLL next  OK pick")
+        return fitting(pgettext("screen 21", "ROLL {player}  OK pick").format(player=waiting[0]),
+                       pgettext("screen 21", "ROLL next  OK pick"))
 
     def press(self, ctx: Context, press: Press) -> Screen:
         players = self.match.players
@@ -217,10 +228,13 @@ class ScoreboardTable(GameScreen):
     def menu(self, ctx: Context) -> Screen:
         """The game menu, with "Final scores now" (the ``end`` event) added."""
         menu = super().menu(ctx)
-        at = next(i for i, item in enumerate(menu.items) if item.label == "Standings")
+        standings = pgettext("screen 21", "Standings")
+        at = next(i for i, item in enumerate(menu.items) if item.label == standings)
         if not self.match.over:
-            menu.items.insert(at, MenuItem("Final scores now", lambda ctx, menu: Confirm(
-                "Final scores now?", ["The totals now are", "final: the game ends."],
+            menu.items.insert(at, MenuItem(pgettext("screen 21", "Final scores now"),
+                                           lambda ctx, menu: Confirm(
+                pgettext("screen 21", "Final scores now?"),
+                wrap(pgettext("screen 21x4", "The totals now are final: the game ends.")),
                 self.end_now, menu)))
         return menu
 
@@ -229,16 +243,22 @@ class ScoreboardTable(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         state = self.match.state()
         target = state["target"]
-        right = (f"to {target}" if target else "") + (" low" if state["low_wins"] else "")
-        canvas.title(f"Round {state['round']}", right.strip())
+        # Beside "Round 12" in the title bar: 12 columns.
+        if target:
+            right = (pgettext("screen 12", "to {target} low") if state["low_wins"]
+                     else pgettext("screen 12", "to {target}")).format(target=target)
+        else:
+            right = pgettext("screen 12", "low") if state["low_wins"] else ""
+        canvas.title(pgettext("screen 9", "Round {n}").format(n=state["round"]), right)
         players = self.match.players
         for row, name in enumerate(players[self.top : self.top + MENU_ROWS]):
             star = "*" if name in state["leaders"] and self.match.events else " "
             total = str(state["totals"][name])
-            line = f"{star}{name} {total} r{state['rounds_entered'][name]}"
+            # Translators: rounds entered by a player, shortened ("r3").
+            rounds = pgettext("screen 4", "r{n}").format(n=state["rounds_entered"][name])
+            line = f"{star}{name} {total} {rounds}"
             # Rounds entered, right-aligned, while they fit beside the name and total.
             if len(line) <= COLUMNS - 1:
-                rounds = f"r{state['rounds_entered'][name]}"
                 line = f"{star}{name}".ljust(COLUMNS - 2 - len(total) - len(rounds)) \
                     + f"{total} {rounds}"
             else:
@@ -249,8 +269,9 @@ class ScoreboardTable(GameScreen):
 class GameOver(GameOverScreen):
     """The winner(s) and the best total big; DOWN shows every total; OK ends."""
 
-    hint = "DN totals  OK end"
-    standings_title = "Final totals"
+    hint = Said(lazy("screen 21", "DN totals  OK end"))
+    standings_title = Said(lazy("screen 15", "Final totals"))
 
     def title_right(self, result: dict) -> str:
-        return counted(len(result["rounds"]), "round")
+        rounds = len(result["rounds"])
+        return npgettext("screen 11", "{n} round", "{n} rounds", rounds).format(n=rounds)

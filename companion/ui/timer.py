@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from companion.lang import pgettext
 from companion.table.timer import SandTimer, clock_text, whole_seconds
 from companion.ui.canvas import BODY_TOP, CHAR_W, HINT_Y, LINE_H, WIDTH, Canvas, text_width
 from companion.ui.screen import Context, Press, Screen, is_
@@ -122,7 +123,6 @@ class SandTimerScreen(Screen):
     back to full; at the end the buzzer sounds and the screen says "Time!". The screen
     wakes only when the shown second changes."""
 
-    title = "Sand timer"
     roll_ready = True
     #: Its ticks are a clock running on, not an animation to wait for (scripts).
     ticks_on = True
@@ -134,12 +134,18 @@ class SandTimerScreen(Screen):
         self.ended = False
 
     @property
+    def title(self) -> str:  # type: ignore[override]
+        # Beside "running" (or "paused", "Time!") in the title bar: 13 columns.
+        return pgettext("screen 13", "Sand timer")
+
+    @property
     def hint(self) -> str:  # type: ignore[override]
+        # Translators: ROLL, OK and UP/DN are the names printed on the device's buttons.
         if self.sand.running:
-            return "ROLL pause  OK reset"
+            return pgettext("screen 21", "ROLL pause  OK reset")
         if self._fresh:
-            return "UP/DN min  ROLL go"
-        return "ROLL go  OK reset"
+            return pgettext("screen 21", "UP/DN min  ROLL go")
+        return pgettext("screen 21", "ROLL go  OK reset")
 
     @property
     def _fresh(self) -> bool:
@@ -182,7 +188,13 @@ class SandTimerScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         now = self.clock()
-        state = "running" if self.sand.running else ("" if self._fresh else "paused")
-        canvas.title(self.title, "Time!" if self.ended else state)
+        # Right of "Sand timer" in the title bar: 10 columns.
+        if self.ended:
+            state = pgettext("screen 10", "Time!")
+        elif self.sand.running:
+            state = pgettext("screen 10", "running")
+        else:
+            state = "" if self._fresh else pgettext("screen 10", "paused")
+        canvas.title(self.title, state)
         shown = clock_text(whole_seconds(self.sand.left(now)))
         canvas.big_text((WIDTH - text_width(shown, 3) + 3) // 2, BODY_TOP + 8, shown)
