@@ -52,18 +52,6 @@ def roll_dice(rng: random.Random, count: int) -> list[int]:
     return [roll_die(rng) for _ in range(count)]
 
 
-def rolled_word(entered: bool) -> str:
-    """"rolled" for faces the device rolled, "entered" for faces typed in from real dice
-    (a table with ``[dice] physical = true``), so nobody takes one for the other.
-
-    >>> rolled_word(False), rolled_word(True)
-    ('rolled', 'entered')
-    """
-    # Translators: said of dice, "Ann rolled 6" / "Ann entered 6" (typed in from real
-    # dice); the callers put it after a name and before the faces.
-    return pgettext("screen 21", "entered") if entered else pgettext("screen 21", "rolled")
-
-
 def entered(event: Mapping[str, Any]) -> bool:
     """True for an event whose faces were typed in from real dice (``"entered": true``).
 

@@ -280,7 +280,8 @@ class GameResult(ResultScreen):
         # Translators: {tricks} is the tricks each took, the winner's first: "7-6".
         won = pgettext("screen 21", "{winner} won {tricks}").format(winner=winner, tricks=tricks)
         # Equal tricks say the last trick decided it; the words say so when they fit.
-        canvas.line(0, fitting(pgettext("screen 21", "{winner} won {tricks}, last trick")
+        canvas.line(0, fitting(pgettext("screen 21 (if it fits)",
+                                        "{winner} won {tricks}, last trick")
                                .format(winner=winner, tricks=tricks), won)
                     if game["tie_break"] else won)
         draw_score(canvas, match.players, match.totals)
@@ -294,7 +295,8 @@ class MatchOver(GameOverScreen):
     heading = Said(lazy("screen 10", "Match over"))
 
     def title_right(self, result: dict) -> str:
-        return pgettext("screen 10", "first to {n}").format(n=self.table.match.games_to_win)
+        return pgettext("screen 10 (if it fits)", "first to {n}").format(
+            n=self.table.match.games_to_win)
 
     def down_screen(self) -> Screen:
         return games_list(self.table.match, self)

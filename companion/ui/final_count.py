@@ -14,7 +14,6 @@ from companion.config import physical_dice
 from companion.games import final_count as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
-from companion.table.dice import rolled_word
 from companion.ui.canvas import (
     BODY_TOP,
     CHAR_W,
@@ -243,7 +242,7 @@ class FinalCountTable(GameScreen):
         called = self._just_called(state)
         if called:  # called before anyone rolled: say so, and who rolls now
             canvas.line(1, fitting(
-                pgettext("screen 21", "{caller} called, {player} next").format(
+                pgettext("screen 21 (if it fits)", "{caller} called, {player} next").format(
                     caller=called, player=state["current"]),
                 pgettext("screen 21", "{caller} called").format(caller=called)))
         else:
@@ -265,7 +264,11 @@ class FinalCountTable(GameScreen):
         room = (WIDTH - right) // CHAR_W
         called = self._just_called(state)
         if not spinning:
-            rolled = f"{last['player']} {rolled_word(last['entered'])}"
+            # Translators: beside the die: who rolled it ("entered": typed in from real
+            # dice); only the name is shown when the words do not fit.
+            rolled = (pgettext("screen 17 (if it fits)", "{name} entered") if last["entered"]
+                      else pgettext("screen 17 (if it fits)", "{name} rolled"))
+            rolled = rolled.format(name=last["player"])
             canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
             if called:  # the news now is the call; the roll above is what led to it
                 canvas.line(3, pgettext("screen 21", "{caller} called").format(caller=called))

@@ -606,7 +606,7 @@ class GameOverScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         result = self.table.match.result()
-        canvas.title(str(self.heading), self.title_right(result))
+        canvas.title(str(self.heading), self.title_right(result), right_gives_way=True)
         self.draw_result(canvas, result)
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
