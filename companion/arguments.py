@@ -171,7 +171,7 @@ def table(text: str) -> str:
 
 def season(text: str) -> str:
     """An argparse type: one or more seasons, ``NAME: YYYY-MM-DD..YYYY-MM-DD``."""
-    from companion.club.seasons import SeasonError, parse_seasons
+    from companion.seasons import SeasonError, parse_seasons
 
     try:
         parse_seasons(text)

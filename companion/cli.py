@@ -628,12 +628,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     given = {name: getattr(args, name) for name in _CLUB_BENCH
              if getattr(args, name) is not None}
     if args.club:
-        from companion.club.bench import bench_club_main
+        from companion.bench.club import bench_club_main
 
         return bench_club_main(as_json=args.json, **given)
     if given:
         raise UsageError(_("bench: --{flag} goes with --club").format(flag=next(iter(given))))
-    from companion.bench import bench_main
+    from companion.bench.device import bench_main
 
     return bench_main(as_json=args.json, quick=args.quick)
 
@@ -687,7 +687,7 @@ def _club_state_dir(args: argparse.Namespace, config: Config) -> Path:
 
 def _seasons(config: Any, args: argparse.Namespace, flag: str) -> dict[str, Any]:
     """The club's seasons by name (``[club] seasons`` and ``--season``), in order."""
-    from companion.club.seasons import parse_seasons
+    from companion.seasons import parse_seasons
 
     try:
         seasons = parse_seasons("; ".join([config.club.seasons, *(args.season or [])]))

@@ -538,7 +538,7 @@ def check_broker(url: str) -> str:
 
 def _check_club(club: Club, fail: Any) -> None:
     if club.seasons:
-        from companion.club.seasons import SeasonError, parse_seasons
+        from companion.seasons import SeasonError, parse_seasons
 
         try:
             parse_seasons(club.seasons)

@@ -29,10 +29,12 @@ from collections import UserString
 from collections.abc import Callable
 from pathlib import Path
 
-#: The languages the catalogs hold, English (the messages themselves) first.
-LANGUAGES = ("en", "de", "fr", "es", "it", "pl", "ru")
+#: The languages the catalogs hold, English (the messages themselves) first; the
+#: Settings > Language menu lists them in this order (Español above Français: the
+#: cedilla would touch the tilde on the row under it).
+LANGUAGES = ("en", "de", "es", "fr", "it", "pl", "ru")
 #: Each language's own name for itself, as the Settings > Language menu lists it.
-NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
+NAMES = {"en": "English", "de": "Deutsch", "es": "Español", "fr": "Français",
          "it": "Italiano", "pl": "Polski", "ru": "Русский"}
 DEFAULT = "en"
 DOMAIN = "companion"

@@ -148,7 +148,7 @@ def club_link(app: App, club: Any) -> Iterator[Any]:
         app.post("call", mark)
 
     def offer(round_offer: Any) -> None:  # a round the organiser seated: to the screen
-        from companion.ui.club_round import offer_round
+        from companion.club.offer import offer_round
 
         app.post("call", lambda app: offer_round(app, round_offer))
 

@@ -181,9 +181,30 @@ def floors(graph: dict[str, set[str]]) -> dict[str, int]:
     return {name: floor_of(name) for name in graph}
 
 
+def reduced(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The arrows no longer path already implies (A -> C goes when A -> B -> C): the
+    picture shows what each part stands on directly, not every import."""
+
+    def reach(start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(graph.get(start, ()))
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo.extend(graph.get(node, ()))
+        return seen
+
+    return {name: {target for target in targets
+                   if not any(target in reach(other) for other in targets if other != target)}
+            for name, targets in graph.items()}
+
+
 def svg(graph: dict[str, set[str]]) -> str:
-    """The picture: floors bottom to top, a box a part, a line an import."""
+    """The picture: floors bottom to top, a box a part, a line where a part stands
+    directly on another (:func:`reduced`)."""
     level = floors(graph)
+    graph = reduced(graph) if not circles(graph) else graph
     rows: dict[int, list[str]] = {}
     for name in sorted(graph):
         rows.setdefault(level[name], []).append(name)

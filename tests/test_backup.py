@@ -24,7 +24,7 @@ import pytest
 from companion_cli import companion
 
 from companion.backup import BackupKeeper, backup_log, restore_main
-from companion.bench import stats_store
+from companion.bench.device import stats_store
 from companion.clock import ManualClock
 from companion.config import Backup, Config
 from companion.errors import StoreError

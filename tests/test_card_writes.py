@@ -12,7 +12,7 @@ import pytest
 from crash_card import Card
 from crash_vfs import VFS_NAME, crash_vfs_or_skip, plugged_in
 
-from companion.bench import card_writes, long_final_count_log
+from companion.bench.device import card_writes, long_final_count_log
 from companion.store import Store
 from companion.store.schema import PAGE_SIZE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from companion.club.bench import bench_club_main
+from companion.bench.club import bench_club_main
 from tests.mosquitto import need_mosquitto
 
 

@@ -126,7 +126,7 @@ def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_pr
     from companion.device.buttons import Press
     from companion.launch import club_link, make_app
     from companion.sim import sim_board_factory, sim_panel
-    from companion.ui.club_round import RoundOffer
+    from companion.club.offer import RoundOffer
     from companion.ui.screen import Confirm
     from tests.mosquitto import Mosquitto, wait_for
 
@@ -330,7 +330,7 @@ def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_i
     from companion.device.buttons import Press
     from companion.launch import make_app
     from companion.sim import sim_board_factory, sim_panel
-    from companion.ui.club_round import RoundOffer, offer_round
+    from companion.club.offer import RoundOffer, offer_round
     from companion.ui.screen import Message
 
     app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),

@@ -135,7 +135,7 @@ def test_a_restarted_dashboard_keeps_results_not_engines_and_still_follows_a_rew
 def test_the_restart_bench_counts_engines_and_requests():
     import io
 
-    from companion.club.bench import bench_club_main
+    from companion.bench.club import bench_club_main
 
     out = io.StringIO()
     assert bench_club_main(finished=200, as_json=True, out=out) == 0

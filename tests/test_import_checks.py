@@ -16,7 +16,7 @@ import pytest
 from companion_cli import companion
 from test_import import Ticks, export_all, play_scoreboard, run_import
 
-from companion.bench import IMPORT_RUN, big_export
+from companion.bench.device import IMPORT_RUN, big_export
 from companion.importer import LINE_MAX, ImportRefused, import_text
 from companion.stats import figures
 from companion.store import Store
@@ -177,7 +177,7 @@ def test_standard_input_and_a_pipe_are_read_twice_from_a_copy(one_match, tmp_pat
 
 
 def test_the_import_benchmark_measures_a_real_import() -> None:
-    from companion.bench import import_memory
+    from companion.bench.device import import_memory
 
     measured = import_memory(0.2)  # reported by `companion bench`, never asserted on speed
     assert measured["matches"] > 100 and 0.19 < measured["export_mb"] < 0.25

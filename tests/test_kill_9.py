@@ -15,7 +15,7 @@ import time
 
 from companion_cli import companion
 
-from companion.bench import final_count_script
+from companion.bench.device import final_count_script
 from companion.session import Session
 from companion.store import Store
 

@@ -5,7 +5,7 @@ exit statuses, and a whole Final Count game pressed on the mock pins."""
 import pytest
 from companion_cli import companion, play_export_replay
 
-from companion.bench import FINAL_COUNT_GAME, final_count_script
+from companion.bench.device import FINAL_COUNT_GAME, final_count_script
 from companion.errors import ScriptError
 from companion.sim import parse_script
 

@@ -404,7 +404,7 @@ def test_stats_takes_config_like_every_command(worked: Store, tmp_path: Path,
 
 
 def test_the_stats_benchmark_store_is_real(tmp_path: Path) -> None:
-    from companion.bench import stats_speed, stats_store
+    from companion.bench.device import stats_speed, stats_store
     from companion.games import replay
 
     store = stats_store(str(tmp_path / "bench"), 40, events_per_match=20)

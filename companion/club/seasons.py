@@ -25,77 +25,22 @@ set-up's placeholders (P1, P2, P3) has no one in it to rank.
 
 from __future__ import annotations
 
-import datetime as dt
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import CompanionError
-from companion.lang import N_, gettext, ngettext
+from companion.lang import N_, gettext
 from companion.names import placeholder_seats, player_key
+
+# A season's dates are read below the club (the config checks [club] seasons with it).
+from companion.seasons import SEASONS_MAX, Season, SeasonError, parse_seasons
+
+__all__ = ["SEASONS_MAX", "TIE_BREAK", "Season", "SeasonError", "parse_seasons", "places",
+           "season_table", "standings"]
 
 #: The tie-break order, as the club page prints it (translated where it is shown).
 TIE_BREAK = (N_("more wins"), N_("better average place"), N_("more matches played"),
              N_("still level: the rank is shared"))
-SEASONS_MAX = 50
-
-
-class SeasonError(CompanionError):
-    """A season that cannot be read (the message says which and why)."""
-
-
-@dataclass(frozen=True)
-class Season:
-    """A named range of days; ``start`` and ``end`` as epoch seconds (end exclusive)."""
-
-    name: str
-    first: dt.date
-    last: dt.date
-
-    @property
-    def start(self) -> float:
-        return time.mktime(self.first.timetuple())
-
-    @property
-    def end(self) -> float:
-        return time.mktime((self.last + dt.timedelta(days=1)).timetuple())
-
-    def holds(self, when: float | None) -> bool:
-        return when is not None and self.start <= when < self.end
-
-
-def parse_seasons(text: str) -> list[Season]:
-    """``"NAME: YYYY-MM-DD..YYYY-MM-DD; ..."`` as seasons; SeasonError says what is wrong."""
-    seasons: list[Season] = []
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        name, colon, dates = part.rpartition(":")
-        name = name.strip()
-        first_text, dots, last_text = dates.strip().partition("..")
-        if not colon or not name or not dots:
-            raise SeasonError(gettext("a season is 'NAME: YYYY-MM-DD..YYYY-MM-DD', not "
-                                      "{text!r}").format(text=part[:80]))
-        if len(name) > 40 or not name.isprintable():
-            raise SeasonError(gettext("a season's name is 1 to 40 printable characters: "
-                                      "{season!r}").format(season=name[:80]))
-        try:
-            first = dt.date.fromisoformat(first_text.strip())
-            last = dt.date.fromisoformat(last_text.strip())
-        except ValueError:
-            raise SeasonError(gettext("season {season!r}: dates are YYYY-MM-DD")
-                              .format(season=name)) from None
-        if last < first:
-            raise SeasonError(gettext("season {season!r} ends before it starts")
-                              .format(season=name))
-        if any(s.name == name for s in seasons):
-            raise SeasonError(gettext("two seasons are named {season!r}").format(season=name))
-        seasons.append(Season(name, first, last))
-    if len(seasons) > SEASONS_MAX:
-        raise SeasonError(ngettext("at most {n} season", "at most {n} seasons", SEASONS_MAX)
-                          .format(n=SEASONS_MAX))
-    return seasons
 
 
 @dataclass

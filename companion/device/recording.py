@@ -1,7 +1,7 @@
 """A panel for measuring, not showing: the real ``ssd1306`` driver on a bus that records
 every byte instead of sending it over I2C.
 
-The benchmarks (:mod:`companion.bench`, :mod:`companion.remote.web.bench`) and tests
+The benchmarks (:mod:`companion.bench`) and tests
 build their device on it, so a frame goes through exactly the code it would on a Pi.
 """
 

@@ -11,7 +11,7 @@
 - ``companion stats`` over 10,000 stored matches (about 500,000 events), and opening the
   device's History on that store: the first time, after one more game finished (the
   kept figures fold it in), and again unchanged;
-- the table page (:mod:`companion.remote.web.bench`): press to the browser's DOM, idle
+- the table page (:mod:`companion.bench.web`): press to the browser's DOM, idle
   CPU with a page open, memory the page adds, page weight.
 
 Timings are wall-clock on whatever machine runs this; they are reported, not asserted
@@ -31,7 +31,7 @@ FULL_FRAME = 128 * 64 // 8
 
 FLOOR = "import gpiozero, luma.oled.device, PIL.Image"
 # The whole start of the device up to its first frame, in a fresh interpreter.
-FIRST_FRAME = "from companion.bench import first_frame; first_frame()"
+FIRST_FRAME = "from companion.bench.device import first_frame; first_frame()"
 
 
 def first_frame() -> None:
@@ -166,7 +166,7 @@ FINAL_COUNT_GAME = FINAL_COUNT_HAND * 6
 def final_count_script() -> str:
     """The whole game as a ``companion sim --script`` file (start it with ``--new
     final-count --players Ann,Bob,Cy``)."""
-    lines = ["# Final Count, Ann Bob Cy, six hands to 340: see companion/bench.py"]
+    lines = ["# Final Count, Ann Bob Cy, six hands to 340: see companion/bench/device.py"]
     return "\n".join(lines + [press.upper() for press in FINAL_COUNT_GAME]) + "\n"
 
 
@@ -496,7 +496,7 @@ def bench_main(as_json: bool = False, quick: bool = False) -> int:
             results[name] = {"skipped": "not built yet"}
     results["card_writes"] = card_writes(300 if quick else 2000)
     try:
-        from companion.remote.web.bench import web_bench
+        from companion.bench.web import web_bench
 
         results["web"] = web_bench(quick)
     except ImportError as missing:  # the web stack is not installed here
