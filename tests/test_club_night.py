@@ -121,12 +121,12 @@ def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_pr
     its roster as with NEW. An open game is not silently ended: the table is asked."""
     from companion.clock import ManualClock
     from companion.club.dashboard import Dashboard
+    from companion.club.offer import RoundOffer
     from companion.club.rounds import seat_main
     from companion.config import Club, Config
     from companion.device.buttons import Press
     from companion.launch import club_link, make_app
     from companion.sim import sim_board_factory, sim_panel
-    from companion.club.offer import RoundOffer
     from companion.ui.screen import Confirm
     from tests.mosquitto import Mosquitto, wait_for
 
@@ -325,12 +325,12 @@ def test_the_organiser_seats_a_round_from_the_club_page_and_nobody_else(tmp_path
 def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_it_was(
         tmp_path):
     from companion.clock import ManualClock
+    from companion.club.offer import RoundOffer, offer_round
     from companion.club.rounds import Offer
     from companion.config import Config
     from companion.device.buttons import Press
     from companion.launch import make_app
     from companion.sim import sim_board_factory, sim_panel
-    from companion.club.offer import RoundOffer, offer_round
     from companion.ui.screen import Message
 
     app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),

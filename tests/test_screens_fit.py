@@ -571,8 +571,8 @@ def test_a_table_with_real_dice_fits_on_every_screen_it_meets(inspector, game_id
 
 def test_the_club_rounds_offer_at_its_longest_fits(inspector):
     """Round 100 at ten players named at the cap: every line reachable with DOWN."""
-    from companion.club.rounds import Offer
     from companion.club.offer import RoundOffer
+    from companion.club.rounds import Offer
     from companion.ui.screen import Confirm, wrap
 
     ctx = Context(rng=random.Random(1))
