@@ -56,6 +56,7 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
     ("shuffle", "--cards"): [("--cards", "1"), ("--cards", "801"), ("--cards", "x")],
     ("shuffle", "--piles"): [("--piles", "1"), ("--piles", "11")],
     ("shuffle", "--seed"): [("--seed", "x")],
+    ("lang-check", "--language"): [("--language", "xx"), ("--language", "")],
     ("replay", "--players"): [("final-count", "--players", "Ann,,Bob", "--events",
                                "{script}")],
     ("replay", "--events"): [("final-count", "--players", "Ann,Bob", "--events",

@@ -47,7 +47,7 @@ def help_of(*command: str) -> str:
 def commands() -> list[str]:
     """The commands ``companion --help`` lists."""
     listed = help_of().split("COMMAND\n", 1)[1].split("\n\n", 1)[0]
-    return re.findall(r"^    (\w+)", listed, flags=re.MULTILINE)
+    return re.findall(r"^    (\w[\w-]*)", listed, flags=re.MULTILINE)
 
 
 def accepts(command: str, flag: str) -> bool:
