@@ -4,6 +4,8 @@
 a manual clock, started, and gives ``(app, clock, runner)`` (a
 :class:`companion.sim.ScriptRunner` that presses its buttons); closed after the test.
 
+Every test ends in English (``english_after``), whatever language it switched to.
+
 ``mock_factory``: a fresh gpiozero MockFactory for one test. It is also installed as
 ``Device.pin_factory`` for the test's duration, so code that forgets ``pin_factory=``
 still lands on mock pins instead of probing real GPIO; afterwards the factory is reset
@@ -27,6 +29,17 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """The language is the process's (the device speaks one at a time): a test that
+    switches it, by a config's ``[ui] language`` or Settings > Language, must not leave
+    the next test speaking it."""
+    from companion import lang
+
+    yield
+    lang._current[:] = [lang.DEFAULT, lang._NONE]
 
 
 @pytest.fixture
