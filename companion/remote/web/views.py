@@ -223,6 +223,27 @@ def unit(game_id: str) -> str:
     return games.unit(game_id)
 
 
+def _over(unit_word: str) -> str:
+    """"hand {n} over ({gains})" for the game's unit, a whole sentence each (a language
+    may inflect the word, or put the number first)."""
+    # Translators: the result of hand/round/game {n} on the match page; {gains} is what
+    # each player scored in it ("Ann +71, Bob +0").
+    if unit_word == "hand":
+        return _("hand {n} over ({gains})")
+    if unit_word == "game":
+        return _("game {n} over ({gains})")
+    return _("round {n} over ({gains})")
+
+
+def _running_totals(unit_word: str) -> str:
+    """The chart's name for screen readers, by the game's unit."""
+    if unit_word == "hand":
+        return _("running totals by hand")
+    if unit_word == "game":
+        return _("running totals by game")
+    return _("running totals by round")
+
+
 def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
                 events: Sequence[Mapping[str, Any]]) -> list[str]:
     """:meth:`Match.note` of each event, by replaying them once through the game's
@@ -245,10 +266,7 @@ def event_notes(game: tuple[str, Sequence[str], Mapping[str, Any]],
                 after = result.get("totals", {})
                 gains = ", ".join(f"{name} {_signed(after.get(name, 0) - totals.get(name, 0))}"
                                   for name in match.players)
-                # Translators: {unit} is "hand", "round" or "game"; {gains} what each
-                # player scored in it ("Ann +71, Bob +0").
-                over = _("{unit} {n} over ({gains})").format(unit=word, n=settled,
-                                                             gains=gains)
+                over = _over(word).format(n=settled, gains=gains)
                 note = "; ".join(part for part in (note, over) if part)
             notes[index] = note
             totals, done = dict(result.get("totals", {})), settled
@@ -344,7 +362,7 @@ def chart_svg(players: Sequence[str], points: Sequence[Sequence[int]], label: st
     def y(v: int) -> float:
         return top + height * (high - v) / span
 
-    named = _("running totals by {unit}").format(unit=label)
+    named = _running_totals(label)
 
     parts = [f'<svg class="chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
              f'aria-label="{escape(named)}">']
