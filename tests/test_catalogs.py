@@ -150,3 +150,42 @@ def test_places_and_samples():
     assert Place(21, 2).overflow("two\nlines") is None
     assert Place(21, 2).overflow("one\ntwo\nthree")
     assert Place(5, 2).overflow("one two\nthree")  # "one two" folds to two lines
+
+
+#: Where each translating call keeps its context and message (positions of the args).
+_CALLS = {"_": (None, 0), "gettext": (None, 0), "N_": (None, 0), "ngettext": (None, 0),
+          "pgettext": (0, 1), "npgettext": (0, 1), "lazy": (0, 1)}
+
+
+def _literal_calls(tree):
+    import ast
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name not in _CALLS:
+            continue
+        context_at, message_at = _CALLS[name]
+        args = node.args
+        if len(args) <= message_at or not all(
+                isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                for arg in args[: message_at + 1]):
+            continue
+        context = args[context_at].value if context_at is not None else None
+        yield context, args[message_at].value, node.lineno
+
+
+def test_every_translating_call_with_literal_text_is_in_the_template():
+    """Babel reads the source as tokens and misses a call inside an f-string's braces:
+    the message would never be translated. Python's own parser finds them all."""
+    import ast
+
+    in_template = {entry.key for entry in po.read(catalogs.TEMPLATE) if entry.msgid}
+    missed = []
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for context, message, line in _literal_calls(tree):
+            if (context, message) not in in_template:
+                missed.append(f"{path.relative_to(ROOT)}:{line}: {message!r}")
+    assert missed == []

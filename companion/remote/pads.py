@@ -60,6 +60,8 @@ DEVICE_ROLLS = {
     "roll": N_("Roll the die"), "goal": N_("Roll for the goal"), "pool": N_("Roll the pool"),
     "reroll": N_("Re-roll them"),
 }
+#: The Send button of a pad whose die the device rolls, for a kind not named above.
+ROLL = N_("Roll")
 #: Steppers never go past these (the engines refuse more anyway).
 POINTS_RANGE = (-9999, 9999)
 CARDS_COUNTED = (0, 200)
@@ -255,7 +257,7 @@ def pads(match: Any, physical: bool = False) -> list[dict[str, Any]]:
         if rolled is not None and not physical:
             fields = [item for item in fields if item["name"] != rolled[0]]
             # Translators: the Send button of a pad whose die the device rolls.
-            send = _(DEVICE_ROLLS.get(kind, N_("Roll")))
+            send = _(DEVICE_ROLLS.get(kind, ROLL))
         made.append({"type": kind, "label": label, "send": send, "player": expect.player,
                      "fields": fields})
     return made
