@@ -466,7 +466,8 @@ def test_full_counter_counted_at_its_largest_fits(inspector):
 
 
 def test_card_down_at_ten_players_fits_on_every_entry_screen(inspector):
-    from companion.ui.card_down import CardPicker, ColourMenu, SumPicker
+    from companion.ui.card_down_hands import SumPicker
+    from companion.ui.card_down_turns import CardPicker, ColourMenu
 
     session = Session.start("card-down", list(LONG_NAMES), {})
     ctx = Context(rng=random.Random(1))

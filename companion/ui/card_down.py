@@ -1,5 +1,8 @@
-"""Final Card-Down at the table: the top card, whose turn, the stacked 2s, every hand's
-count, the TRIO/DUO/UNO questions and call-outs, the end-of-game hands and the standings.
+"""Final Card-Down's setup and the table: the top card, whose turn, the stacked 2s,
+every hand's count, the call-outs. The questions of a turn (the exact card picker, the
+special cards, TRIO/DUO/UNO, the colour a D names) are in
+:mod:`companion.ui.card_down_turns`; the end-of-game hands, the game's points and the
+match's end in :mod:`companion.ui.card_down_hands`.
 
 Turns are entered one of two ways, switched in the game menu ("Card entry"):
 
@@ -19,92 +22,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games import card_down as rules
-from companion.lang import lazy, npgettext, pgettext
+from companion.lang import npgettext, pgettext
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, WIDTH, Canvas, clip, fitting
-from companion.ui.play import (
-    GameOverScreen,
-    GameScreen,
-    ResultScreen,
-    Row,
-    SetupScreen,
-    Standings,
-    next_choice,
-)
-from companion.ui.screen import (
-    Confirm,
-    Context,
-    Menu,
-    MenuItem,
-    Message,
-    Press,
-    Screen,
-    is_,
-    wrap,
-)
+from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip
+from companion.ui.card_down_hands import GameResult, MatchOver, SumPicker, ToMenu, WentOut
+from companion.ui.card_down_turns import CardPicker, ColourMenu, SpecialCard, WordQuestion
+from companion.ui.card_down_words import BESIDE_X, colour_word, lines_of, suit_word
+from companion.ui.play import GameScreen, Row, SetupScreen, next_choice
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
 
-# Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
-# as they are inside every hint of these screens; card values (0-9, A-F) and the words a
-# player must say (TRIO, DUO, UNO) stay as the cards and the rule sheet print them.
-
-#: Where text beside the big top-card value starts (17 characters fit there).
-BESIDE_X = 24
 #: The "games" option as the setup screen offers it (0: until the table stops).
 GAME_COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10)
-#: Quick mode: the button (and long press) that names each special card, in the order
-#: the chooser lists them.
-SPECIAL_KEYS: tuple[tuple[str, bool, str], ...] = (
-    ("up", False, rules.DRAW_TWO),
-    ("down", False, rules.SKIP),
-    ("ok", False, rules.REVERSE),
-    ("roll", False, rules.ONE_MORE),
-    ("ok", True, rules.NAME_COLOUR),
-    ("roll", True, rules.NULL),
-)
-#: The colours and suits as the screens say them (the events keep the English codes).
-COLOUR_WORDS = {
-    # Translators: a Final Card-Down card colour (7 characters: "{colour} {suit}" fits 17).
-    "red": lazy("screen 7", "red"),
-    # Translators: a Final Card-Down card colour.
-    "blue": lazy("screen 7", "blue"),
-    # Translators: a Final Card-Down card colour.
-    "green": lazy("screen 7", "green"),
-    # Translators: a Final Card-Down card colour.
-    "yellow": lazy("screen 7", "yellow"),
-    # Translators: a Final Card-Down card colour.
-    "purple": lazy("screen 7", "purple"),
-}
-SUIT_WORDS = {
-    # Translators: a Final Card-Down card suit (9 characters: "{colour} {suit}" fits 17).
-    "hearts": lazy("screen 9", "hearts"),
-    # Translators: a Final Card-Down card suit.
-    "diamonds": lazy("screen 9", "diamonds"),
-    # Translators: a Final Card-Down card suit.
-    "clubs": lazy("screen 9", "clubs"),
-    # Translators: a Final Card-Down card suit.
-    "spades": lazy("screen 9", "spades"),
-    # Translators: a Final Card-Down card suit (the deck's fifth suit, a question mark).
-    "questions": lazy("screen 9", "questions"),
-}
-#: The exact card picker's three parts, as its title names the one being changed.
-FIELD_WORDS = {
-    # Translators: the part of a card being picked: its value (0-9, A-F).
-    "value": lazy("screen 6", "value"),
-    # Translators: the part of a card being picked: its colour.
-    "colour": lazy("screen 6", "colour"),
-    # Translators: the part of a card being picked: its suit.
-    "suit": lazy("screen 6", "suit"),
-}
-
-
-def colour_word(colour: str) -> str:
-    """A card colour as the screen says it."""
-    return str(COLOUR_WORDS.get(colour, colour))
-
-
-def suit_word(suit: str) -> str:
-    """A card suit as the screen says it."""
-    return str(SUIT_WORDS.get(suit, suit))
 
 
 class CardDownSetup(SetupScreen):
@@ -213,7 +141,7 @@ class CardDownTable(GameScreen):
         else:
             # Translators: folded into lines of 21 characters.
             text = pgettext("screen 21x4", "Quick: OK plain card, DOWN special card, ROLL draw.")
-        return Message(pgettext("screen 21", "Card entry"), _lines(text), self)
+        return Message(pgettext("screen 21", "Card entry"), lines_of(text), self)
 
     def _hands(self, parent: Screen) -> Screen:
         from companion.ui.screen import Lines
@@ -380,11 +308,6 @@ def _count_row(words: str, count: int) -> str:
     return f" {words}{count:>{max(1, 19 - len(words))}}"
 
 
-def _lines(text: str, width: int = 21) -> list[str]:
-    """A message's lines: where it breaks them, each folded at ``width`` if longer."""
-    return [line for part in text.split("\n") for line in wrap(part, width)]
-
-
 def _entered_exactly(events: list[dict]) -> bool:
     """True if the last card entered (played or turned up) was given exactly."""
     for event in reversed(events):
@@ -430,7 +353,7 @@ def _who_next(state: dict) -> list[str]:
         # Translators: two lines of 17: UP calls out {name}, who did not say {word}
         # (TRIO, DUO or UNO) in time.
         text = pgettext("screen 17x2", "UP: call {word}\non {name}")
-        return _lines(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
+        return lines_of(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
     # Translators: who plays after the player whose turn it is (17 characters).
     return [pgettext("screen 17", "next {name}").format(name=state["next"])]
 
@@ -461,357 +384,3 @@ def _more(players: int) -> str:
     # Translators: at the end of the line of every player's cards: {n} players left out
     # for room (UP lists them all); not "+4", which would read like cards to draw.
     return npgettext("screen 8", "{n} more", "{n} more", players).format(n=players)
-
-
-class ToMenu(Screen):
-    """Where BACK from a question leads: the game menu (undo, standings, leave)."""
-
-    def __init__(self, table: CardDownTable):
-        super().__init__(table)
-        self.table = table
-
-    def returned(self, ctx: Context) -> Screen:
-        return self.table.menu(ctx)
-
-
-class CardPicker(Screen):
-    """One exact card: UP/DOWN change the value, colour or suit under the cursor, OK
-    moves the cursor on, ROLL enters the card. It starts on the top card (or the 2 that
-    a stack needs, or the named colour), so the card shown first always matches."""
-
-    roll_ready = True
-    FIELDS = ("value", "colour", "suit")
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: UP/DN change the part under the cursor, OK moves to the next
-        # part (">"), ROLL enters the card.
-        return pgettext("screen 21", "UP/DN OK> ROLL enter")
-
-    def __init__(self, table: CardDownTable, title: str, player: str | None):
-        super().__init__(table)
-        self.table = table
-        self.title = title
-        self.player = player  # None: the first card of a game
-        match = table.match
-        top = match.top or rules.Card()
-        value = rules.DRAW_TWO if match.stacked else top.value or rules.NULL
-        colour = match.declared or top.colour or rules.COLOURS[0]
-        self.choice = [value, colour, top.suit or rules.SUITS[0]]
-        self.field = 0
-
-    @property
-    def card(self) -> rules.Card:
-        return rules.Card(*self.choice)
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down"):
-            options = (rules.VALUES, rules.COLOURS, rules.SUITS)[self.field]
-            step = (1 if press.button == "down" else -1) * (4 if press.long else 1)
-            at = options.index(self.choice[self.field])
-            self.choice[self.field] = options[(at + step) % len(options)]
-        elif is_(press, "ok"):
-            self.field = (self.field + 1) % len(self.FIELDS)
-        elif is_(press, "roll"):
-            return self._enter(ctx)
-        else:
-            return super().press(ctx, press)
-        return self
-
-    def _enter(self, ctx: Context) -> Screen:
-        card = self.card.as_json()
-        if self.player is None:
-            return self.table.apply(ctx, {"type": "turn_up", "card": card}, after=self)
-        return self.table.apply(ctx, {"type": "play", "player": self.player, "card": card},
-                                after=self)
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.title, str(FIELD_WORDS[self.FIELDS[self.field]]))
-        # (the title is the player's name, or "First card")
-        value, colour, suit = self.choice
-        canvas.big_text(3, BODY_TOP, value)
-        if self.field == 0:
-            canvas.underline(2, BODY_TOP + 22, 20)
-        canvas.text(BESIDE_X + 4, BODY_TOP, colour_word(colour), invert=self.field == 1)
-        canvas.text(BESIDE_X + 4, BODY_TOP + LINE_H, suit_word(suit), invert=self.field == 2)
-        if self.player is not None:
-            reason = self.table.match.why_not(self.card)
-            # Translators: whether the card picked may be laid on the discard pile now.
-            canvas.text(BESIDE_X + 4, BODY_TOP + 2 * LINE_H,
-                        pgettext("screen 16", "matches") if reason is None
-                        else pgettext("screen 16", "cannot go"))
-            canvas.line(3, clip(_on_top(self.table.match)))
-
-
-def _on_top(match: rules.CardDown) -> str:
-    """What the card goes on, for the picker's last line."""
-    if match.stacked:
-        # Translators: what the card goes on: stacked 2s ({n} cards to draw so far),
-        # only another 2 may go.
-        return pgettext("screen 21", "on 2s: +{n}, a 2 only").format(n=match.stacked)
-    if match.declared:
-        # Translators: what the card goes on: a D that named {colour}; that colour or
-        # a 0 may go.
-        return pgettext("screen 21", "on D: {colour} or a 0").format(
-            colour=colour_word(match.declared))
-    return _on_card(match.top)
-
-
-def _on_card(card: rules.Card | None) -> str:
-    """"on 7 red hearts", "on an A", "on a plain card": the top card, for the picker."""
-    if card is not None and card.exact:
-        # Translators: what the card goes on: the top card's value, colour and suit.
-        return pgettext("screen 21", "on {value} {colour} {suit}").format(
-            value=card.value, colour=colour_word(card.colour), suit=suit_word(card.suit))
-    if card is not None and card.value is not None and card.value in "8AEF":
-        # Translators: what the card goes on: a card known by its value only ("an" as
-        # English says 8, A, E and F).
-        return pgettext("screen 21", "on an {value}").format(value=card.value)
-    if card is not None and card.value is not None:
-        # Translators: what the card goes on: a card known by its value only.
-        return pgettext("screen 21", "on a {value}").format(value=card.value)
-    # Translators: what the card goes on: a card entered without its value.
-    return pgettext("screen 21", "on a plain card")
-
-
-class SpecialCard(Screen):
-    """Quick mode: which special card was played, one press each (held for D and 0)."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "BACK cancel")
-
-    def __init__(self, table: CardDownTable):
-        super().__init__(table)
-        self.table = table
-        self.player = table.match.current
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        for button, long, value in SPECIAL_KEYS:
-            if is_(press, button, long):
-                return self.table.apply(ctx, {"type": "play", "player": self.player,
-                                              "card": {"value": value}}, after=self.table)
-        return super().press(ctx, press)
-
-    def draw(self, canvas: Canvas) -> None:
-        # Translators: the title over the special cards, one of which the player laid
-        # ("Ann played a" ... 2, A, B, C, D or 0: the lines under it).
-        canvas.title(pgettext("screen 21", "{name} played a").format(name=self.player))
-        # Translators: which button names which special card, and what it does: 2 the
-        # next draws 2, A skips the next, B reverses, C one card again, D names a colour,
-        # 0 goes on anything ("hold": a long press). Keep the columns lined up.
-        canvas.paragraph([pgettext("screen 21", "UP:2 draw2  DN:A skip"),
-                          pgettext("screen 21", "OK:B rev ROLL:C again"),
-                          pgettext("screen 21", "hold OK:   D colour"),
-                          pgettext("screen 21", "hold ROLL: 0 null")])
-
-
-class WordQuestion(Screen):
-    """The player went down to 3, 2 or 1 card: did they say TRIO, DUO or UNO?"""
-
-    roll_ready = True
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK: the player said the word in time; DN: they forgot it.
-        return pgettext("screen 21", "OK said  DN forgot")
-
-    def __init__(self, table: CardDownTable):
-        super().__init__(table)
-        self.table = table
-        expect = table.match.expecting()
-        self.player = expect.player
-        self.word = expect.choices["word"][0]
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "ok") or is_(press, "roll"):
-            return self._answer(ctx, "said")
-        if is_(press, "down"):
-            return self._answer(ctx, "forgot")
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
-
-    def _answer(self, ctx: Context, kind: str) -> Screen:
-        return self.table.apply(ctx, {"type": kind, "player": self.player, "word": self.word})
-
-    def draw(self, canvas: Canvas) -> None:
-        held = self.table.match.in_hand[self.player]
-        # Translators: the player and how many cards they hold now.
-        canvas.title(npgettext("screen 21", "{name}: {n} card", "{name}: {n} cards", held)
-                     .format(name=self.player, n=held))
-        # Translators: the word the player had to say (TRIO, DUO or UNO: keep it), asked
-        # as a question, drawn big (7 characters).
-        canvas.centered(BODY_TOP + 1, pgettext("screen 7", "{word}?").format(word=self.word),
-                        scale=3)
-        # Translators: did the player say the word in time? (The shorter form is shown
-        # when the name is long.)
-        question = pgettext("screen 21", "Did {name} say it?").format(name=self.player)
-        canvas.line(3, fitting(question, pgettext("screen 21", "Said it in time?")),
-                    center=True)
-
-
-class ColourMenu(Menu):
-    """After a D: the colour the player names (or none); BACK opens the game menu."""
-
-    def __init__(self, table: CardDownTable):
-        self.table = table
-        player = table.match.current
-
-        def name(colour: str | None) -> Callable[[Context, Screen], Screen]:
-            event = ({"type": "colour", "player": player, "colour": colour} if colour
-                     else {"type": "pass", "player": player})
-            return lambda ctx, menu: table.apply(ctx, event)
-
-        items = [MenuItem(colour_word(colour).capitalize(), name(colour))
-                 for colour in rules.COLOURS]
-        # Translators: after a D, the player named no colour (passed).
-        items.append(MenuItem(pgettext("screen 21", "No colour named"), name(None)))
-        # Translators: the title over the colours the player may name after a D.
-        super().__init__(pgettext("screen 21", "{name} names:").format(name=player), items,
-                         table)
-        top = table.match.top
-        if top is not None and top.colour in rules.COLOURS:
-            self.selected = rules.COLOURS.index(top.colour)
-            self._scroll()
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return super().press(ctx, press)
-
-
-class WentOut(Screen):
-    """Someone discarded their last card: the game is over; values or sums next?"""
-
-    roll_ready = True
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK: enter each hand card by card; DN: each hand's sum of points.
-        return pgettext("screen 21", "OK values  DN sums")
-
-    def __init__(self, table: CardDownTable):
-        super().__init__(table)
-        self.table = table
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "ok") or is_(press, "roll") or is_(press, "down"):
-            self.table.by_sum = is_(press, "down")
-            return self.table.route(ctx)
-        if is_(press, "back"):
-            return self.table.menu(ctx)
-        return self
-
-    def draw(self, canvas: Canvas) -> None:
-        state = self.table.match.state()
-        # Translators: {n} is the game's number in the match.
-        canvas.title(pgettext("screen 21", "Game {n} over").format(n=state["game_number"]))
-        # Translators: the player laid their last card: the game is over.
-        lines = wrap(pgettext("screen 21x2", "{name} went out!").format(name=state["went_out"]))
-        # Translators: the cards left in every other hand are entered next: card by card
-        # (values) or as one number (a sum).
-        lines += wrap(pgettext("screen 21x2", "Now enter each hand: values, or a sum"))
-        canvas.paragraph(lines)
-
-
-class SumPicker(Screen):
-    """One hand's points as a single number: UP/DOWN 1 (held: 10), ROLL or OK enters."""
-
-    roll_ready = True
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: UP/DN change the sum, ROLL enters it ("ok").
-        return pgettext("screen 21", "UP/DN change ROLL ok")
-
-    def __init__(self, table: CardDownTable, player: str, held: int, parent: Screen):
-        super().__init__(parent)
-        self.table = table
-        self.player = player
-        self.held = held
-        self.most = held * rules.card_points(rules.VALUES[-1])
-        self.total = 0
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down"):
-            step = (1 if press.button == "up" else -1) * (10 if press.long else 1)
-            self.total = max(0, min(self.most, self.total + step))
-            return self
-        if is_(press, "ok") or is_(press, "roll"):
-            return self.table.apply(ctx, {"type": "hand", "player": self.player,
-                                          "sum": self.total}, after=self)
-        return super().press(ctx, press)
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.player, f"0-{self.most}")
-        # Translators: two lines of 11 left of the sum drawn big: the points of the
-        # cards left in the player's hand.
-        text = npgettext("screen 11x2", "Sum of\n{n} card", "Sum of\n{n} cards", self.held)
-        for row, line in enumerate(_lines(text.format(n=self.held), 11)[:2]):
-            canvas.text(1, BODY_TOP + 4 + row * 10, line)
-        canvas.big_text(WIDTH - 4, BODY_TOP + 4, str(self.total), right=True)
-
-
-class GameResult(ResultScreen):
-    """Each player's points for the game just ended, who went out first; UP/DOWN scroll."""
-
-    ROWS = 4
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK standings")
-
-    def __init__(self, table: CardDownTable, index: int):
-        super().__init__(table)
-        self.game = table.match.result()["games"][index]
-        self.top = 0
-
-    def next_screen(self, ctx: Context) -> Screen:
-        # Translators: the title of the standings after game {n} of the match.
-        title = pgettext("screen 17", "After game {n}").format(n=self.game["game"])
-        return Standings(self.table.match, self.table, title=title, high_wins=False)
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down"):
-            step = 1 if press.button == "down" else -1
-            count = len(self.game["players"])
-            self.top = max(0, min(self.top + step, count - self.ROWS))
-            return self
-        return super().press(ctx, press)
-
-    def draw(self, canvas: Canvas) -> None:
-        rows = sorted(self.game["players"].items(), key=lambda row: row[1]["points"])
-        width = max(len(name) for name in self.game["players"])
-        # Translators: the title of every player's points for game {n} of the match.
-        canvas.title(pgettext("screen 15", "Game {n} points").format(n=self.game["game"]),
-                     f"{self.top + 1}/{len(rows)}" if len(rows) > self.ROWS else "")
-        for row, (name, player) in enumerate(rows[self.top : self.top + self.ROWS]):
-            # Translators: in a player's row of points: they went out (no cards left); or
-            # how many cards they were left holding ("c" = cards), 4 characters.
-            mark = (pgettext("screen 4", "OUT") if name == self.game["went_out"] else
-                    npgettext("screen 4", "{n}c", "{n}c", player["cards"]).format(
-                        n=player["cards"]))
-            canvas.line(row, f"{name:<{width}} {mark:>4} {player['points']:>{COLUMNS - width - 6}}",
-                        invert=name == self.game["went_out"])
-
-
-class MatchOver(GameOverScreen):
-    """The lowest total wins the match: winner(s) and their total big; DOWN all totals."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "DN all  OK end")
-
-    @property
-    def heading(self) -> str:  # type: ignore[override]
-        # Translators: the title of a match's end, beside how many games it lasted.
-        return pgettext("screen 12", "Match over")
-
-    def title_right(self, result: dict) -> str:
-        games = len(result["games"])
-        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
-
-    def extra_line(self, result: dict) -> str:
-        # Translators: under "Winner", beside the winning total: the lowest total wins.
-        return pgettext("screen 12", "lowest wins")

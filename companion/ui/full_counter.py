@@ -12,6 +12,11 @@ before.
 The screens follow the engine (:mod:`companion.games.full_counter`): what they offer is
 what ``match.expecting()`` allows, and every outcome goes in as an event. In quick mode
 the values are not entered: ROLL is a plain play, OK picks an ability or power.
+
+This room holds the setup and the table. Who starts, the face-down card turned over and
+every player's cards are in :mod:`companion.ui.full_counter_turns`; the loser of a game
+and the match's end in :mod:`companion.ui.full_counter_results`; the deck's editor in
+:mod:`companion.ui.full_counter_deck`.
 """
 
 from __future__ import annotations
@@ -24,43 +29,14 @@ from companion.games import full_counter as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
+from companion.ui.full_counter_cards import card_of, label
 from companion.ui.full_counter_deck import DeckScreen
-from companion.ui.play import (
-    GameOverScreen,
-    GameScreen,
-    ResultScreen,
-    Row,
-    SetupScreen,
-    Standings,
-    ValuePicker,
-    next_choice,
-)
-from companion.ui.screen import (
-    MENU_ROWS,
-    Confirm,
-    Context,
-    Menu,
-    MenuItem,
-    Message,
-    Press,
-    Screen,
-    is_,
-    wrap,
-)
+from companion.ui.full_counter_results import GameResult, MatchOver
+from companion.ui.full_counter_turns import BlindPicker, CardsHeld, StarterQuestion
+from companion.ui.play import GameScreen, Row, SetupScreen, Standings, ValuePicker, next_choice
+from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
 from companion.ui.tools import ShuffleSetup
 
-# Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
-# as they are inside every hint of these screens; card numbers stay digits.
-
-#: Picker labels of the two powers without a number (a letter or two beside the numbers).
-POWER_LABELS = {
-    # Translators: Full Counter, the card picker's label of the Wildfire card (the power
-    # that burns the pile), beside the card numbers: one or two letters.
-    rules.WILDFIRE: lazy("screen 2", "W"),
-    # Translators: Full Counter, the card picker's label of the Dirty Mirror card (it
-    # copies the card under it), beside the card numbers: one or two letters.
-    rules.MIRROR: lazy("screen 2", "M"),
-}
 #: One word for what a card does, shown beside the cards entered (10 characters).
 EFFECT_WORDS = {
     # Translators: Full Counter, what a Black Market card does: the order of play turns.
@@ -91,19 +67,6 @@ GAME_COUNTS = (0, 1, 3, 5, 10)
 #: The right-hand column of the table screen, and the characters that fit in it.
 RIGHT_X = 50
 RIGHT_COLUMNS = (WIDTH - RIGHT_X) // CHAR_W
-
-
-def label(card: rules.Card) -> str:
-    """A card as the picker shows it: its number, or W / M."""
-    return str(POWER_LABELS.get(card, card))  # type: ignore[arg-type]
-
-
-def card_of(text: str) -> rules.Card:
-    """The card behind a picker label."""
-    for card, shown in POWER_LABELS.items():
-        if text in (shown, shown.message):  # as shown now, or in English
-            return card
-    return int(text)
 
 
 def play_event(player: str, cards: list[rules.Card]) -> dict[str, Any]:
@@ -221,7 +184,7 @@ class FullCounterTable(GameScreen):
                                       lambda ctx, m: self._shuffle(m)))
                 if "end" in self.match.expecting().types:
                     items.append(MenuItem(pgettext("screen 21", "End the match"),
-                                          lambda ctx, m: self._confirm_end(m)))
+                                          lambda ctx, m: self.confirm_end(m)))
             items.append(item)
         menu.items = items
         return menu
@@ -236,7 +199,7 @@ class FullCounterTable(GameScreen):
         guide.cards = self.deck.size
         return guide
 
-    def _confirm_end(self, parent: Screen) -> Screen:
+    def confirm_end(self, parent: Screen) -> Screen:
         return Confirm(pgettext("screen 21", "End the match?"),
                        [pgettext("screen 21", "Fewest losses wins."), *self._loss_lines()],
                        lambda ctx: self.apply(ctx, {"type": "end"}), parent)
@@ -291,7 +254,7 @@ class FullCounterTable(GameScreen):
     def _play_picker(self) -> Screen:
         player = self.match.current
         beat = self.match.to_beat
-        start = str(beat) if beat is not None else str(self._lowest_plain())
+        start = str(beat) if beat is not None else str(self.lowest_plain())
         # The prompt is "Ann: 7 or higher": the name on the title, the rest under it.
         prompt = self.match.expecting().prompt.removeprefix(f"{player}: ")
         picker = ValuePicker(player, [label(card) for card in self.deck.cards()],
@@ -299,7 +262,7 @@ class FullCounterTable(GameScreen):
                              self, start=start, summary=self._effect_of, prompt=prompt)
         return picker
 
-    def _lowest_plain(self) -> int:
+    def lowest_plain(self) -> int:
         return next((n for n in range(1, self.deck.numbers + 1) if not self.deck.is_power(n)), 1)
 
     def _effect_of(self, entered: list[str]) -> str:
@@ -502,51 +465,6 @@ def _is_row(item: MenuItem, words: str) -> bool:
     return item.label in (words, pgettext("screen 21", words))
 
 
-class CardsHeld(Screen):
-    """Every player's cards by count, the deck and the pile (a counted match): one row
-    a player, hand / face-up / face-down, "out" for who is out. UP/DOWN scroll (five
-    players need six rows), any other button goes back."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "UP/DN more  OK back")
-
-    def __init__(self, match: Any, parent: Screen):
-        super().__init__(parent)
-        self.match = match
-        self.top = 0
-
-    def rows(self) -> list[str]:
-        """The deck and the pile, then a row a player: the name (up to 12 characters)
-        and the cards in hand, face up and face down, under the title's words."""
-        state = self.match.state()
-        # Translators: Full Counter, how many cards are in the deck (the face-down stack
-        # hands are refilled from) and in the pile played onto this round.
-        rows = [pgettext("screen 21", "deck {deck}, pile {n}").format(
-            deck=state["deck"], n=state["pile"])]
-        for name in self.match.players:
-            held = state["zones"][name]
-            # Translators: in a player's row of card counts: the player is out of the game.
-            counts = (pgettext("screen 9", "out") if name in state["out"] else
-                      f"{held['hand']:>3}{held['face_up']:>3}{held['blind']:>3}")
-            rows.append(f"{name:<12}{counts:>9}")
-        return rows
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if press.button in ("up", "down"):
-            last_top = max(0, len(self.rows()) - MENU_ROWS)
-            self.top = max(0, min(last_top, self.top + (1 if press.button == "down" else -1)))
-            return self
-        return self.parent.returned(ctx)
-
-    def draw(self, canvas: Canvas) -> None:
-        # Translators: the title over three columns of counts (3 characters each, the
-        # last ending at the right edge): cards in hand, face up, face down.
-        canvas.title(pgettext("screen 21", "Cards: hand up down"))
-        for row, text in enumerate(self.rows()[self.top:self.top + MENU_ROWS]):
-            canvas.line(row, text)
-
-
 def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:
     """A solid triangle ``size`` wide pointing up (ascending) or down (descending)."""
     half = size // 2
@@ -555,152 +473,3 @@ def _arrow(canvas: Canvas, x: int, y: int, size: int, up: bool) -> None:
     else:
         points = [(x, y), (x + size, y), (x + half, y + size)]
     canvas.draw.polygon(points, fill=1)
-
-
-class BlindPicker(ValuePicker):
-    """The face-down card that was turned over: UP/DOWN to it, OK enters it."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK this card")
-
-    def __init__(self, table: FullCounterTable, player: str, parent: Screen):
-        deck = table.deck
-        # Translators: the title of the picker of a face-down card the player turned
-        # over (played blind).
-        title = pgettext("screen 21", "{name}'s blind").format(name=player)
-        super().__init__(title, [label(card) for card in deck.cards()],
-                         self._flipped, parent, start=str(table._lowest_plain()))
-        self.table = table
-        self.player = player
-
-    def _flipped(self, ctx: Context, entered: list[str]) -> Screen:
-        event = {"type": "blind", "player": self.player, "value": card_of(entered[-1])}
-        return self.table.apply(ctx, event, after=self)
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "ok") or is_(press, "roll"):  # one card: no list to finish
-            return self._flipped(ctx, [self.values[self.cursor]])
-        return super().press(ctx, press)
-
-
-class StarterQuestion(Menu):
-    """FU2 as questions: who has a face-up Gold Bar (first from the dealer's left)?
-    Nobody: who has one in hand? Nobody again: the same for the next value."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK pick  BACK menu")
-
-    def __init__(self, table: FullCounterTable, face_up: bool):
-        match = table.match
-        self.table = table
-        self.face_up = face_up
-        self.value = match.asking_value
-        # Translators: who starts a Full Counter game: the question over the players,
-        # first who shows the card face up on the table, then who holds it in hand (Gold
-        # Bar is a card's name).
-        if match.deck.role(self.value) == rules.GOLD_BAR and face_up:
-            title = pgettext("screen 21", "Face-up Gold Bar?")
-        elif match.deck.role(self.value) == rules.GOLD_BAR:
-            title = pgettext("screen 21", "Gold Bar in hand?")
-        elif face_up:
-            title = pgettext("screen 21", "Who has a face-up {number}?").format(
-                number=self.value)
-        else:
-            title = pgettext("screen 21", "Who has a {number} in hand?").format(
-                number=self.value)
-        # Translators: beside the name of the player who deals this game.
-        deals = pgettext("screen 8", "deals")
-        items = [MenuItem(name, lambda ctx, menu, name=name: self._holder(ctx, name),
-                          note=deals if name == match.dealer else "")
-                 for name in match.from_dealers_left]
-        items.append(MenuItem(pgettext("screen 21", "Nobody"),
-                              lambda ctx, menu: self._nobody(ctx)))
-        super().__init__(title, items, table)
-
-    def _holder(self, ctx: Context, name: str) -> Screen:
-        event: dict[str, Any] = {"type": "starter", "value": self.value,
-                                 "face_up": [name] if self.face_up else []}
-        if not self.face_up:
-            event["in_hand"] = [name]
-        return self.table.apply(ctx, event, after=self)
-
-    def _nobody(self, ctx: Context) -> Screen:
-        if self.face_up:
-            return StarterQuestion(self.table, face_up=False)
-        event = {"type": "starter", "value": self.value, "face_up": [], "in_hand": []}
-        return self.table.apply(ctx, event, after=self)
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "back"):
-            return self.table.menu(ctx) if self.face_up else StarterQuestion(self.table, True)
-        return super().press(ctx, press)
-
-
-class GameResult(ResultScreen):
-    """The loser of the game, big; they deal the next. OK: next game; DOWN: end."""
-
-    def __init__(self, table: FullCounterTable, index: int):
-        super().__init__(table)
-        self.record = table.match.result()["games"][index]
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        if self.table.match.over:
-            return pgettext("screen 21", "OK on  UP losses")
-        return pgettext("screen 21", "OK next  DN end match")
-
-    def press(self, ctx: Context, press: Press) -> Screen:
-        if is_(press, "up"):
-            return self.table.losses(self)
-        if is_(press, "down") and "end" in self.table.match.expecting().types:
-            return self.table._confirm_end(self)
-        return super().press(ctx, press)
-
-    def draw(self, canvas: Canvas) -> None:
-        record = self.record
-        # Translators: {n} is the game's number in the match.
-        canvas.title(pgettext("screen 21", "Game {n} over").format(n=record["game"]))
-        # Translators: Full Counter's game result: this line, the loser's name big
-        # under it, then "and deals the next" (game) under the name.
-        canvas.line(0, pgettext("screen 21", "Last one left loses:"))
-        loser = record["loser"]
-        scale = 2 if len(loser) <= 10 else 1
-        canvas.text(1, BODY_TOP + 12, clip(loser, 21 // scale), scale=scale)
-        canvas.line(3, pgettext("screen 21", "and deals the next"))
-
-
-class MatchOver(GameOverScreen):
-    """The match's winners (fewest losses) big; DOWN every player's losses."""
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "DN losses  OK end")
-
-    @property
-    def heading(self) -> str:  # type: ignore[override]
-        # Translators: the title of a match's end, beside how many games it lasted.
-        return pgettext("screen 12", "Match over")
-
-    def title_right(self, result: dict) -> str:
-        games = len(result["games"])
-        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
-
-    def down_screen(self) -> Screen:
-        return self.table.losses(self)
-
-    def draw_result(self, canvas: Canvas, result: dict) -> None:
-        winners = result["winners"]
-        fewest = result["totals"][winners[0]]
-        # Translators: Full Counter's match end: two lines left of the number of losses
-        # drawn big ("Won with / losses: 2"); "Shared win," when several tie.
-        canvas.text(1, BODY_TOP + 1, pgettext("screen 14", "Won with") if len(winners) == 1
-                    else pgettext("screen 14", "Shared win,"))
-        canvas.text(1, BODY_TOP + 11, npgettext("screen 14", "loss:", "losses:", fewest))
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(fewest), right=True)
-        names = " & ".join(winners)
-        if len(names) <= 10:
-            canvas.text(1, BODY_TOP + 26, names, scale=2)
-        else:
-            canvas.paragraph(wrap(names)[:2], first_row=2)

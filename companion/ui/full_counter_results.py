@@ -1,0 +1,78 @@
+"""Full Counter's results: the loser of a game (who deals the next) and the match's end
+(the fewest losses win). UP/DOWN open the table's list of losses.
+"""
+
+from __future__ import annotations
+
+from companion.lang import npgettext, pgettext
+from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen
+from companion.ui.screen import Context, Press, Screen, is_, wrap
+
+
+class GameResult(ResultScreen):
+    """The loser of the game, big; they deal the next. OK: next game; DOWN: end."""
+
+    def __init__(self, table: GameScreen, index: int):
+        super().__init__(table)
+        self.record = table.match.result()["games"][index]
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        if self.table.match.over:
+            return pgettext("screen 21", "OK on  UP losses")
+        return pgettext("screen 21", "OK next  DN end match")
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if is_(press, "up"):
+            return self.table.losses(self)
+        if is_(press, "down") and "end" in self.table.match.expecting().types:
+            return self.table.confirm_end(self)
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        record = self.record
+        # Translators: {n} is the game's number in the match.
+        canvas.title(pgettext("screen 21", "Game {n} over").format(n=record["game"]))
+        # Translators: Full Counter's game result: this line, the loser's name big
+        # under it, then "and deals the next" (game) under the name.
+        canvas.line(0, pgettext("screen 21", "Last one left loses:"))
+        loser = record["loser"]
+        scale = 2 if len(loser) <= 10 else 1
+        canvas.text(1, BODY_TOP + 12, clip(loser, 21 // scale), scale=scale)
+        canvas.line(3, pgettext("screen 21", "and deals the next"))
+
+
+class MatchOver(GameOverScreen):
+    """The match's winners (fewest losses) big; DOWN every player's losses."""
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "DN losses  OK end")
+
+    @property
+    def heading(self) -> str:  # type: ignore[override]
+        # Translators: the title of a match's end, beside how many games it lasted.
+        return pgettext("screen 12", "Match over")
+
+    def title_right(self, result: dict) -> str:
+        games = len(result["games"])
+        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
+
+    def down_screen(self) -> Screen:
+        return self.table.losses(self)
+
+    def draw_result(self, canvas: Canvas, result: dict) -> None:
+        winners = result["winners"]
+        fewest = result["totals"][winners[0]]
+        # Translators: Full Counter's match end: two lines left of the number of losses
+        # drawn big ("Won with / losses: 2"); "Shared win," when several tie.
+        canvas.text(1, BODY_TOP + 1, pgettext("screen 14", "Won with") if len(winners) == 1
+                    else pgettext("screen 14", "Shared win,"))
+        canvas.text(1, BODY_TOP + 11, npgettext("screen 14", "loss:", "losses:", fewest))
+        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(fewest), right=True)
+        names = " & ".join(winners)
+        if len(names) <= 10:
+            canvas.text(1, BODY_TOP + 26, names, scale=2)
+        else:
+            canvas.paragraph(wrap(names)[:2], first_row=2)
