@@ -40,6 +40,7 @@ SAMPLES = {
                      "who", "starter", "opponent", "other", "giver", "taker", "holder"),
                     "Marta"),
     **dict.fromkeys(("points", "score", "goal", "best", "sum"), "123"),
+    "prizes": "1 2 3",  # a prize card's three space values
 }
 DEFAULT_SAMPLE = "12"
 

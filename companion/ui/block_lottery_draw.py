@@ -105,10 +105,12 @@ def draw_token(canvas: Canvas, x: int, token: str, *, invert: bool = False) -> N
     ALL in big letters, NONE as a crossed-out die."""
     left, top = x + (40 - TOKEN_DIE) // 2, BODY_TOP + 4
     if token == rules.ALL:
-        # Translators: the lottery token that makes every die score that prize space,
-        # drawn big in it (3 characters).
-        word = pgettext("screen 3", "ALL")
-        canvas.text(centred_x(x, 40, word, 2), top + 6, word, scale=2, invert=invert)
+        # Big in its space when the word has 3 letters or fewer, else small (a space is
+        # 40 pixels wide: 6 small letters).
+        word = token_word(token)
+        scale = 2 if len(word) <= 3 else 1
+        canvas.text(centred_x(x, 40, word, scale), top + 6 + (0 if scale == 2 else 4), word,
+                    scale=scale, invert=invert)
     elif token == rules.NONE:
         right, bottom = left + TOKEN_DIE - 1, top + TOKEN_DIE - 1
         canvas.draw.rounded_rectangle((left, top, right, bottom), radius=3, outline=1,

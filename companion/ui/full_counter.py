@@ -407,9 +407,11 @@ class FullCounterTable(GameScreen):
         """The value to beat big, an arrow for up or down, and the run on top; "ANY"
         when any card goes. Quick mode knows no values: only the arrow."""
         if state["free"]:
-            # Translators: Full Counter, drawn big (3 characters) where the value to beat
-            # stands when any card may be played (the pile was burnt or is empty).
-            canvas.text(4, BODY_TOP + 8, pgettext("screen 3", "ANY"), scale=2)
+            # Translators: Full Counter, where the value to beat stands when any card may
+            # be played (the pile was burnt or is empty): up to 7 characters; 3 or fewer
+            # are drawn twice the size.
+            free = pgettext("screen 7", "ANY")
+            canvas.text(4, BODY_TOP + 8, free, scale=2 if len(free) <= 3 else 1)
             return
         if state["to_beat"] is None:  # quick mode
             _arrow(canvas, 14, BODY_TOP + 3, 22, up=state["order"] == "ascending")

@@ -7,6 +7,8 @@ moment ROLL is pressed (from ``ctx.rng``); the short animation after it only dec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.errors import BadSetup
 from companion.lang import lazy, npgettext, pgettext
 from companion.table.bag import LOTTERY_TOKENS, TokenBag
@@ -19,6 +21,7 @@ from companion.table.shuffle import (
     passes_needed,
     shuffle_plan,
 )
+from companion.ui.block_lottery_draw import token_word
 from companion.ui.canvas import (
     BODY_TOP,
     COLUMNS,
@@ -333,9 +336,9 @@ class BagScreen(Screen):
 
         drawn, left = self.bag.drawn, self.bag.remaining
         lines = [pgettext("screen 21", "Drawn ({n}):").format(n=len(drawn)),
-                 *(wrap(" ".join(drawn)) or ["-"]),
+                 *(wrap(" ".join(_said(drawn))) or ["-"]),
                  pgettext("screen 21", "Left ({n}):").format(n=len(left)),
-                 *(wrap(" ".join(left)) or ["-"])]
+                 *(wrap(" ".join(_said(left))) or ["-"])]
         return Lines(pgettext("screen 21", "Tokens"), lines, self)
 
     def _shown(self) -> tuple[str, str]:
@@ -344,8 +347,8 @@ class BagScreen(Screen):
         drawn_line = pgettext("screen 21", "Drawn: {tokens}")
         left_line = pgettext("screen 21", "Left: {tokens}")
         room = COLUMNS - len(drawn_line.replace("{tokens}", ""))
-        drawn = newest_that_fit(self.bag.drawn, room) or "-"
-        left = first_that_fit(self.bag.remaining,
+        drawn = newest_that_fit(_said(self.bag.drawn), room) or "-"
+        left = first_that_fit(_said(self.bag.remaining),
                               COLUMNS - len(left_line.replace("{tokens}", "")))
         return drawn, left
 
@@ -374,7 +377,7 @@ class BagScreen(Screen):
         if self.spinner.spinning:
             shown = self.spin_token
         elif self.bag.drawn:
-            shown = self.bag.drawn[-1]
+            shown = token_word(self.bag.drawn[-1])
         else:
             shown = ""
         if shown:
@@ -386,6 +389,12 @@ class BagScreen(Screen):
             drawn, left = self._lines()
             canvas.text(1, 34, drawn)
             canvas.text(1, 44, left)
+
+
+def _said(tokens: Sequence[str]) -> list[str]:
+    """Tokens as the screen says them: Block Lottery's ALL and NONE in the language
+    (as its own screens say them), any other token as it is named."""
+    return [token_word(token) for token in tokens]
 
 
 # -- shuffle guide ---------------------------------------------------------------------
