@@ -866,7 +866,7 @@ def test_a_command_the_owner_cannot_take_in_time_is_busy_and_never_runs_late(dev
 
 
 def test_too_many_waiting_commands_are_busy_at_once(device) -> None:
-    from companion.remote import commands
+    from companion.remote import calls, commands
 
     release = threading.Event()
     device.post("call", lambda app: release.wait(WAIT))
@@ -882,7 +882,7 @@ def test_too_many_waiting_commands_are_busy_at_once(device) -> None:
                range(commands.PENDING_MAX)]
     for thread in waiting:
         thread.start()
-    wait_for(lambda: commands._pending_count.get(id(device)) == commands.PENDING_MAX)
+    wait_for(lambda: calls._pending_count.get(id(device)) == commands.PENDING_MAX)
     with pytest.raises(commands.RemoteError) as caught:
         commands.call(device, commands.add_player, "Late", timeout=WAIT)
     assert caught.value.code == "BUSY" and "was not run" in caught.value.message

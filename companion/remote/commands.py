@@ -29,48 +29,72 @@ Two rules keep a second way in from wrecking what the buttons are doing:
   never left orphaned. :func:`leave` abandons it on purpose.
 - **Nothing is dropped silently.** When the app's queue is backed up, :func:`call`
   answers ``BUSY`` and the command is not run (never half-run, never run late).
+
+The commands that change the table (the roster, the game) live here with
+:data:`COMMANDS` and :func:`run`; those that only read in :mod:`companion.remote.reads`;
+the way to the owner thread and back (:func:`call`, :func:`guarded`,
+:class:`RemoteError`) in :mod:`companion.remote.calls`. Every one of them is given from
+here too, so a transport imports this module alone.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-import traceback
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.config import physical_dice
-from companion.errors import (
-    BadSetup,
-    CompanionError,
-    IllegalEvent,
-    StoreError,
-    UnknownGame,
-    written,
-)
-from companion.lang import _, ngettext
+from companion.errors import UnknownGame, written
+from companion.lang import _
 from companion.names import check_name
+from companion.remote.calls import (
+    CALL_TIMEOUT,
+    ERRORS,
+    PENDING_MAX,
+    RemoteError,
+    call,
+    guarded,
+)
 from companion.remote.dice import PHYSICAL_ROLL, remote_faces
-from companion.remote.pads import pads
-from companion.store import ROSTER_MAX, RosterFull, joining
+from companion.remote.reads import (
+    HISTORY_DEFAULT,
+    HISTORY_MAX,
+    ev_json,
+    ev_payload,
+    expecting,
+    export,
+    export_args,
+    history,
+    history_limit,
+    open_match,
+    players,
+    session_state,
+    state,
+    status,
+    store_of,
+    waiting_state,
+)
+from companion.store import RosterFull, joining
 
 if TYPE_CHECKING:
     from companion.app import App
     from companion.session import Session
 
 __all__ = [
+    "CALL_TIMEOUT",
     "COMMANDS",
     "ERRORS",
     "HISTORY_DEFAULT",
     "HISTORY_MAX",
+    "PENDING_MAX",
     "RemoteError",
     "add_player",
     "call",
-    "event",
     "ev_json",
     "ev_payload",
+    "event",
     "export",
     "export_args",
+    "guarded",
     "history",
     "history_limit",
     "leave",
@@ -80,199 +104,12 @@ __all__ = [
     "rename_player",
     "roll",
     "run",
+    "session_state",
     "state",
     "status",
     "undo",
+    "waiting_state",
 ]
-
-log = logging.getLogger("companion")
-
-#: HISTORY without a number, and the most it gives.
-HISTORY_DEFAULT, HISTORY_MAX = 10, 100
-#: Seconds :func:`call` waits for the owner thread to start a command before it
-#: answers BUSY (the thread is stuck in something long: a display that hangs).
-CALL_TIMEOUT = 5.0
-#: Remote commands waiting in the app's queue at once, from every transport
-#: together; one more is answered BUSY rather than piling up behind the buttons.
-PENDING_MAX = 8
-
-#: The error codes of the commands, each with what it means.
-ERRORS: dict[str, str] = {
-    "BADARG": "the command's arguments are missing or wrong",
-    "NOGAME": "no game on the screen",
-    "ILLEGAL": "the game refused it: against the rules or not the moment",
-    "OPEN": "a game is still open: LEAVE it first (it is kept as abandoned), or force",
-    "STORE": "the game log cannot do it (no log, a name taken, disk full)",
-    "FULL": f"the roster holds at most {ROSTER_MAX} names",
-    "BUSY": "the device is busy; the command was not run (send it again)",
-    "INTERNAL": "a bug; the device carries on (details in its log)",
-}
-
-
-class RemoteError(CompanionError):
-    """A command is refused: ``code`` (a key of :data:`ERRORS`) and one-line ``message``."""
-
-    def __init__(self, code: str, message: str):
-        message = " ".join(str(message).split()) or ERRORS.get(code, "error")
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-# -- reading --------------------------------------------------------------------------------
-
-
-def status(app: App) -> dict[str, Any]:
-    """The match on the screen (state and what it expects next), or only the screen's
-    title outside a game."""
-    screen = app.screen
-    title = screen.title or type(screen).__name__
-    session = app.current_session()
-    if session is None:
-        return {"screen": title, "game": None}
-    match = session.match
-    return {
-        "screen": title,
-        "game": match.game_id,
-        "title": session.title,
-        "match_id": session.match_id,
-        "players": list(match.players),
-        "options": dict(match.options),
-        "seq": len(match.events),
-        "over": match.over,
-        "expecting": _expecting(match),
-        "state": match.state(),
-        "timer": app.timer.status(),
-    }
-
-
-def state(app: App) -> dict[str, Any]:
-    """The match at the table for the page (``GET /api/state``): ``game``, ``title``,
-    ``match_id``, ``players`` (seat order), ``totals``, ``over``, ``winners``, ``turn``
-    (whose turn, or None), ``prompt`` (the OLED's one-line prompt), ``seq`` (events so
-    far), ``expecting``, ``saved`` (False while nothing can be written), ``timer`` (the
-    turn timer, :meth:`companion.timer.TableTimer.status`; None when off); ``{"match":
-    None}`` when no game is on the screen."""
-    return session_state(app, app.current_session())
-
-
-def session_state(app: App, session: Session | None) -> dict[str, Any]:
-    """:func:`state` of ``session`` (the web page keeps showing a match that just
-    finished, after the screen has moved on to its Game over picture)."""
-    if session is None:
-        return {"match": None, "saved": saving(app)}
-    match = session.match
-    result = match.result()
-    expect = _expecting(match)
-    return {
-        "game": match.game_id,
-        "title": session.title,
-        "match_id": session.match_id,
-        "players": list(match.players),
-        "totals": dict(result.get("totals", {})),
-        "over": match.over,
-        "winners": list(result.get("winners", [])) if match.over else [],
-        "turn": expect["player"],
-        "prompt": expect["prompt"] if not match.over else _("Game over"),
-        "seq": len(match.events),
-        "expecting": expect,
-        "context": match.context(),
-        "pads": pads(match, physical=physical_dice(app.ctx.config)),
-        "saved": saving(app),
-        # The turn timer follows the game on the screen only.
-        "timer": app.timer.status() if session is app.current_session() else None,
-    }
-
-
-def waiting_state(app: App) -> dict[str, Any] | None:
-    """The game waiting to be resumed on the device (after a restart, or left while
-    unsaved), as the page shows it: ``match_id``, ``game``, ``title``, ``players``,
-    ``totals``, ``seq``; None when there is none or the log cannot say."""
-    try:
-        open_now = _open_match(app)
-    except CompanionError:
-        return None  # the log cannot be read now: the page says no more than it knows
-    if open_now is None or open_now["session"] is app.current_session():
-        return None
-    match = open_now["session"].match
-    return {"match_id": open_now["match_id"], "game": match.game_id,
-            "title": open_now["title"], "players": list(match.players),
-            "totals": dict(match.result().get("totals", {})), "seq": len(match.events)}
-
-
-def saving(app: App) -> bool:
-    """True when what is played now is written to the game log."""
-    return app.ctx.store is not None and not app.unsaved()
-
-
-def players(app: App) -> list[str]:
-    """The roster, most recently used first."""
-    return _store(app).roster()
-
-
-def history(app: App, limit: int = HISTORY_DEFAULT) -> list[dict[str, Any]]:
-    """The last ``limit`` finished matches, newest first."""
-    return [record.to_json() for record in _store(app).history(history_limit(limit))]
-
-
-def history_limit(limit: object) -> int:
-    """``limit`` if it is a count :func:`history` gives (1 to HISTORY_MAX), else BADARG
-    (the console checks its text with this too, before it queues the command)."""
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= HISTORY_MAX:
-        raise RemoteError("BADARG", _("history takes a number from 1 to {n}").format(
-            n=HISTORY_MAX))
-    return limit
-
-
-def export_args(ref: object, fmt: object) -> tuple[str, str]:
-    """(match, format) as :func:`export` takes them: ``current``, ``last`` or a number,
-    and ``jsonl`` or ``csv``; BADARG otherwise (the console checks with this too)."""
-    ref = str(ref).strip().lower()
-    if fmt not in ("jsonl", "csv"):
-        # Translators: jsonl and csv are the formats' names, typed as they are.
-        raise RemoteError("BADARG", _("export writes jsonl or csv, not {value}").format(
-            value=written(fmt)))
-    if ref not in ("current", "last") and not (ref.isascii() and ref.isdigit()):
-        # Translators: "current" and "last" are typed as they are.
-        raise RemoteError("BADARG", _("a match is current, last or a number, not {value}")
-                          .format(value=written(ref)))
-    return ref, str(fmt)
-
-
-def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
-    """A match as the lines ``companion export`` writes: ``ref`` is ``current`` (the
-    game on the screen, or the unfinished one in the log), ``last`` or a match id."""
-    from companion.export import csv_text, jsonl_lines
-    from companion.store import MatchRecord
-
-    ref, fmt = export_args(ref, fmt)
-    session = app.current_session() if ref == "current" else None
-    store = app.ctx.store
-    if session is not None and (session.match_id is None or store is None):
-        match = session.match  # a game not saved anywhere: export what is in memory
-        record = MatchRecord(id=0, game_id=match.game_id, players=tuple(match.players),
-                             options=dict(match.options), started=0.0, finished=None,
-                             result=None, abandoned=False, event_count=len(match.events))
-        events = list(match.events)
-    else:
-        store = _store(app)
-        if session is not None:
-            match_id = session.match_id
-        elif ref == "current":
-            record_now = store.unfinished()
-            if record_now is None:
-                raise RemoteError("NOGAME", _("no match in progress"))
-            match_id = record_now.id
-        else:
-            match_id = store.resolve(ref)
-        record, events = store.match(match_id), store.events(match_id)
-    if fmt == "jsonl":
-        return jsonl_lines(record, events)
-    sheet = csv_text(record, events)
-    if sheet is None:
-        raise RemoteError("BADARG", _("match {number} has no scores to export").format(
-            number=record.id))
-    return sheet.splitlines()
 
 
 # -- the roster ------------------------------------------------------------------------------
@@ -281,7 +118,7 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
 def add_player(app: App, name: str) -> dict[str, Any]:
     """Add ``name`` to the roster: ``{"added": name, "count": roster size}`` (the
     roster itself is PLAYERS; a reply never repeats it)."""
-    store = _store(app)
+    store = store_of(app)
     check_name(name)  # a name the rule refuses is a bad argument (BADARG), not a store error
     added = store.add_player(name)  # as the name rule cleaned it
     return {"added": added, "count": len(store.roster())}
@@ -289,7 +126,7 @@ def add_player(app: App, name: str) -> dict[str, Any]:
 
 def rename_player(app: App, old: str, new: str) -> dict[str, Any]:
     """Rename a roster name (past matches keep the name they were played under)."""
-    store = _store(app)
+    store = store_of(app)
     check_name(new)  # BADARG for a name the rule refuses (see add_player)
     stored = store.rename_player(old, new)
     return {"renamed": old.strip(), "to": stored}  # the new name as the roster has it
@@ -297,7 +134,7 @@ def rename_player(app: App, old: str, new: str) -> dict[str, Any]:
 
 def remove_player(app: App, name: str) -> dict[str, Any]:
     """Take ``name`` off the roster (past matches keep it)."""
-    store = _store(app)
+    store = store_of(app)
     store.remove_player(name)
     return {"removed": name.strip(), "count": len(store.roster())}
 
@@ -327,7 +164,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     options = dict(options or {})
     new_match(game_id, names, options)  # refused here, before anything changes
     _room_on_the_roster(app.ctx.store, names)
-    open_now = _open_match(app)
+    open_now = open_match(app)
     if open_now is not None and not force:
         raise RemoteError("OPEN", _still_open(open_now))
     if open_now is not None:
@@ -368,7 +205,7 @@ def leave(app: App) -> dict[str, Any]:
     history marked abandoned."""
     from companion.ui.home import home_menu
 
-    open_now = _open_match(app)
+    open_now = open_match(app)
     if open_now is None:
         raise RemoteError("NOGAME", _("no unfinished game to leave"))
     _abandon_open(app, open_now)
@@ -435,25 +272,7 @@ def undo(app: App) -> dict[str, Any]:
     app.wake()
     match = session.match
     return {"match_id": session.match_id, "seq": len(match.events), "undone": undone,
-            "over": match.over, "expecting": _expecting(match)}
-
-
-# -- the JSON both mirrors push ----------------------------------------------------------
-
-
-def ev_payload(session: Session, event: dict[str, Any], undone: bool = False) -> dict[str, Any]:
-    """One applied event as both mirrors send it: ``{"game", "match_id", "seq", "event"}``
-    (``seq`` counts the events so far); an undo is ``{..., "seq": n, "undone": event}``
-    with ``n`` the count of events left."""
-    return ev_json(session.match.game_id, session.match_id, len(session.match.events), event,
-                   undone)
-
-
-def ev_json(game: str | None, match_id: int | None, seq: int, event: dict[str, Any],
-            undone: bool = False) -> dict[str, Any]:
-    """:func:`ev_payload` from its parts (events read back from the game log)."""
-    return {"game": game, "match_id": match_id, "seq": seq,
-            "undone" if undone else "event": event}
+            "over": match.over, "expecting": expecting(match)}
 
 
 # -- running commands ------------------------------------------------------------------------
@@ -486,129 +305,13 @@ def run(app: App, name: str, *args: Any, **kw: Any) -> Any:
     return guarded(command, app, *args, **kw)
 
 
-def guarded(fn: Callable[..., Any], app: App, *args: Any, **kw: Any) -> Any:
-    """``fn(app, *args)`` with every exception turned into :class:`RemoteError`."""
-    try:
-        return fn(app, *args, **kw)
-    except RemoteError:
-        raise
-    except IllegalEvent as problem:
-        raise RemoteError("ILLEGAL", str(problem)) from None
-    except StoreError as problem:
-        code = "FULL" if getattr(problem, "full", False) else "STORE"
-        raise RemoteError(code, str(problem)) from None
-    except (UnknownGame, BadSetup) as problem:
-        raise RemoteError("BADARG", str(problem)) from None
-    except CompanionError as problem:
-        raise RemoteError("ILLEGAL", str(problem)) from None
-    except Exception as problem:  # noqa: BLE001 - a bug must not kill the owner thread
-        log.error("remote command %s failed:\n%s", getattr(fn, "__name__", fn),
-                  traceback.format_exc())
-        raise RemoteError("INTERNAL", f"{type(problem).__name__}: {problem}") from None
-
-
-class _Pending:
-    """One command posted to the app's queue; the owner thread and the caller agree
-    under a lock whether it runs (it started) or not (the caller gave up first)."""
-
-    def __init__(self, wake: threading.Event | None) -> None:
-        self.lock = threading.Lock()
-        self.finished = threading.Event()
-        self.wake = wake or self.finished
-        self.started = self.cancelled = False
-        self.result: Any = None
-        self.error: RemoteError | None = None
-
-    def give_up(self) -> bool:
-        """True when the command will never run; False when it has started already."""
-        with self.lock:
-            if not self.started:
-                self.cancelled = True
-            return self.cancelled
-
-
-_pending_lock = threading.Lock()
-_pending_count: dict[int, int] = {}
-
-
-def call(app: App, fn: Callable[..., Any], *args: Any, timeout: float = CALL_TIMEOUT,
-         wake: threading.Event | None = None, **kw: Any) -> Any:
-    """Run ``fn(app, *args)`` on the app's owner thread and return its result, or raise
-    :class:`RemoteError` (its own, or ``BUSY``). Call it from any thread but the owner.
-
-    ``BUSY`` when :data:`PENDING_MAX` remote commands wait already, or when the owner
-    thread has not started this one within ``timeout`` seconds; the command then never
-    runs (the owner skips it), so a refused command has changed nothing. Once started
-    it is waited for to the end. ``wake`` (cleared here) lets a transport that is
-    closing stop the wait early: setting it gives up as a timeout does.
-    """
-    if threading.current_thread() is getattr(app, "owner", None):
-        return guarded(fn, app, *args, **kw)  # on the owner already: waiting would hang
-    key = id(app)
-    with _pending_lock:
-        if _pending_count.get(key, 0) >= PENDING_MAX:
-            # Translators: {command} is the command's name, as the console types it.
-            raise RemoteError("BUSY", _("{command} was not run: {n} commands are waiting for "
-                                        "the device already").format(command=_name(fn),
-                                                                     n=PENDING_MAX))
-        _pending_count[key] = _pending_count.get(key, 0) + 1
-    if wake is not None:
-        wake.clear()
-    pending = _Pending(wake)
-
-    def on_owner(app: App) -> None:
-        with pending.lock:
-            if pending.cancelled:
-                return
-            pending.started = True
-        try:
-            pending.result = guarded(fn, app, *args, **kw)
-        except RemoteError as problem:
-            pending.error = problem
-        finally:
-            pending.finished.set()
-            pending.wake.set()
-
-    try:
-        app.post("call", on_owner)
-        pending.wake.wait(timeout)
-        if not pending.finished.is_set():
-            if pending.give_up():
-                raise RemoteError("BUSY", _("{command} was not run: the device did not get "
-                                            "to it within {seconds} s").format(
-                                                command=_name(fn), seconds=f"{timeout:g}"))
-            pending.finished.wait()  # started: it ends soon, and its answer is the truth
-    finally:
-        with _pending_lock:
-            _pending_count[key] -= 1
-            if not _pending_count[key]:
-                del _pending_count[key]
-    if pending.error is not None:
-        raise pending.error
-    return pending.result
-
-
-def _name(fn: Callable[..., Any]) -> str:
-    return getattr(fn, "__name__", "the command").replace("_", " ")
-
-
 # -- helpers ------------------------------------------------------------------------------
-
-
-def _expecting(match: Any) -> dict[str, Any]:
-    expect = match.expecting()
-    return {
-        "types": list(expect.types),
-        "player": expect.player,
-        "choices": {name: list(values) for name, values in expect.choices.items()},
-        "prompt": expect.prompt,
-    }
 
 
 def _applied(session: Session, event: dict[str, Any]) -> dict[str, Any]:
     match = session.match
     return {"match_id": session.match_id, "seq": len(match.events), "event": event,
-            "over": match.over, "expecting": _expecting(match)}
+            "over": match.over, "expecting": expecting(match)}
 
 
 def _game_screen(app: App) -> Any:
@@ -617,37 +320,6 @@ def _game_screen(app: App) -> Any:
         # Translators: NEW is the console's command, typed as it is.
         raise RemoteError("NOGAME", _("no game on the screen (NEW starts one)"))
     return game
-
-
-def _store(app: App) -> Any:
-    if app.ctx.store is None:
-        raise RemoteError("STORE", _("this device has no game log now, so nothing is saved"))
-    return app.ctx.store
-
-
-def _open_match(app: App) -> dict[str, Any] | None:
-    """The unfinished match a new game would push aside: the one on the screen, else
-    the one waiting to be resumed (as the buttons see it); None when there is none."""
-    from companion.ui.resume import waiting_session
-
-    session = app.current_session()
-    on_screen = session is not None and not session.match.over
-    if not on_screen:
-        session = waiting_session(app.ctx)
-        if session is None:
-            return None
-    count = len(session.match.events)
-    if on_screen:
-        where = ngettext("{n} events", "{n} events", count)
-    elif session.saved:
-        where = ngettext("{n} events, waiting to be resumed", "{n} events, waiting to be resumed",
-                         count)
-    else:
-        where = ngettext("{n} events, not saved, waiting to be resumed",
-                         "{n} events, not saved, waiting to be resumed", count)
-    where = where.format(n=count)
-    return {"session": session, "match_id": session.match_id,
-            "game": session.match.game_id, "title": session.title, "where": where}
 
 
 def _still_open(open_now: dict[str, Any]) -> str:

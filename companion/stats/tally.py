@@ -1,186 +1,20 @@
-"""The figures a group asks of its record: who wins, by how much, how often, and ratings.
-
-Everything here is computed from the stored matches (:meth:`Store.summaries
-<companion.store.Store.summaries>`), never kept beside them, so importing older matches
-or undoing a finish gives the same figures as if it had always been so::
-
-    >>> import tempfile
-    >>> from companion.store import Store
-    >>> store = Store.in_dir(tempfile.mkdtemp(), clock=lambda: 1700000000.0)
-    >>> mid = store.new_match("final-count", ["Ann", "Bob"], {})
-    >>> store.finish(mid, {"over": True, "totals": {"Ann": 310, "Bob": 120},
-    ...                    "winners": ["Ann"]})
-    >>> ann = figures(store)["games"]["final-count"]["players"]["Ann"]
-    >>> ann["wins"], ann["best_score"], ann["avg_place"], ann["rating"]
-    (1, 310, 1.0, 3.4)
-    >>> store.close()
-
-What counts: finished matches that were not abandoned, in the order they finished (then
-by id). Unfinished ones count only in ``last_played``; abandoned ones not at all.
-
-- **Places**: the winners share first place; the others follow by total, best first (the
-  lowest in a game where the lowest total wins), equal totals sharing a place, and a
-  place skips as many as share the one before it (1, 1, 3). A player without a total
-  comes last.
-- **Ratings**: openskill's Plackett-Luce model with its default parameters, one rating
-  per player per game, each match applied in finishing order with those places. Shown
-  as the ordinal, mu - 3 sigma, rounded to one decimal.
-- **Best score**: the highest total, or the lowest when every counted match of the game
-  is one where the lowest total wins (a match's ``low_wins`` flag, else its engine's).
-- **Time played**: from a match's first event to its last.
-- **Names**: one player per :func:`companion.names.player_key` ("Ann", "ann" and "Аnn"
-  with a Cyrillic А are one), shown as last spelt; the club's league and seasons and
-  the Players page count players the same way. A match seated only with the set-up's
-  placeholders (P1, P2, P3: :func:`companion.names.placeholder_seats`) counts for its
-  game, but its seats are no one's figures.
-- **A period** (``since``, seconds since the epoch) keeps the matches finished then or
-  later; ratings are then over those matches alone.
-
-:func:`figures` reads the store afresh (``companion stats``); :func:`cached_figures`
-keeps what it folded per store and period, and on the next call folds in only the
-matches finished since, recomputing from scratch when anything else changed (an undone
-finish, an import, a match finished again): see :meth:`Store.finished_mark
-<companion.store.Store.finished_mark>`.
-"""
+"""The figures folded over the finished matches: each player's and each game's running
+record (:class:`Tally`), read from a store afresh (:func:`figures`) or kept between
+calls per store and period (:func:`cached_figures`, :func:`warm`, :func:`keep`)."""
 
 from __future__ import annotations
 
-import datetime as dt
-import json
-import sys
-import time
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple
 
-from openskill.models import PlackettLuce
-
-from companion import games, lang
-from companion.errors import CompanionError, StoreError
-from companion.games import GAMES, engine
-from companion.lang import _, lazy, ngettext, pgettext
+from companion import games
+from companion.games import GAMES
 from companion.names import placeholder_seats, player_key
+from companion.stats.ratings import low_wins, places, rate, shown_rating
 from companion.store import MatchSummary, Store
-from companion.words import counted
-
-__all__ = [
-    "PERIODS",  # noqa: F822 - given by the module's __getattr__, in the language spoken
-    "Tally",
-    "cached_figures",
-    "figures",
-    "format_table",
-    "keep",
-    "period_start",
-    "places",
-    "since_date",
-    "stats_main",
-    "warm",
-]
-
-#: The periods the device's History offers: (label, key for :func:`period_start`). The
-#: labels are a History menu row beside its "period" note (14 characters); ``PERIODS``
-#: gives them in the language spoken when it is read (see :func:`__getattr__`).
-_PERIODS: tuple[tuple[lazy, str], ...] = (
-    (lazy("screen 14", "All time"), "all"), (lazy("screen 14", "This year"), "year"),
-    (lazy("screen 14", "Last 30 days"), "30d"))
-
-
-def __getattr__(name: str) -> Any:
-    """``PERIODS``: (label, key) pairs whose labels are plain text in the language spoken
-    now (a lazy text would not survive a menu row's padding)."""
-    if name == "PERIODS":
-        return tuple((str(label), key) for label, key in _PERIODS)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_PROG = "companion stats"
-_MODEL = PlackettLuce()
-
-
-# -- periods -------------------------------------------------------------------------------
-
-
-def period_start(period: str, now: float) -> float | None:
-    """When ``period`` ("all", "year", "30d") began, at local midnight, for ``now``.
-
-    Whole days, so the figures of "last 30 days" stay the same (and cached) all day.
-    """
-    if period == "all":
-        return None
-    today = dt.datetime.fromtimestamp(now).date()
-    if period == "year":
-        first = today.replace(month=1, day=1)
-    elif period == "30d":
-        first = today - dt.timedelta(days=30)
-    else:
-        raise ValueError(f"no period {period!r} (periods: all, year, 30d)")
-    return _midnight(first)
-
-
-def since_date(text: str) -> float:
-    """``YYYY-MM-DD`` as the local midnight that starts it; CompanionError if it is not."""
-    try:
-        day = dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise CompanionError(_("--since is a date like 2026-01-31, not {text}")
-                             .format(text=repr(text))) from None
-    return _midnight(day)
-
-
-def _midnight(day: dt.date) -> float:
-    return time.mktime(day.timetuple())
-
-
-# -- one match -----------------------------------------------------------------------------
-
-
-def places(
-    players: Sequence[str], totals: Mapping[str, float], winners: Iterable[str], low_wins: bool
-) -> dict[str, int]:
-    """Each player's finishing place (see the module docstring)::
-
-        >>> places(["Ann", "Bob", "Cy", "Dee"], {"Ann": 9, "Bob": 5, "Cy": 5, "Dee": 7},
-        ...        ["Ann"], low_wins=False)
-        {'Ann': 1, 'Bob': 3, 'Cy': 3, 'Dee': 2}
-    """
-    chosen = set(winners)
-    won = [name for name in players if name in chosen]
-    others = [name for name in players if name not in won]
-
-    def behind(name: str) -> tuple[bool, float]:
-        total = totals.get(name)
-        if total is None:
-            return (True, 0.0)
-        return (False, total if low_wins else -total)
-
-    keys = {name: behind(name) for name in others}
-    table = {name: 1 for name in won}
-    for name in others:
-        table[name] = 1 + len(won) + sum(1 for other in others if keys[other] < keys[name])
-    return table
-
-
-@cache
-def _engine_low_wins(game_id: str) -> bool | None:
-    try:
-        return not engine(game_id).high_wins
-    except CompanionError:
-        return None
-
-
-def low_wins(match: MatchSummary) -> bool:
-    """Whether the lowest total wins ``match``: its result's flag, else its engine's
-    rule, else what its winners show (a winner below the top total)."""
-    if match.low_wins is not None:
-        return match.low_wins
-    rule = _engine_low_wins(match.game_id)
-    if rule is not None:
-        return rule
-    won = [match.totals[name] for name in match.winners if name in match.totals]
-    return bool(won) and max(won) < max(match.totals.values())
 
 
 def _seconds(match: MatchSummary) -> float:
@@ -323,7 +157,7 @@ class Tally:
             args = (won, placed[key], seconds, totals.get(key), match.rounds, match.finished)
             game.players.setdefault(key, _Record()).add(*args)
             self.overall.setdefault(key, _Record()).add(*args)
-        self._rate(game, keys, placed)
+        rate(game.ratings, keys, placed)
         self.together.append(_Together(match.game_id, frozenset(keys), frozenset(winners)))
         self.count += 1
         self.id_sum += match.id
@@ -335,15 +169,6 @@ class Tally:
         key = player_key(name)
         self.names[key] = name
         return key
-
-    @staticmethod
-    def _rate(game: _Game, keys: list[str], placed: Mapping[str, int]) -> None:
-        if len(keys) < 2:
-            return
-        teams = [[game.ratings.get(key) or _MODEL.rating()] for key in keys]
-        rated = _MODEL.rate(teams, ranks=[placed[key] for key in keys])
-        for key, (rating,) in zip(keys, rated, strict=True):
-            game.ratings[key] = rating
 
     # -- the result --------------------------------------------------------------------
 
@@ -440,7 +265,7 @@ class Tally:
                 **record.common(),
                 "avg_score": round(record.scores / record.scored, 2) if record.scored else None,
                 "best_score": _whole(record.lowest if low else record.highest),
-                "rating": None if rating is None else round(rating.ordinal(), 1),
+                "rating": shown_rating(rating),
                 "rounds_per_match": _average(record.rounds, record.counted_rounds),
                 "last_played": _latest(record.last_played, seen.get((game_id, key))),
             }
@@ -631,97 +456,6 @@ def keep(store: Store, tally: Tally, since: float | None = None) -> None:
     _KEPT.setdefault(store, {}).setdefault(since, tally)
 
 
-# -- companion stats --------------------------------------------------------------------------
-
-
-def stats_main(
-    state_dir: str | Path,
-    game: str | None = None,
-    players: Sequence[str] | None = None,
-    since: str | None = None,
-    as_json: bool = False,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-    table: str | None = None,
-) -> int:
-    """``companion stats``: print the figures (a table, or JSON); 0, or 1 with one line
-    on ``err`` when the log cannot be read, 2 for a bad --game/--player/--since."""
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    known = [info.game_id for info in GAMES]
-    try:
-        if game is not None and game not in known:
-            raise CompanionError(_("--game: no game {game} (games: {games})")
-                                 .format(game=repr(game), games=", ".join(known)))
-        if players is not None and len(players) > 2:
-            raise CompanionError(_("--player: one name, or two for their head-to-head"))
-        start = None if since is None else since_date(since)
-    except CompanionError as problem:
-        print(f"{_PROG}: {problem}", file=err)
-        return 2
-    path = Path(state_dir) / Store.DEFAULT_NAME
-    if not path.is_file():
-        print(f"{_PROG}: " + _("no game log in {folder} ({file} not found)").format(
-            folder=state_dir, file=Store.DEFAULT_NAME), file=err)
-        return 1
-    try:
-        with Store(path, readonly=True) as store:
-            shown = figures(store, game=game, player=players, since=start, table=table)
-            unknown = _without_games(shown, players or [], store.roster(), since)
-    except StoreError as problem:
-        print(f"{_PROG}: {problem}", file=err)
-        return 1
-    if unknown:  # a name typed wrong must not read as "No finished games yet."
-        print(f"{_PROG}: {unknown}", file=err)
-        return 1
-    text = (json.dumps(shown, ensure_ascii=False, indent=1) + "\n" if as_json
-            else format_table(shown))
-    if not as_json and not shown["games"] and (game or table):
-        # "No finished games yet." would read as if the log had none at all
-        text = _no_games_of(games.title(game) if game else None, table, since) + "\n"
-    out.write(text)
-    out.flush()
-    return 0
-
-
-def _no_games_of(game: str | None, table: str | None, since: str | None) -> str:
-    """That no match of ``game`` (its title) or of club table ``table`` finished (in
-    the period, when ``since``)."""
-    # Translators: {game} is a game's name as its rule sheet prints it (Final Count).
-    if game and table:
-        said = (_("No finished {game} games of table {table} in this period.") if since
-                else _("No finished {game} games of table {table} yet."))
-    elif game:
-        said = (_("No finished {game} games in this period.") if since
-                else _("No finished {game} games yet."))
-    else:
-        said = (_("No finished games of table {table} in this period.") if since
-                else _("No finished games of table {table} yet."))
-    return said.format(game=game, table=table)
-
-
-def _without_games(shown: Mapping[str, Any], players: Sequence[str], roster: Sequence[str],
-                   since: str | None) -> str:
-    """What to say about each ``--player`` the figures have no game for ("" if none):
-    that they played no finished game (in the period), and whether the roster knows
-    them at all (with the names it does know, when it is short)."""
-    found = {player_key(name) for name in shown["players"]}
-    known = {player_key(name) for name in roster}
-    said = []
-    for name in (name.strip() for name in players):
-        if player_key(name) in found:
-            continue
-        line = (_("{name}: no finished games since {date}") if since
-                else _("{name}: no finished games")).format(name=name, date=since)
-        if player_key(name) not in known:
-            listed = ", ".join(roster[:10]) + (", ..." if len(roster) > 10 else "")
-            line += " " + (_("(no player of that name on the roster: {names})").format(
-                names=listed) if roster else _("(no player of that name; the roster is empty)"))
-        said.append(line)
-    return "; ".join(said)
-
-
-
 def without_unplayed(shown: dict[str, Any]) -> dict[str, Any]:
     """:func:`figures` without the players and games that have no finished match (a
     game started and never finished is no "0 played" row on a page)."""
@@ -734,92 +468,3 @@ def without_unplayed(shown: dict[str, Any]) -> dict[str, Any]:
     players = {name: row for name, row in (shown.get("players") or {}).items()
                if row.get("plays")}
     return {**shown, "games": games, "players": players}
-
-# -- as a table ----------------------------------------------------------------------------
-
-
-def format_table(shown: Mapping[str, Any]) -> str:
-    """The figures as a table to read in a terminal (``companion stats``)."""
-    lines: list[str] = []
-    for game_id, game in shown["games"].items():
-        bits = [ngettext("{n} played", "{n} played", game["plays"]).format(n=game["plays"])]
-        if game["rounds_per_match"] is not None:
-            # Counted as the table counts this game: "4.5 hands a match" for Final Count.
-            # Translators: {rounds} is a count of hands, rounds or games ("4.5 hands").
-            bits.append(_("{rounds} a match").format(
-                rounds=counted(game["rounds_per_match"], games.unit(game_id))))
-        bits.append(_("{time} in all").format(time=_duration(game["seconds_played"])))
-        if game["last_played"] is not None:
-            bits.append(_("last {date}").format(date=_day(game["last_played"])))
-        lines += [f"{game['title']} ({game_id}): {_bits(bits)}", _heading(game["low_wins"])]
-        for name, row in game["players"].items():
-            lines.append(
-                f"  {name:12} {row['plays']:5} {row['wins']:4} {row['win_rate']:4.0%}"
-                f" {_cell(row['avg_score']):>7} {_cell(row['best_score']):>6}"
-                f" {_cell(row['avg_place']):>5} {row['longest_streak']:6}"
-                f" {_cell(row['rating']):>6} {_duration(row['seconds_played']):>8}"
-                f"  {_day(row['last_played'])}")
-        lines.append("")
-    if shown.get("head_to_head"):
-        duel = shown["head_to_head"]
-        first, second = duel["players"]
-        # Translators: two players' matches together; {player_wins} and {who_wins} are
-        # how many of them {player} and {who} won.
-        lines.append(ngettext(
-            "{player} v {who}: {n} together, {player} won {player_wins}, {who} won {who_wins}",
-            "{player} v {who}: {n} together, {player} won {player_wins}, {who} won {who_wins}",
-            duel["matches"]).format(player=first, who=second, n=duel["matches"],
-                                    player_wins=duel["wins"][first],
-                                    who_wins=duel["wins"][second]))
-        for game_id, part in duel["games"].items():
-            # Translators: {game} is a game's name; {player_wins}-{who_wins} the score.
-            lines.append("  " + ngettext(
-                "{game}: {n} together, {player_wins}-{who_wins}",
-                "{game}: {n} together, {player_wins}-{who_wins}", part["matches"]).format(
-                    game=games.title(game_id), n=part["matches"],
-                    player_wins=part["wins"][first], who_wins=part["wins"][second]))
-    if not lines:
-        lines.append(_("No finished games in this period.") if shown["since"]
-                     else _("No finished games yet."))
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _bits(bits: Sequence[str]) -> str:
-    """A game's figures on its title line: "3 played, 2 hands a match, ..."."""
-    return pgettext("between figures in a list", ", ").join(bits)
-
-
-def _heading(low_wins: bool) -> str:
-    """The column headings of a game's table (each as wide as its column)."""
-    # Translators: the column headings of `companion stats`; each is as wide as its
-    # column (player 12 characters, plays 5, wins 4, won 4, avg 7, best and lowest 6,
-    # place 5, streak 6, rating 6, time 8): a longer one pushes the columns apart.
-    best = pgettext("stats column", "lowest") if low_wins else pgettext("stats column", "best")
-    return (f"  {pgettext('stats column', 'player'):12} {pgettext('stats column', 'plays'):>5}"
-            f" {pgettext('stats column', 'wins'):>4} {pgettext('stats column', 'won'):>4}"
-            f" {pgettext('stats column', 'avg'):>7} {best:>6}"
-            f" {pgettext('stats column', 'place'):>5} {pgettext('stats column', 'streak'):>6}"
-            f" {pgettext('stats column', 'rating'):>6} {pgettext('stats column', 'time'):>8}"
-            f"  {pgettext('stats column', 'last')}")
-
-
-def _cell(value: float | int | None) -> str:
-    if value is None:
-        return "-"
-    return lang.number(value) if isinstance(value, float) else str(value)
-
-
-def _duration(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes >= 60:
-        return _("{hours} h {minutes} min").format(hours=minutes // 60,
-                                                   minutes=f"{minutes % 60:02d}")
-    return _("{minutes} min").format(minutes=minutes)
-
-
-def _day(when: float | None) -> str:
-    """A date as the language writes it ("-" for none, "?" for one no calendar holds)."""
-    try:
-        return "-" if when is None else lang.date(dt.datetime.fromtimestamp(when))
-    except (OverflowError, OSError, ValueError):
-        return "?"
