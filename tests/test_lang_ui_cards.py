@@ -152,7 +152,7 @@ def test_full_counter_table_speaks_the_language_and_switches_live(speak, drawn) 
     ctx, table = full_counter()
     english = drawn(table)
     speak(Shouting({"ANY": "JED"}))
-    assert drawn(table) == ["Ann'S TURN", ">>", "JED", "PILE 0 DK 25", "Ann", "leads",
+    assert drawn(table) == ["Ann'S TURN", ">>", "JED", "PILE 0 DK 25", "Ann", "LEADS",
                             "ROLL PLAY  OK OTHER"]
     speak(None)
     assert drawn(table) == english
@@ -295,4 +295,8 @@ def test_every_context_asked_while_playing_is_a_screen_place(speak, drawn) -> No
     ctx, lottery = block_lottery()
     drawn(lottery)
     assert shouting.contexts
-    assert all(re.fullmatch(r"screen \d+(x\d+)?", context) for context in shouting.contexts)
+    # "turn prompt": the engines' prompts, which the page shows and these screens ask
+    # the engine for without drawing them.
+    assert all(re.fullmatch(r"screen \d+(x(\d+|N))?( \(if it fits\))?", context)
+               or context == "turn prompt" for context in shouting.contexts), \
+        shouting.contexts

@@ -242,6 +242,6 @@ def test_a_finished_match_page_speaks_too(device, shouting) -> None:
     assert "FINISHED: <strong>Ann</strong> WON" in page
     assert ">ROUND</th>" in page and ">TOTAL</td>" in page and "4 EVENTS" in page
     # The unit ("round") is the game's word (companion.games), put into the sentence.
-    assert "Bob SCORED 12: round 1 OVER (Ann +5, Bob +12)" in page
+    assert "Bob SCORED 12: ROUND 1 OVER (Ann +5, Bob +12)" in page
     table = device.client.get("/").text
     assert "GAME OVER: <strong>Ann</strong> WINS" in table

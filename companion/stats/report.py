@@ -167,12 +167,13 @@ def _heading(low_wins: bool) -> str:
     # column (player 12 characters, plays 5, wins 4, won 4, avg 7, best and lowest 6,
     # place 5, streak 6, rating 6, time 8): a longer one pushes the columns apart.
     best = pgettext("stats column", "lowest") if low_wins else pgettext("stats column", "best")
-    return (f"  {pgettext('stats column', 'player'):12} {pgettext('stats column', 'plays'):>5}"
-            f" {pgettext('stats column', 'wins'):>4} {pgettext('stats column', 'won'):>4}"
-            f" {pgettext('stats column', 'avg'):>7} {best:>6}"
-            f" {pgettext('stats column', 'place'):>5} {pgettext('stats column', 'streak'):>6}"
-            f" {pgettext('stats column', 'rating'):>6} {pgettext('stats column', 'time'):>8}"
-            f"  {pgettext('stats column', 'last')}")
+    player, plays = pgettext("stats column", "player"), pgettext("stats column", "plays")
+    wins, won = pgettext("stats column", "wins"), pgettext("stats column", "won")
+    average, place = pgettext("stats column", "avg"), pgettext("stats column", "place")
+    streak, rating = pgettext("stats column", "streak"), pgettext("stats column", "rating")
+    time_played, last = pgettext("stats column", "time"), pgettext("stats column", "last")
+    return (f"  {player:12} {plays:>5} {wins:>4} {won:>4} {average:>7} {best:>6}"
+            f" {place:>5} {streak:>6} {rating:>6} {time_played:>8}  {last}")
 
 
 def _cell(value: float | int | None) -> str:

@@ -32,6 +32,7 @@ from companion.ui.canvas import (
     newest_that_fit,
     text_width,
 )
+from companion.ui.moves import describe, move_word
 from companion.ui.roster import PlayerPicker
 from companion.ui.screen import (
     MENU_ROWS,
@@ -145,7 +146,7 @@ class GameScreen(Screen):
         undo = pgettext("screen 21", "Undo {move}")
         return fitting(*(undo.format(move=words) for words in (
             self.describe_event(event), self.describe_event(event, named=False),
-            str(EVENT_WORDS.get(event.get("type"), event.get("type", ""))))),
+            move_word(event))),
         pgettext("screen 21", "Undo the last move"))
 
     def _leave(self, ctx: Context) -> Screen:
@@ -174,54 +175,6 @@ class GameScreen(Screen):
         if is_(press, "back"):
             return self.menu(ctx)
         return self
-
-
-#: The log's event types as the undo row says them (docs/events.md); a type not here
-#: (from a newer device) is shown as its code.
-# Translators: the kinds of moves in the game log, each a word or two in the undo
-# row ("Undo Ann roll 3"); "_" joins two words (call_out: a call-out).
-EVENT_WORDS = {
-    "blind": lazy("screen 12", "blind"),
-    "board": lazy("screen 12", "board"),
-    "call": lazy("screen 12", "call"),
-    "call_out": lazy("screen 12", "call_out"),
-    "chain": lazy("screen 12", "chain"),
-    "colour": lazy("screen 12", "colour"),
-    "draw": lazy("screen 12", "draw"),
-    "draw_stack": lazy("screen 12", "draw_stack"),
-    "end": lazy("screen 12", "end"),
-    "forgot": lazy("screen 12", "forgot"),
-    "goal": lazy("screen 12", "goal"),
-    "hand": lazy("screen 12", "hand"),
-    "out": lazy("screen 12", "out"),
-    "pass": lazy("screen 12", "pass"),
-    "pickup": lazy("screen 12", "pickup"),
-    "play": lazy("screen 12", "play"),
-    "points": lazy("screen 12", "points"),
-    "pool": lazy("screen 12", "pool"),
-    "reroll": lazy("screen 12", "reroll"),
-    "roll": lazy("screen 12", "roll"),
-    "said": lazy("screen 12", "said"),
-    "score": lazy("screen 12", "score"),
-    "start": lazy("screen 12", "start"),
-    "starter": lazy("screen 12", "starter"),
-    "take": lazy("screen 12", "take"),
-    "token": lazy("screen 12", "token"),
-    "turn_up": lazy("screen 12", "turn_up"),
-}
-
-
-def describe(event: dict) -> str:
-    """A short description of an event for the undo line ("Ann roll 3", "Bob play 9")."""
-    kind = str(event.get("type", ""))
-    words = [str(event.get("player", "")), str(EVENT_WORDS.get(kind, kind))]
-    for key, value in event.items():
-        if key in ("type", "player", "entered"):  # "entered": a mark, not a value
-            continue
-        if isinstance(value, dict):  # a card: its value, colour, suit
-            value = [part for part in value.values() if part is not None]
-        words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
-    return " ".join(w for w in words if w)
 
 
 class ValuePicker(Screen):
