@@ -12,6 +12,7 @@ never sleep::
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Callable
 
@@ -34,6 +35,20 @@ class ManualClock:
         if seconds < 0:
             raise ValueError("a clock does not go back")
         self.now += seconds
+
+
+def said_when(when: float | None, say: Callable[[datetime.datetime], str],
+              none: str = "-") -> str:
+    """``when`` (seconds since the epoch) as a local time, said by ``say`` (one of
+    companion.lang's dates); ``none`` for None and "?" for a time no calendar can show
+    (a table whose clock said year 3 billion)."""
+    if when is None:
+        return none
+    try:
+        moment = datetime.datetime.fromtimestamp(when)
+    except (OverflowError, OSError, ValueError):
+        return "?"
+    return say(moment)
 
 
 def day_text(when: float | None, fmt: str = "%Y-%m-%d") -> str:

@@ -9,12 +9,12 @@ costs a few milliseconds however long the record is.
 
 from __future__ import annotations
 
-import datetime
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion import games, lang, stats
+from companion.clock import said_when
 from companion.export import score_rows
 from companion.lang import lazy, npgettext, number, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
@@ -270,13 +270,7 @@ def _duration(seconds: float) -> str:
 def _day(when: float | None) -> str:
     """The day of a game, month and day as the language writes them short ("11-26");
     "-" for none, "?" for a time no calendar can show."""
-    if when is None:
-        return "-"
-    try:
-        moment = datetime.datetime.fromtimestamp(when)
-    except (OverflowError, OSError, ValueError):
-        return "?"
-    return lang.day_month(moment)
+    return said_when(when, lang.day_month)
 
 
 # -- finished games and their score tables ---------------------------------------------------

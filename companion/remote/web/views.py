@@ -402,15 +402,9 @@ def player_url(name: str) -> str:
 def when(timestamp: float | None) -> str:
     """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"
     ("?" for a time no calendar can show, as ``companion stats`` says it)."""
-    import datetime
+    from companion.clock import said_when
 
-    if timestamp is None:
-        return ""
-    try:
-        moment = datetime.datetime.fromtimestamp(timestamp)
-    except (OverflowError, OSError, ValueError):
-        return "?"
-    return long_date_time(moment)
+    return said_when(timestamp, long_date_time, none="")
 
 
 #: The score sheet's words (the export's, which stay English in the file) as the page
