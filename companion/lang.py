@@ -4,7 +4,7 @@ Every sentence a person reads (the screen, the table and club pages, the command
 goes through the functions here; what programs read (serial keywords and reply codes,
 JSON keys, event types, error codes) never does. The catalogs are
 ``companion/locale/LANG/LC_MESSAGES/companion.po`` (kept in step by
-``scripts/catalogs``) and their compiled ``.mo`` twins, which the tests check::
+``scripts/catalogs.py``) and their compiled ``.mo`` twins, which the tests check::
 
     >>> use("en"); _("Tools")
     'Tools'
@@ -13,9 +13,11 @@ JSON keys, event types, error codes) never does. The catalogs are
 
 A message drawn on the 128x64 screen carries its place as a message context:
 ``pgettext("screen 21", "Draw pile")`` is drawn in at most 21 characters; "screen 21x4"
-is folded into at most 4 lines of 21. ``companion lang-check`` draws every translation
-in its place with the device's font and lists what does not fit, so a narrow place gets
-a short form a player would write (its own context), never a cut.
+is folded into at most 4 lines of 21, "screen 21xN" into a box that scrolls, and
+"screen 21 (if it fits)" is tried before a shorter message. ``companion lang-check``
+draws every translation in its place with the device's font and lists what does not
+fit, so a narrow place gets a short form a player would write (its own context), never
+a cut.
 
 The language is the device's, not a request's: the table page follows the buttons.
 Switching (:func:`use`) changes what the next call returns, so every screen drawn after
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 import gettext as _gettext
 from collections import UserString
-from collections.abc import Callable
 from pathlib import Path
 
 #: The languages the catalogs hold, English (the messages themselves) first; the
@@ -43,7 +44,6 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 _NONE = _gettext.NullTranslations()
 _loaded: dict[str, _gettext.NullTranslations] = {}
 _current: list = [DEFAULT, _NONE]
-_listeners: list[Callable[[str], None]] = []
 
 
 class UnknownLanguage(ValueError):
@@ -77,21 +77,12 @@ def check(code: object) -> str:
 def use(code: str) -> None:
     """Speak ``code`` from now on (every screen drawn after this, every page served)."""
     translations = _catalog(check(code))
-    changed = code != _current[0]
     _current[:] = [code, translations]
-    if changed:
-        for listener in list(_listeners):
-            listener(code)
 
 
 def current() -> str:
     """The language spoken now ("en", "de", ...)."""
     return _current[0]
-
-
-def on_change(listener: Callable[[str], None]) -> None:
-    """Call ``listener(code)`` whenever :func:`use` switches the language."""
-    _listeners.append(listener)
 
 
 def gettext(message: str) -> str:

@@ -14,7 +14,6 @@ survives a restart; once the config file names another language, the file wins a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from companion import lang
@@ -55,14 +54,11 @@ def _remember(ctx: Context, code: str) -> None:
         return
 
 
-def language_menu(ctx: Context, parent: Screen,
-                  rebuilt: Callable[[Context], Screen] | None = None) -> Menu:
+def language_menu(ctx: Context, parent: Screen) -> Menu:
     """Every language in its own name, the current one marked; OK speaks it at once.
-
-    ``rebuilt`` builds the screens behind this one again (Settings under a new main
-    menu): they were made with their words fixed, and BACK must find them in the new
-    language too."""
-    items = [MenuItem(lang.NAMES[code], _choose(code, rebuilt),
+    The menus behind it (Settings, the main menu) hold their words as lazy texts, so
+    BACK finds them in the new language too."""
+    items = [MenuItem(lang.NAMES[code], _choose(code),
                       note="*" if code == lang.current() else "")
              for code in lang.LANGUAGES]
     menu = Menu(lang.lazy("screen 16", "Language"), items, parent)
@@ -71,11 +67,11 @@ def language_menu(ctx: Context, parent: Screen,
     return menu
 
 
-def _choose(code: str, rebuilt: Callable[[Context], Screen] | None):
+def _choose(code: str):
     def choose(ctx: Context, menu: Screen) -> Screen:
         lang.use(code)
         _remember(ctx, code)
-        parent = rebuilt(ctx) if rebuilt is not None else menu.parent
-        return language_menu(ctx, parent, rebuilt)
+        # This menu again, its title and mark in the new language.
+        return language_menu(ctx, menu.parent)
 
     return choose
