@@ -30,7 +30,7 @@ from companion.notify import Notifier
 from companion.timer import TableTimer
 from companion.ui.canvas import HEIGHT, WIDTH
 from companion.ui.quit import QuitUnsaved
-from companion.ui.screen import Context, Message, Screen, wrap
+from companion.ui.screen import Context, Message, Screen, folded, wrap
 
 log = logging.getLogger("companion")
 
@@ -365,12 +365,12 @@ class App:
             self.set_screen(self.screen.parent)
         # Translators: a line break may be left out: the text is folded into lines of
         # 21 characters either way (a break only chooses where a line ends).
-        lines = _folded(pgettext("screen 21x2", "Games are saved\nagain."))
+        lines = folded(pgettext("screen 21x2", "Games are saved\nagain."))
         if session is not None and session is self.ctx.parked:
             self.ctx.parked = None  # in the log now: offered from there
-            lines += _folded(pgettext("screen 21x2", "The game you left\nis saved too."))
+            lines += folded(pgettext("screen 21x2", "The game you left\nis saved too."))
         elif session is not None:
-            lines += _folded(pgettext("screen 21x2", "This game is saved\ntoo."))
+            lines += folded(pgettext("screen 21x2", "This game is saved\ntoo."))
         self.wake()
         self.set_screen(Message(pgettext("screen 21", "Saved again"), lines, self.screen))
 
@@ -424,11 +424,6 @@ class App:
     def _frame(self) -> None:
         if self.on_frame is not None:
             self.on_frame(self.visible())
-
-
-def _folded(text: str) -> list[str]:
-    """Screen lines of ``text``: its own line breaks kept, each part folded to 21."""
-    return [line for part in text.splitlines() for line in wrap(part)]
 
 
 def _half_lit(image: Image.Image) -> Image.Image:

@@ -26,7 +26,7 @@ from typing import Any
 from companion import font, po
 from companion.lang import LANGUAGES, LOCALE_DIR
 from companion.ui.canvas import CHAR_W, WIDTH, text_width
-from companion.ui.screen import wrap
+from companion.ui.screen import folded
 
 TEMPLATE = LOCALE_DIR / "companion.pot"
 _PLACE = re.compile(r"^screen (\d+)(?:x(\d+|N))?( \(if it fits\))?$")
@@ -67,19 +67,9 @@ class Place:
                    bool(found.group(3)))
 
     def overflow(self, text: str) -> str | None:
-        """Why ``text`` does not fit this place (None when it does). A text with line
-        breaks of its own is drawn a line each, else folded at spaces."""
+        """Why ``text`` does not fit this place (None when it does), drawn as the screens
+        draw it: one line, or its own lines each folded at spaces (ui.screen.folded)."""
         if self.tried:
-            return None
-        if "\n" in text and self.lines != 1:
-            # The screens keep a translation's own line breaks and fold each line
-            # that is still too long (ui.screen.folded).
-            folded = [part for line in text.split("\n") for part in wrap(line, self.columns)]
-            long_words = [word for word in text.split() if len(word) > self.columns]
-            if long_words:
-                return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
-            if self.lines is not None and len(folded) > self.lines:
-                return f"{len(folded)} lines of {self.columns}; the place has {self.lines}"
             return None
         if self.lines == 1:
             if "\n" in text:
@@ -91,9 +81,10 @@ class Place:
         long_words = [word for word in text.split() if len(word) > self.columns]
         if long_words:
             return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
-        folded = wrap(text, self.columns)
-        if self.lines is not None and len(folded) > self.lines:
-            return f"{len(folded)} lines of {self.columns}; the place has {self.lines}"
+        # The screens keep a text's own line breaks and fold each line still too long.
+        lines = folded(text, self.columns)
+        if self.lines is not None and len(lines) > self.lines:
+            return f"{len(lines)} lines of {self.columns}; the place has {self.lines}"
         return None
 
 

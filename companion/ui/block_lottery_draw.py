@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from companion.games import block_lottery as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, text_width
-from companion.ui.screen import wrap
 
 #: Width of one face column when the six faces are drawn side by side.
 COLUMN = 21
@@ -126,8 +125,3 @@ def round_right(number: int) -> str:
     """The title's right: "round 2" (8 characters)."""
     # Translators: the title's right (8 characters): which round it is.
     return pgettext("screen 8", "round {n}").format(n=number)
-
-
-def lines_of(text: str) -> list[str]:
-    """A message's lines: where it breaks them, each folded at 21 if longer."""
-    return [line for part in text.split("\n") for line in wrap(part)]

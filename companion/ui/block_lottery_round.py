@@ -15,13 +15,12 @@ from companion.table.dice import roll_dice
 from companion.ui.block_lottery_draw import (
     draw_faces,
     face_counts,
-    lines_of,
     round_right,
     token_word,
 )
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, fitting, text_width
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Standings
-from companion.ui.screen import Context, Message, Press, Screen, is_, wrap
+from companion.ui.screen import Context, Message, Press, Screen, folded, is_, wrap
 from companion.ui.tools import Spinner, step_value
 
 # Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
@@ -143,7 +142,7 @@ class RerollScreen(Screen):
         # Translators: lines of 21 characters, broken where the English breaks them
         # (break where your words fit; a longer line is folded).
         text = pgettext("screen 21x4", "Pick up dice first:\nOK on a face picks\nup one more.")
-        return Message(pgettext("screen 21", "Re-roll"), lines_of(text), self)
+        return Message(pgettext("screen 21", "Re-roll"), folded(text), self)
 
     def _roll(self, ctx: Context) -> Screen:
         before = self._from()

@@ -25,7 +25,6 @@ from companion.ui.block_lottery_draw import (
     draw_faces,
     draw_token,
     face_counts,
-    lines_of,
     round_right,
 )
 from companion.ui.block_lottery_round import (
@@ -46,6 +45,7 @@ from companion.ui.screen import (
     Message,
     Press,
     Screen,
+    folded,
     is_,
     wrap,
 )
@@ -236,7 +236,7 @@ class BlockLotteryTable(GameScreen):
                 # Translators: beside "Empty hand" (13 characters): nobody has a die.
                 items.append(MenuItem(pgettext("screen 13", "Empty hand"),
                                       lambda ctx, menu: Message(
-                    pgettext("screen 21", "Empty hand"), lines_of(why), menu),
+                    pgettext("screen 21", "Empty hand"), folded(why), menu),
                     note=pgettext("screen 7", "no dice")))
         # Translators: the menu title of how the round ended.
         return Menu(pgettext("screen 21", "End the round"), items, self)

@@ -27,9 +27,20 @@ from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip
 from companion.ui.card_down_hands import GameResult, MatchOver, SumPicker, ToMenu, WentOut
 from companion.ui.card_down_turns import CardPicker, ColourMenu, SpecialCard, WordQuestion
-from companion.ui.card_down_words import BESIDE_X, colour_word, lines_of, suit_word
+from companion.ui.card_down_words import BESIDE_X, colour_word, suit_word
 from companion.ui.play import GameScreen, Row, SetupScreen, next_choice
-from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
+from companion.ui.screen import (
+    Confirm,
+    Context,
+    Menu,
+    MenuItem,
+    Message,
+    Press,
+    Screen,
+    folded,
+    is_,
+    wrap,
+)
 
 #: The "games" option as the setup screen offers it (0: until the table stops).
 GAME_COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10)
@@ -141,7 +152,7 @@ class CardDownTable(GameScreen):
         else:
             # Translators: folded into lines of 21 characters.
             text = pgettext("screen 21x4", "Quick: OK plain card, DOWN special card, ROLL draw.")
-        return Message(pgettext("screen 21", "Card entry"), lines_of(text), self)
+        return Message(pgettext("screen 21", "Card entry"), folded(text), self)
 
     def _hands(self, parent: Screen) -> Screen:
         from companion.ui.screen import Lines
@@ -353,7 +364,7 @@ def _who_next(state: dict) -> list[str]:
         # Translators: two lines of 17: UP calls out {name}, who did not say {word}
         # (TRIO, DUO or UNO) in time.
         text = pgettext("screen 17x2", "UP: call {word}\non {name}")
-        return lines_of(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
+        return folded(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
     # Translators: who plays after the player whose turn it is (17 characters).
     return [pgettext("screen 17", "next {name}").format(name=state["next"])]
 

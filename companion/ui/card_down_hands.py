@@ -10,9 +10,8 @@ from __future__ import annotations
 from companion.games import card_down as rules
 from companion.lang import npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas
-from companion.ui.card_down_words import lines_of
-from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Standings
-from companion.ui.screen import Context, Press, Screen, is_, wrap
+from companion.ui.play import GameScreen, MatchOverScreen, ResultScreen, Standings
+from companion.ui.screen import Context, Press, Screen, folded, is_, wrap
 
 
 class ToMenu(Screen):
@@ -93,7 +92,7 @@ class SumPicker(Screen):
         # Translators: two lines of 11 left of the sum drawn big: the points of the
         # cards left in the player's hand.
         text = npgettext("screen 11x2", "Sum of\n{n} card", "Sum of\n{n} cards", self.held)
-        for row, line in enumerate(lines_of(text.format(n=self.held), 11)[:2]):
+        for row, line in enumerate(folded(text.format(n=self.held), 11)[:2]):
             canvas.text(1, BODY_TOP + 4 + row * 10, line)
         canvas.big_text(WIDTH - 4, BODY_TOP + 4, str(self.total), right=True)
 
@@ -141,21 +140,12 @@ class GameResult(ResultScreen):
                         invert=name == self.game["went_out"])
 
 
-class MatchOver(GameOverScreen):
+class MatchOver(MatchOverScreen):
     """The lowest total wins the match: winner(s) and their total big; DOWN all totals."""
 
     @property
     def hint(self) -> str:  # type: ignore[override]
         return pgettext("screen 21", "DN all  OK end")
-
-    @property
-    def heading(self) -> str:  # type: ignore[override]
-        # Translators: the title of a match's end, beside how many games it lasted.
-        return pgettext("screen 12", "Match over")
-
-    def title_right(self, result: dict) -> str:
-        games = len(result["games"])
-        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
 
     def extra_line(self, result: dict) -> str:
         # Translators: under "Winner", beside the winning total: the lowest total wins.

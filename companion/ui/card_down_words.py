@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from companion.games import card_down as rules
 from companion.lang import lazy
-from companion.ui.screen import wrap
 
 # Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
 # as they are inside every hint of these screens; card values (0-9, A-F) and the words a
@@ -74,8 +73,3 @@ def suit_word(suit: str) -> str:
     """A card suit as the screen says it."""
     return str(SUIT_WORDS.get(suit, suit))
 
-
-
-def lines_of(text: str, width: int = 21) -> list[str]:
-    """A message's lines: where it breaks them, each folded at ``width`` if longer."""
-    return [line for part in text.split("\n") for line in wrap(part, width)]

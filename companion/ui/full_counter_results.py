@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion.lang import npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
-from companion.ui.play import GameOverScreen, GameScreen, ResultScreen
+from companion.ui.play import GameScreen, MatchOverScreen, ResultScreen
 from companion.ui.screen import Context, Press, Screen, is_, wrap
 
 
@@ -43,21 +43,12 @@ class GameResult(ResultScreen):
         canvas.line(3, pgettext("screen 21", "and deals the next"))
 
 
-class MatchOver(GameOverScreen):
+class MatchOver(MatchOverScreen):
     """The match's winners (fewest losses) big; DOWN every player's losses."""
 
     @property
     def hint(self) -> str:  # type: ignore[override]
         return pgettext("screen 21", "DN losses  OK end")
-
-    @property
-    def heading(self) -> str:  # type: ignore[override]
-        # Translators: the title of a match's end, beside how many games it lasted.
-        return pgettext("screen 12", "Match over")
-
-    def title_right(self, result: dict) -> str:
-        games = len(result["games"])
-        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
 
     def down_screen(self) -> Screen:
         return self.table.losses(self)

@@ -628,3 +628,16 @@ class GameOverScreen(Screen):
             canvas.text(1, BODY_TOP + 23 + row * LINE_H, text)
 
 
+
+
+class MatchOverScreen(GameOverScreen):
+    """The end of a match of several games: "Match over" beside how many it lasted."""
+
+    @property
+    def heading(self) -> str:  # type: ignore[override]
+        # Translators: the title of a match's end, beside how many games it lasted.
+        return pgettext("screen 12", "Match over")
+
+    def title_right(self, result: dict) -> str:
+        games = len(result["games"])
+        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)

@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from companion import games
+from companion.clock import said_when
 from companion.lang import N_, _, long_date_time, ngettext, pgettext
 from companion.table.dice import entered as _entered
 
@@ -402,8 +403,6 @@ def player_url(name: str) -> str:
 def when(timestamp: float | None) -> str:
     """A date and time as a table reads it, in the device's time: "Wed 25 Nov 2026 18:05"
     ("?" for a time no calendar can show, as ``companion stats`` says it)."""
-    from companion.clock import said_when
-
     return said_when(timestamp, long_date_time, none="")
 
 
