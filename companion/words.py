@@ -30,6 +30,10 @@ COUNTS: dict[str, Callable[[int], str]] = {
     "hand": lambda n: ngettext("{n} hand", "{n} hands", n),
     # Translators: matches played (a match is a game or a set of games).
     "match": lambda n: ngettext("{n} match", "{n} matches", n),
+    # Translators: passes of the guided shuffle (dealing the deck into piles once).
+    "pass": lambda n: ngettext("{n} pass", "{n} passes", n),
+    # Translators: piles of cards the guided shuffle deals into.
+    "pile": lambda n: ngettext("{n} pile", "{n} piles", n),
     "round": lambda n: ngettext("{n} round", "{n} rounds", n),
     # Translators: tries left at typing a pairing code ("2 tries left").
     "try": lambda n: ngettext("{n} try", "{n} tries", n),

@@ -48,7 +48,8 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from companion.errors import BadSetup
-from companion.lang import N_, _, ngettext, pgettext
+from companion.lang import N_, _, pgettext
+from companion.words import counted
 
 T = TypeVar("T")
 
@@ -258,9 +259,10 @@ def plan_text(cards: int, piles: int, plan: Sequence[Sequence[int]]) -> str:
     _check_plan(cards, piles, plan)
     total = len(plan)
     lines = [
-        ngettext("Guided shuffle: {cards} cards, {piles} piles, {n} pass.",
-                 "Guided shuffle: {cards} cards, {piles} piles, {n} passes.", total)
-        .format(cards=cards, piles=piles, n=total),
+        # Each count says its own noun: one plural form cannot serve three numbers.
+        _("Guided shuffle: {cards}, {piles}, {passes}.").format(
+            cards=counted(cards, "card"), piles=counted(piles, "pile"),
+            passes=counted(total, "pass")),
         _("Lay out piles 1 to {piles}, left to right.").format(piles=piles),
         "",
         _(PROCEDURE),
