@@ -108,7 +108,11 @@ def player_key(name: str) -> str:
     A name is stored as typed and shown so; two names with one key are one player.
     :func:`check_name` refuses a name with another's key, and also one that only the
     title bar draws alike (:func:`looks_like`: "Ànn" beside "Ann"), which is stricter
-    than "one player" can be (it is not transitive: "ànn" is not "ann").
+    than "one player" can be (it is not transitive: "ànn" is not "ann"). A name and its
+    case fold are one key ("Ə" and "ə", "İ" and "i̇")::
+
+        >>> player_key("Ə") == player_key("ə"), player_key("İ") == player_key("I")
+        (True, False)
     """
     if isinstance(name, str) and len(name) <= _KEYS_KEPT_UP_TO:
         return _kept_key(name)
@@ -126,15 +130,11 @@ def _kept_key(name: str) -> str:
 
 
 def _key(name: str) -> str:
+    # Folded first, then each character as its class: a name and its case-folded
+    # spelling are one key by construction ("Ə" and "ə", "İ" and "i̇", "ß" and "ss").
     same_as = _same_pixels()
-    key = []
-    for char in _shown(name):
-        folded = unicodedata.normalize("NFC", char.casefold())
-        if char in same_as and (len(folded) == 1 or not all(c in same_as for c in folded)):
-            key.append(same_as[char])  # Ə is Ә's class, though it folds to an undrawn ə
-        else:  # ß as ss; an undrawable character as it folds
-            key.extend(same_as.get(part, part) for part in folded)
-    return "".join(key)
+    folded = unicodedata.normalize("NFC", _shown(name).casefold())
+    return "".join(same_as.get(char, char) for char in folded)
 
 
 def _shown(name: str) -> str:
@@ -150,13 +150,19 @@ def _shown(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _same_pixels() -> dict[str, str]:
-    """Each drawable character -> the first of its class (in the font's order, so Latin
-    first; small letters before capitals): characters drawn with the same pixels, and
-    each letter's other case, are one class (В is drawn as B, so в, В, b and B are
-    one)."""
+    """Each character a folded name can hold -> the first of its class (drawable
+    characters in the font's order, so Latin first; small letters before capitals; a
+    fold the screen cannot draw, like ə, last): characters drawn with the same pixels,
+    each letter's other case and its case fold are one class (В is drawn as B, so в,
+    В, b and B are one; Ə is drawn as Cyrillic Ә and folds to Latin ə, so Ə, Ә, ә and
+    ə are one)."""
     chars = [char for char in font.chars() if font.drawable(char)]
-    order = {char: (char != char.casefold(), index) for index, char in enumerate(chars)}
-    first = {char: char for char in chars}
+    folds = {char: unicodedata.normalize("NFC", char.casefold()) for char in chars}
+    undrawn = [fold for fold in dict.fromkeys(folds.values())
+               if len(fold) == 1 and fold not in folds]
+    order = {char: (index >= len(chars), char != char.casefold(), index)
+             for index, char in enumerate(chars + undrawn)}
+    first = {char: char for char in order}
 
     def find(char: str) -> str:
         while first[char] != char:
@@ -172,10 +178,10 @@ def _same_pixels() -> dict[str, str]:
     drawn: dict[bytes, str] = {}
     for char in chars:
         join(char, drawn.setdefault(font.glyph(char), char))
-        for other in (char.lower(), char.upper(), char.casefold()):
-            if other in first:  # one character, and one the screen draws
+        for other in (char.lower(), char.upper(), folds[char]):
+            if other in first:  # one character, drawn or the fold of one drawn
                 join(char, other)
-    return {char: find(char) for char in chars}
+    return {char: find(char) for char in order}
 
 
 def check_players(names: object) -> list[str]:
