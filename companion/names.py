@@ -8,9 +8,9 @@ comma-separated); the screen must have a glyph for every character (Latin, Greek
 Cyrillic letters: see :mod:`companion.font`); and it must not look like another player's
 name. "Looks like" is the same pixels on the screen, ignoring case, wherever the
 screen draws the name (in the title bar, up to a lone pixel). Cyrillic А is drawn with
-Latin A's pixels, so "Аnn" is refused beside "Ann"; the title bar (at the panel's top
-edge) does not show the accent rows above the capitals, so "Ànn" is too, and "Éric"
-beside "Eric" (what is left of É there is one pixel)::
+Latin A's pixels, so "Аnn" is refused seated beside "Ann" (one player twice); the title
+bar (at the panel's top edge) does not show the accent rows above the capitals, so
+"Ànn" is too, and "Éric" beside "Eric" (what is left of É there is one pixel)::
 
     >>> check_name("  Zoë ")
     'Zoë'
@@ -25,6 +25,15 @@ beside "Eric" (what is left of É there is one pixel)::
     (False, True)
     >>> split_players("Ann, Bob,Cy")
     ['Ann', 'Bob', 'Cy']
+
+A new match seats its players by :func:`seat_players`, whichever way they come in: a
+name with the :func:`player_key` of a roster name is that roster player, written as the
+roster writes it (typing "Kate" seats the roster's Greek "ΚΑΤΕ": it is never refused as
+a lookalike of itself), and only a name new to the roster is held against the roster's
+names::
+
+    >>> seat_players(["Kate", "Bob"], roster=["ΚΑΤΕ"])
+    ['ΚΑΤΕ', 'Bob']
 
 Refusals are :class:`BadName` (a :class:`~companion.errors.BadSetup`, so the serial
 console answers ``ERR BADARG`` and the command line prints one line), whose message says
@@ -43,7 +52,7 @@ from companion.errors import BadSetup
 from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
-           "placeholder_seats", "player_key", "split_players"]
+           "placeholder_seats", "player_key", "roster_name", "seat_players", "split_players"]
 
 #: Longest name: the 128x64 screen shows a name beside a score.
 NAME_MAX = 12
@@ -108,8 +117,9 @@ def player_key(name: str) -> str:
     A name is stored as typed and shown so; two names with one key are one player.
     :func:`check_name` refuses a name with another's key, and also one that only the
     title bar draws alike (:func:`looks_like`: "Ànn" beside "Ann"), which is stricter
-    than "one player" can be (it is not transitive: "ànn" is not "ann"). A name and its
-    case fold are one key ("Ə" and "ə", "İ" and "i̇")::
+    than "one player" can be (it is not transitive: "ànn" is not "ann");
+    :func:`seat_players` seats a roster player's other spelling as that player. A name
+    and its case fold are one key ("Ə" and "ə", "İ" and "i̇")::
 
         >>> player_key("Ə") == player_key("ə"), player_key("İ") == player_key("I")
         (True, False)
@@ -193,6 +203,77 @@ def check_players(names: object) -> list[str]:
     for name in names:
         seated.append(check_name(name, seated))
     return seated
+
+
+def roster_name(name: str, roster: Iterable[str]) -> str | None:
+    """The roster's spelling of the player ``name`` is, or None for a player new to it:
+    the name spelled exactly so, else in other capitals, else the first with its
+    :func:`player_key` (a roster written before one key may hold two spellings of one
+    player: the exact one is taken first). Any spelling of a roster player finds it,
+    and the roster's own spelling finds itself::
+
+        >>> roster_name("Kate", ["Bob", "ΚΑΤΕ"]), roster_name("ΚΑΤΕ", ["Bob", "ΚΑΤΕ"])
+        ('ΚΑΤΕ', 'ΚΑΤΕ')
+        >>> roster_name("Kat", ["Bob", "ΚΑΤΕ"]) is None
+        True
+    """
+    known = [spelled for spelled in roster if isinstance(spelled, str)]
+    if name in known:
+        return name
+    wanted = name.casefold()
+    found = next((spelled for spelled in known if spelled.casefold() == wanted), None)
+    if found is None:
+        key = player_key(name)
+        found = next((spelled for spelled in known if player_key(spelled) == key), None)
+    return found
+
+
+def seat_players(names: object, roster: Iterable[str] = ()) -> list[str]:
+    """A new match's seats by the one name rule, whichever way the names come in (the
+    letter picker, NEW from the serial console or the page, ``sim --new --players``, a
+    club round): every name checked and none like another seated one
+    (:func:`check_players`); a name with a roster player's key is that player, written
+    as the roster writes it ("Kate" is the roster's "ΚΑΤΕ", never refused as a
+    lookalike of itself); a new name must not look like a roster name ("Ànn" beside
+    "Ann": :func:`check_name`)::
+
+        >>> seat_players(["Kate", "Bob"], ["ΚΑΤΕ"])
+        ['ΚΑΤΕ', 'Bob']
+        >>> try:
+        ...     seat_players(["Kate", "ΚΑΤΕ"], ["ΚΑΤΕ"])
+        ... except BadName as refused:
+        ...     print(refused)
+        ΚΑΤΕ would look like Kate on the screen
+
+    Resolving twice changes nothing: the roster's spelling is its own. A roster name
+    the rule refuses today (stored before it) is never a seat's spelling: a name with
+    its key stays as typed, and is still that player.
+    """
+    typed = check_players(names)
+    roster = [spelled for spelled in roster if isinstance(spelled, str)]
+    spellings: dict[str, list[str]] = {}  # key -> the roster's spellings of that player
+    for spelled in roster:
+        spellings.setdefault(player_key(spelled), []).append(spelled)
+    seats = []
+    for name in typed:
+        same = spellings.get(player_key(name))
+        if not same:
+            seats.append(check_name(name, roster))
+        elif name in same:  # the roster's own spelling (and clean: it was just checked)
+            seats.append(name)
+        else:
+            seats.append(roster_name(name, filter(_follows_the_rule, same)) or name)
+    # Respelled seats are checked again: two roster spellings seated together may be
+    # drawn alike where the typed ones were not.
+    return seats if seats == typed else check_players(seats)
+
+
+def _follows_the_rule(name: str) -> bool:
+    """Whether :func:`check_name` takes ``name`` exactly as it is spelled."""
+    try:
+        return check_name(name) == name
+    except BadName:
+        return False
 
 
 def placeholder_seats(players: Iterable[str]) -> bool:
