@@ -201,43 +201,39 @@ def _new_game(args: argparse.Namespace):
         from companion.ui.games import table_screen
         from companion.ui.home import home_menu
 
-        _no_lookalike_on_the_roster(ctx.store, players)  # before anything changes
+        seats = _seated_by_the_roster(ctx.store, players)  # before anything changes
         waiting = None if ctx.store is None else ctx.store.unfinished()
         if waiting is not None:
             # --new asks for a new game: the unfinished one is kept as abandoned, never
             # pushed out of view behind the new one.
             ctx.store.abandon(waiting.id)
-        session = Session.start(args.new, players, options, store=ctx.store,
+        session = Session.start(args.new, seats, options, store=ctx.store,
                                 listeners=ctx.listeners)
         return table_screen(session, home_menu(ctx)).route(ctx)
 
     return root
 
 
-def _no_lookalike_on_the_roster(store, players: list[str]) -> None:
-    """A new game's players join the roster: UsageError (exit 2) for a name that would
-    look like a roster name on the screen ("Аnn" beside "Ann"), as the roster refuses it
-    when it is added by hand, and for names the full roster has no room for (nobody
-    joins then: the game is not started)."""
-    from companion.names import BadName, check_name
-    from companion.store import RosterFull, joining
+def _seated_by_the_roster(store, players: list[str]) -> list[str]:
+    """A new game's players as the roster writes them (the one name rule: "Kate" is the
+    roster's "ΚΑΤΕ"); UsageError (exit 2) for a new name that would look like a roster
+    name on the screen ("Ànn" beside "Ann"), as the roster refuses it when it is added
+    by hand, and for new names the full roster has no room for (nobody joins then: the
+    game is not started)."""
+    from companion.names import BadName
+    from companion.store import RosterFull
 
+    if store is None:
+        return players
     try:
-        roster = [] if store is None else store.roster()
-    except CompanionError:
-        return  # no roster to read: the game is played unsaved, nothing joins it
-    known = {name.casefold() for name in roster}
-    for name in players:
-        if name.casefold() not in known:
-            try:
-                check_name(name, roster)
-            except BadName as problem:
-                raise UsageError(_("--players: {problem} (a name on the roster)").format(
-                    problem=problem)) from None
-    try:
-        joining(roster, players)
+        return store.seat_players(players)
+    except BadName as problem:
+        raise UsageError(_("--players: {problem} (a name on the roster)").format(
+            problem=problem)) from None
     except RosterFull as problem:
         raise UsageError(f"--players: {problem}") from None
+    except CompanionError:
+        return players  # no roster to read: the game is played unsaved, nothing joins it
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:

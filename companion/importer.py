@@ -41,7 +41,7 @@ from companion import games
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, one_line
 from companion.export import EVENT_TIME, START_EXTRAS, load_json, without_time
 from companion.lang import _, ngettext
-from companion.names import BadName, check_name, check_players
+from companion.names import BadName, check_players, seat_players
 from companion.store import DuplicateMatch, RosterFull, Store, checked_uid, joining
 from companion.words import counted
 
@@ -284,13 +284,14 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
 
 
 def _check_names(players: Sequence[str], roster: Sequence[str], line: int) -> None:
-    """The one name rule (companion.names): each name as the rule writes it, none like
-    another seated one, and none that only looks like a different roster name."""
+    """The one name rule (:func:`companion.names.seat_players`): each name as the rule
+    writes it, none like another seated one, and none new to the roster that looks like
+    a roster name ("Ànn" beside "Ann"). A spelling of a roster player is that player
+    ("Bob" when the roster says "Вob" since a rename): never refused, and the match
+    keeps the names it was played under."""
     try:
         cleaned = check_players(players)
-        for name in cleaned:
-            if not any(name.casefold() == known.casefold() for known in roster):
-                check_name(name, roster)
+        seat_players(cleaned, roster)
     except BadName as refused:
         raise ImportRefused(_("line {line}: {reason}").format(line=line, reason=refused)) \
             from None
@@ -312,6 +313,9 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
     joined = list(roster)  # with the names the file's matches before this one bring
     with reopen() as source:
         for match in iter_export(source):
+            if _stored_already(store, match):
+                check_match(match, (), now)  # it brings no one to the roster
+                continue
             check_match(match, roster, now)
             try:
                 joined += joining(joined, match.players)
@@ -323,7 +327,8 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
     try:
         with reopen() as source:
             for match in iter_export(source):
-                batch.append(check_match(match, roster, now))
+                batch.append(check_match(match, () if _stored_already(store, match)
+                                         else roster, now))
                 if len(batch) == BATCH:
                     done = _store_batch(store, batch, report)
                     stored, refused, batch = stored + done[0], refused + done[1], []
@@ -334,6 +339,13 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
             "{reason} (the file changed while it was read; {n} matches were stored before it)",
             stored).format(reason=problem, n=stored)) from None
     return stored + done[0], refused + done[1]
+
+
+def _stored_already(store: Store, match: ExportedMatch) -> bool:
+    """Whether a match with this one's uid is in the log: its names were played here
+    (a roster name renamed since, "Ann" to "Ànn", is no new lookalike), and it is
+    refused as stored already, never stored twice."""
+    return store.find_uid(match.identity()) is not None
 
 
 def _store_batch(store: Store, batch: Sequence[_Checked],

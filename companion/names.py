@@ -8,9 +8,9 @@ comma-separated); the screen must have a glyph for every character (Latin, Greek
 Cyrillic letters: see :mod:`companion.font`); and it must not look like another player's
 name. "Looks like" is the same pixels on the screen, ignoring case, wherever the
 screen draws the name (in the title bar, up to a lone pixel). Cyrillic А is drawn with
-Latin A's pixels, so "Аnn" is refused beside "Ann"; the title bar (at the panel's top
-edge) does not show the accent rows above the capitals, so "Ànn" is too, and "Éric"
-beside "Eric" (what is left of É there is one pixel)::
+Latin A's pixels, so "Аnn" is refused seated beside "Ann" (one player twice); the title
+bar (at the panel's top edge) does not show the accent rows above the capitals, so
+"Ànn" is too, and "Éric" beside "Eric" (what is left of É there is one pixel)::
 
     >>> check_name("  Zoë ")
     'Zoë'
@@ -25,6 +25,15 @@ beside "Eric" (what is left of É there is one pixel)::
     (False, True)
     >>> split_players("Ann, Bob,Cy")
     ['Ann', 'Bob', 'Cy']
+
+A new match seats its players by :func:`seat_players`, whichever way they come in: a
+name with the :func:`player_key` of a roster name is that roster player, written as the
+roster writes it (typing "Kate" seats the roster's Greek "ΚΑΤΕ": it is never refused as
+a lookalike of itself), and only a name new to the roster is held against the roster's
+names::
+
+    >>> seat_players(["Kate", "Bob"], roster=["ΚΑΤΕ"])
+    ['ΚΑΤΕ', 'Bob']
 
 Refusals are :class:`BadName` (a :class:`~companion.errors.BadSetup`, so the serial
 console answers ``ERR BADARG`` and the command line prints one line), whose message says
@@ -43,7 +52,7 @@ from companion.errors import BadSetup
 from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
-           "placeholder_seats", "player_key", "split_players"]
+           "placeholder_seats", "player_key", "roster_name", "seat_players", "split_players"]
 
 #: Longest name: the 128x64 screen shows a name beside a score.
 NAME_MAX = 12
@@ -108,7 +117,12 @@ def player_key(name: str) -> str:
     A name is stored as typed and shown so; two names with one key are one player.
     :func:`check_name` refuses a name with another's key, and also one that only the
     title bar draws alike (:func:`looks_like`: "Ànn" beside "Ann"), which is stricter
-    than "one player" can be (it is not transitive: "ànn" is not "ann").
+    than "one player" can be (it is not transitive: "ànn" is not "ann");
+    :func:`seat_players` seats a roster player's other spelling as that player. A name
+    and its case fold are one key ("Ə" and "ə", "İ" and "i̇")::
+
+        >>> player_key("Ə") == player_key("ə"), player_key("İ") == player_key("I")
+        (True, False)
     """
     if isinstance(name, str) and len(name) <= _KEYS_KEPT_UP_TO:
         return _kept_key(name)
@@ -126,15 +140,11 @@ def _kept_key(name: str) -> str:
 
 
 def _key(name: str) -> str:
+    # Folded first, then each character as its class: a name and its case-folded
+    # spelling are one key by construction ("Ə" and "ə", "İ" and "i̇", "ß" and "ss").
     same_as = _same_pixels()
-    key = []
-    for char in _shown(name):
-        folded = unicodedata.normalize("NFC", char.casefold())
-        if char in same_as and (len(folded) == 1 or not all(c in same_as for c in folded)):
-            key.append(same_as[char])  # Ə is Ә's class, though it folds to an undrawn ə
-        else:  # ß as ss; an undrawable character as it folds
-            key.extend(same_as.get(part, part) for part in folded)
-    return "".join(key)
+    folded = unicodedata.normalize("NFC", _shown(name).casefold())
+    return "".join(same_as.get(char, char) for char in folded)
 
 
 def _shown(name: str) -> str:
@@ -150,13 +160,19 @@ def _shown(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _same_pixels() -> dict[str, str]:
-    """Each drawable character -> the first of its class (in the font's order, so Latin
-    first; small letters before capitals): characters drawn with the same pixels, and
-    each letter's other case, are one class (В is drawn as B, so в, В, b and B are
-    one)."""
+    """Each character a folded name can hold -> the first of its class (drawable
+    characters in the font's order, so Latin first; small letters before capitals; a
+    fold the screen cannot draw, like ə, last): characters drawn with the same pixels,
+    each letter's other case and its case fold are one class (В is drawn as B, so в,
+    В, b and B are one; Ə is drawn as Cyrillic Ә and folds to Latin ə, so Ə, Ә, ә and
+    ə are one)."""
     chars = [char for char in font.chars() if font.drawable(char)]
-    order = {char: (char != char.casefold(), index) for index, char in enumerate(chars)}
-    first = {char: char for char in chars}
+    folds = {char: unicodedata.normalize("NFC", char.casefold()) for char in chars}
+    undrawn = [fold for fold in dict.fromkeys(folds.values())
+               if len(fold) == 1 and fold not in folds]
+    order = {char: (index >= len(chars), char != char.casefold(), index)
+             for index, char in enumerate(chars + undrawn)}
+    first = {char: char for char in order}
 
     def find(char: str) -> str:
         while first[char] != char:
@@ -172,10 +188,10 @@ def _same_pixels() -> dict[str, str]:
     drawn: dict[bytes, str] = {}
     for char in chars:
         join(char, drawn.setdefault(font.glyph(char), char))
-        for other in (char.lower(), char.upper(), char.casefold()):
-            if other in first:  # one character, and one the screen draws
+        for other in (char.lower(), char.upper(), folds[char]):
+            if other in first:  # one character, drawn or the fold of one drawn
                 join(char, other)
-    return {char: find(char) for char in chars}
+    return {char: find(char) for char in order}
 
 
 def check_players(names: object) -> list[str]:
@@ -187,6 +203,77 @@ def check_players(names: object) -> list[str]:
     for name in names:
         seated.append(check_name(name, seated))
     return seated
+
+
+def roster_name(name: str, roster: Iterable[str]) -> str | None:
+    """The roster's spelling of the player ``name`` is, or None for a player new to it:
+    the name spelled exactly so, else in other capitals, else the first with its
+    :func:`player_key` (a roster written before one key may hold two spellings of one
+    player: the exact one is taken first). Any spelling of a roster player finds it,
+    and the roster's own spelling finds itself::
+
+        >>> roster_name("Kate", ["Bob", "ΚΑΤΕ"]), roster_name("ΚΑΤΕ", ["Bob", "ΚΑΤΕ"])
+        ('ΚΑΤΕ', 'ΚΑΤΕ')
+        >>> roster_name("Kat", ["Bob", "ΚΑΤΕ"]) is None
+        True
+    """
+    known = [spelled for spelled in roster if isinstance(spelled, str)]
+    if name in known:
+        return name
+    wanted = name.casefold()
+    found = next((spelled for spelled in known if spelled.casefold() == wanted), None)
+    if found is None:
+        key = player_key(name)
+        found = next((spelled for spelled in known if player_key(spelled) == key), None)
+    return found
+
+
+def seat_players(names: object, roster: Iterable[str] = ()) -> list[str]:
+    """A new match's seats by the one name rule, whichever way the names come in (the
+    letter picker, NEW from the serial console or the page, ``sim --new --players``, a
+    club round): every name checked and none like another seated one
+    (:func:`check_players`); a name with a roster player's key is that player, written
+    as the roster writes it ("Kate" is the roster's "ΚΑΤΕ", never refused as a
+    lookalike of itself); a new name must not look like a roster name ("Ànn" beside
+    "Ann": :func:`check_name`)::
+
+        >>> seat_players(["Kate", "Bob"], ["ΚΑΤΕ"])
+        ['ΚΑΤΕ', 'Bob']
+        >>> try:
+        ...     seat_players(["Kate", "ΚΑΤΕ"], ["ΚΑΤΕ"])
+        ... except BadName as refused:
+        ...     print(refused)
+        ΚΑΤΕ would look like Kate on the screen
+
+    Resolving twice changes nothing: the roster's spelling is its own. A roster name
+    the rule refuses today (stored before it) is never a seat's spelling: a name with
+    its key stays as typed, and is still that player.
+    """
+    typed = check_players(names)
+    roster = [spelled for spelled in roster if isinstance(spelled, str)]
+    spellings: dict[str, list[str]] = {}  # key -> the roster's spellings of that player
+    for spelled in roster:
+        spellings.setdefault(player_key(spelled), []).append(spelled)
+    seats = []
+    for name in typed:
+        same = spellings.get(player_key(name))
+        if not same:
+            seats.append(check_name(name, roster))
+        elif name in same:  # the roster's own spelling (and clean: it was just checked)
+            seats.append(name)
+        else:
+            seats.append(roster_name(name, filter(_follows_the_rule, same)) or name)
+    # Respelled seats are checked again: two roster spellings seated together may be
+    # drawn alike where the typed ones were not.
+    return seats if seats == typed else check_players(seats)
+
+
+def _follows_the_rule(name: str) -> bool:
+    """Whether :func:`check_name` takes ``name`` exactly as it is spelled."""
+    try:
+        return check_name(name) == name
+    except BadName:
+        return False
 
 
 def placeholder_seats(players: Iterable[str]) -> bool:

@@ -339,11 +339,11 @@ def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_i
         app.start()
         app.ctx.store.add_player("Ann")
         before = app.screen
-        offer = Offer("2026-11-26", 3, "final-count", ("Аnn", "Bob"))  # Cyrillic А
+        offer = Offer("2026-11-26", 3, "final-count", ("Ànn", "Bob"))  # a grave the title bar hides
         app.post("call", lambda app: offer_round(app, offer))
         app.pump()
         assert isinstance(app.screen, RoundOffer)
-        newer = Offer("2026-11-26", 4, "final-count", ("Аnn", "Bob"))
+        newer = Offer("2026-11-26", 4, "final-count", ("Ànn", "Bob"))
         app.post("call", lambda app: offer_round(app, newer))
         app.pump()
         assert app.screen.offer.round == 4 and app.screen.parent is before  # replaced

@@ -156,14 +156,19 @@ def game_log(tmp_path):
 def test_the_roster_uses_the_rule(game_log):
     game_log.add_player("Ann")
     game_log.add_player(" Zoe\u0308 ")
-    for bad, reason in [("Аnn", "would look like Ann"), ("中文名", "cannot draw"),
-                        ("Bo\u202eb", "control"), ("", "needs a name")]:
+    for bad, reason in [("Ànn", "would look like Ann"), ("中文名", "cannot draw"),
+                        ("Bo\u202eb", "control"), ("", "needs a name"),
+                        ("Аnn", "Ann is already on the roster")]:  # a Cyrillic А: Ann
         with pytest.raises(StoreError, match=reason):
             game_log.add_player(bad)
     assert sorted(game_log.roster()) == ["Ann", "Zoë"]
     with pytest.raises(StoreError, match="would look like Ann"):
-        game_log.rename_player("Zoë", "АNN")
+        game_log.rename_player("Zoë", "Ànn")
+    with pytest.raises(StoreError, match="Ann is already on the roster"):
+        game_log.rename_player("Zoë", "АNN")  # another player's spelling
     game_log.rename_player("Ann", "ANN")  # the same name in other capitals: fine
+    game_log.rename_player("ann", "\u0410nn")  # or other letters drawn alike: fine
+    assert sorted(game_log.roster()) == ["Zoë", "\u0410nn"]
 
 
 def test_a_new_match_in_the_store_uses_the_rule(game_log):
@@ -214,9 +219,11 @@ def test_the_serial_console_uses_the_rule(game_log):
     with pytest.raises(commands.RemoteError, match="would look like Ann") as refused:
         commands.run(app, "new_game", "final-count", ["Ann", "Аnn"], {})
     assert refused.value.code == "BADARG"
-    assert commands.run(app, "add_player", " Zoë")["added"] == "Zoë"
+    assert commands.run(app, "add_player", " Zoe\u0308")["added"] == "Zoë"
     with pytest.raises(commands.RemoteError, match="would look like Zoë"):
-        commands.run(app, "add_player", "ZОË")  # a Cyrillic О
+        commands.run(app, "add_player", "Zoê")
+    with pytest.raises(commands.RemoteError, match="Zoë is already on the roster"):
+        commands.run(app, "add_player", "ZОË")  # a Cyrillic О: Zoë herself
 
 
 class _App:

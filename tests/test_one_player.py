@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from companion_cli import companion
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from test_import import export_all, play_scoreboard, run_import
 
@@ -134,6 +134,33 @@ def test_keys_of_long_text_are_not_kept():
     text = "x" * 100_000
     assert player_key(text) == text
     assert player_key(["not", "a", "name"]) == ""  # a broken stored value: no traceback
+
+
+# -- the key: a name and its case fold are one player (issue 35, item 4) -------------------------
+
+
+def _capitals(name: str) -> str:
+    """``name`` in capitals letter for letter (ŉ's capital is two characters: kept)."""
+    return "".join(char.upper() if len(char.upper()) == 1 else char for char in name)
+
+
+@given(st.text(alphabet=font.chars() + "\u0307\u0259\u02bc", max_size=NAME_MAX))
+@example("\u018f")  # Ə: drawn as Cyrillic Ә, folds to Latin ə
+@example("\u0130")  # İ: folds to i and a combining dot
+@example("\u0149")  # ŉ: folds to ʼn
+def test_a_name_in_any_case_is_one_key(name):
+    key = player_key(name)
+    assert key == player_key(name.casefold()) == player_key(name.lower())
+    assert key == player_key(_capitals(name)) == player_key(f" {name}  ")
+    assert key == player_key(unicodedata.normalize("NFD", name))
+
+
+def test_schwa_is_one_player_in_both_cases():
+    """The last session's note: "Ə" keyed as Cyrillic ә while "ə" kept the Latin letter."""
+    assert player_key("\u018f") == player_key("\u0259") == player_key("\u04d9")
+    assert player_key("\u0130") == player_key("i\u0307") != player_key("i")
+    assert player_key("\u0149") == player_key("\u02bcn") != player_key("n")
+    assert player_key("Stra\u00dfe") == player_key("STRASSE")
 
 
 # -- import's duplicate check -----------------------------------------------------------------

@@ -74,19 +74,18 @@ def test_too_few_or_too_many_players_are_refused(ctx):
     assert isinstance(picker.press(ctx, press("roll")), Message)
 
 
-def test_adding_a_name_seats_it_and_a_duplicate_is_refused(ctx):
+def test_adding_a_name_seats_it_and_a_roster_name_seats_that_player(ctx):
     ctx.store.add_player("Ann")
     picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
     letters = picker.press(ctx, press("ok"))          # "+ New name"
     spell(letters, ctx, "ann")
-    refused = letters.press(ctx, press("ok", long=True))
-    assert isinstance(refused, Message)
-    assert "already" in " ".join(refused.lines)
-    letters.name = ""
+    back = letters.press(ctx, press("ok", long=True))
+    assert back is picker and picker.chosen == ["Ann"]  # spelled as the roster has her
+    letters = picker.press(ctx, press("ok"))
     spell(letters, ctx, "zoe")
     back = letters.press(ctx, press("ok", long=True))
-    assert back is picker and picker.chosen == ["Zoe"]
-    assert "Zoe" in ctx.store.roster()
+    assert back is picker and picker.chosen == ["Ann", "Zoe"]
+    assert sorted(ctx.store.roster()) == ["Ann", "Zoe"]  # nobody twice
 
 
 def test_without_a_store_players_are_p1_to_pn():
@@ -149,15 +148,53 @@ def test_shift_turns_the_case_of_the_next_letter(ctx):
     assert done == ["DJ"]
 
 
-def test_a_name_that_would_look_like_one_on_the_roster_is_refused(ctx):
-    ctx.store.add_player("Оlga")  # a Cyrillic О: added over the serial console, say
+def test_a_spelling_of_a_roster_name_seats_that_player(ctx):
+    """Issue 35, item 4: "Оlga" with a Cyrillic О (added over the serial console, say)
+    is the player the letter ring spells OLGA: seated as the roster writes her, never
+    refused as a lookalike of herself, and not added twice."""
+    ctx.store.add_player("\u041elga")
+    ctx.store.add_player("Bob")
     picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
     letters = picker.press(ctx, press("ok"))          # "+ New name"
     spell(letters, ctx, "olga")
+    assert letters.press(ctx, press("ok", long=True)) is picker
+    assert picker.chosen == ["\u041elga"]
+    assert sorted(ctx.store.roster()) == ["Bob", "\u041elga"]
+    letters = picker.press(ctx, press("ok"))          # once more: seated once
+    spell(letters, ctx, "OLGA")
+    assert letters.press(ctx, press("ok", long=True)) is picker
+    assert picker.chosen == ["\u041elga"]
+    picker.selected = picker.rows.index("Bob")
+    picker.press(ctx, press("ok"))
+    started = []
+    picker.seated = lambda c, names: started.append(names) or picker
+    picker.press(ctx, press("roll"))
+    assert started == [["\u041elga", "Bob"]]
+
+
+def test_a_name_that_would_look_like_another_on_the_roster_is_refused(ctx):
+    ctx.store.add_player("Ànn")  # added over the serial console, say
+    picker = PlayerPicker(ctx, 2, 4, lambda c, names: None, home_menu(ctx))
+    letters = picker.press(ctx, press("ok"))          # "+ New name"
+    spell(letters, ctx, "ann")
     refused = letters.press(ctx, press("ok", long=True))
     assert isinstance(refused, Message)
-    assert "Olga would look like Оlga" in " ".join(refused.lines)
-    assert refused.press(ctx, press("back")) is letters and letters.name == "Olga"
+    assert "Ann would look like Ànn" in " ".join(refused.lines)
+    assert refused.press(ctx, press("back")) is letters and letters.name == "Ann"
+    assert ctx.store.roster() == ["Ànn"]
+
+
+def test_the_roster_menu_says_a_spelling_of_a_roster_name_is_there(ctx):
+    from companion.ui.roster import roster_menu
+
+    ctx.store.add_player("\u041elga")
+    menu = roster_menu(ctx, home_menu(ctx))
+    letters = menu.press(ctx, press("ok"))            # "+ New name"
+    spell(letters, ctx, "olga")
+    said = letters.press(ctx, press("ok", long=True))
+    assert isinstance(said, Message)
+    assert "\u041elga is already on the roster" in " ".join(said.lines)
+    assert ctx.store.roster() == ["\u041elga"]
 
 
 def test_a_setup_offers_the_roster_never_p1_to_p3(ctx):

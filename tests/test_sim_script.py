@@ -123,8 +123,9 @@ def test_new_refuses_bad_players_and_unknown_games(tmp_path):
 
 
 def test_new_refuses_a_lookalike_of_a_roster_name(tmp_path):
-    """The game's players join the roster: "Аnn" (Cyrillic A) beside the roster's "Ann"
-    is refused as adding it by hand is, with exit 2 and nothing started or stored."""
+    """The game's players join the roster: "Ànn" beside the roster's "Ann" (the title
+    bar hides the grave) is refused as adding it by hand is, with exit 2 and nothing
+    started or stored."""
     from companion.store import Store
 
     script = tmp_path / "s.txt"
@@ -132,7 +133,7 @@ def test_new_refuses_a_lookalike_of_a_roster_name(tmp_path):
     state = tmp_path / "state"
     first = ("sim", "--script", str(script), "--state-dir", str(state), "--new", "final-count")
     assert companion(*first, "--players", "Ann,Bob").returncode == 0
-    done = companion(*first, "--players", "\u0410nn,Cy")
+    done = companion(*first, "--players", "Ànn,Cy")
     assert done.returncode == 2 and "would look like Ann" in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     store = Store(state / "companion.db")

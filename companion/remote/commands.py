@@ -73,7 +73,7 @@ from companion.remote.reads import (
     store_of,
     waiting_state,
 )
-from companion.store import RosterFull, joining
+from companion.store import RosterFull
 
 if TYPE_CHECKING:
     from companion.app import App
@@ -163,7 +163,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
         raise RemoteError("BADARG", _("options are NAME=VALUE pairs (a JSON object)"))
     options = dict(options or {})
     new_match(game_id, names, options)  # refused here, before anything changes
-    _room_on_the_roster(app.ctx.store, names)
+    names = _seated_by_the_roster(app.ctx.store, names)
     open_now = open_match(app)
     if open_now is not None and not force:
         raise RemoteError("OPEN", _still_open(open_now))
@@ -182,19 +182,17 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     return status(app)
 
 
-def _room_on_the_roster(store: Any, names: list[str]) -> None:
-    """A game's players join the roster (as the letter picker adds them on the device):
-    refused with FULL when the names it lacks would take it past :data:`ROSTER_MAX`, and
-    (BadName) when one of them would look like a roster name on the screen."""
+def _seated_by_the_roster(store: Any, names: list[str]) -> list[str]:
+    """A game's players as the roster writes them (they join it, as the letter picker
+    adds them on the device): "Kate" is the roster's "ΚΑΤΕ" (the one name rule,
+    :meth:`companion.store.Roster.seat_players`). Refused with FULL when the names it
+    lacks would take it past :data:`~companion.store.ROSTER_MAX`, and (BadName:
+    BADARG) when a new one would look like a roster name on the screen ("Ànn" beside
+    "Ann")."""
     if store is None:
-        return
-    roster = store.roster()
-    known = {name.casefold() for name in roster}
-    lacking = [name for name in names if name.casefold() not in known]
-    for name in lacking:  # "Аnn" beside the roster's "Ann": refused as ADD PLAYER refuses it
-        check_name(name, roster)
+        return names
     try:
-        joining(roster, names)
+        return store.seat_players(names)
     except RosterFull as full:
         raise RemoteError("FULL", str(full)) from None
 

@@ -2,10 +2,12 @@
 
 Names follow the one name rule (:mod:`companion.names`) and are kept as typed; they are
 compared by :func:`companion.names.player_key`, so "Åsa", "åsa" and "Аsa" (a Cyrillic А)
-are one player. A roster written before that rule may hold two names with one key
-("Åsa" and "åsa", or "Ann" and "Аnn"; SQLite's NOCASE already kept out "Ann" beside
-"ann"): both stay listed (either can be removed), a lookup takes the one spelled
-exactly so first, and the figures count them as one player.
+are one player: a new match seats that player under the roster's spelling
+(:meth:`Roster.seat_players`), and adding or renaming to another spelling of a name on
+the roster says it is there already. A roster written before that rule may hold two
+names with one key ("Åsa" and "åsa", or "Ann" and "Аnn"; SQLite's NOCASE already kept
+out "Ann" beside "ann"): both stay listed (either can be removed), a lookup takes the
+one spelled exactly so first, and the figures count them as one player.
 
 A match whose seats are only the set-up's placeholders (P1, P2, ... in seat order:
 :func:`companion.names.placeholder_seats`) adds no one to the roster.
@@ -18,7 +20,14 @@ from collections.abc import Sequence
 
 from companion.errors import StoreError
 from companion.lang import pgettext
-from companion.names import BadName, check_name, placeholder_seats, player_key
+from companion.names import (
+    BadName,
+    check_name,
+    placeholder_seats,
+    player_key,
+    roster_name,
+)
+from companion.names import seat_players as seated_by_the_rule
 from companion.store.errors import RosterFull
 from companion.store.file import StoreFile
 
@@ -47,7 +56,7 @@ class Roster(StoreFile):
         clean = _roster_name(name)
         now = self._now()
         with self._transaction() as conn:
-            existing = _find_player(conn, clean, alike=False)
+            existing = _find_player(conn, clean)  # any spelling of a roster player
             if existing is not None:
                 raise StoreError(pgettext("screen 21x8", "{name} is already on the roster")
                                  .format(name=existing))
@@ -86,13 +95,23 @@ class Roster(StoreFile):
             if existing is None:
                 raise StoreError(pgettext("screen 21x8", "{name} is not on the roster")
                                  .format(name=clean_old))
-            taken = _find_player(conn, clean, alike=False)
+            taken = _find_player(conn, clean)  # any spelling of another roster player
             if taken is not None and taken != existing:
                 raise StoreError(pgettext("screen 21x8", "{name} is already on the roster")
                                  .format(name=taken))
             _roster_lookalike(conn, clean, keep=existing)
             conn.execute("UPDATE players SET name = ? WHERE name = ?", (clean, existing))
         return clean
+
+    def seat_players(self, names: object) -> list[str]:
+        """A new match's players as the roster writes them, by the one name rule
+        (:func:`companion.names.seat_players`: "Kate" is the roster's "ΚΑΤΕ"); BadName
+        for a name it refuses, RosterFull when the new names would take the roster past
+        :data:`ROSTER_MAX` (nothing changes either way)."""
+        roster = self.roster()
+        seats = seated_by_the_rule(names, roster)
+        joining(roster, seats)
+        return seats
 
 
 def joining(roster: Sequence[str], players: Sequence[str]) -> list[str]:
@@ -150,19 +169,9 @@ def _roster_lookalike(conn: sqlite3.Connection, name: str, keep: str | None = No
     _roster_name(name, [other for other in others if other != keep])
 
 
-def _find_player(conn: sqlite3.Connection, name: str, *, alike: bool = True) -> str | None:
-    """The roster's spelling of ``name``: the one spelled exactly so, else one in other
-    capitals, else (``alike``) one with its player key (:func:`companion.names.player_key`).
-
-    Python's casefold, not SQLite's NOCASE (which folds ASCII only), so "Åsa" and "åsa"
-    are one player too.
+def _find_player(conn: sqlite3.Connection, name: str) -> str | None:
+    """The roster's spelling of ``name`` (:func:`companion.names.roster_name`: spelled
+    exactly so, else in other capitals, else with its player key). Python's casefold,
+    not SQLite's NOCASE (which folds ASCII only), so "Åsa" and "åsa" are one player too.
     """
-    stored = [row[0] for row in conn.execute("SELECT name FROM players")]
-    if name in stored:
-        return name
-    wanted = name.casefold()
-    found = next((known for known in stored if known.casefold() == wanted), None)
-    if found is None and alike:
-        key = player_key(name)
-        found = next((known for known in stored if player_key(known) == key), None)
-    return found
+    return roster_name(name, [row[0] for row in conn.execute("SELECT name FROM players")])

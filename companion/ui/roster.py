@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from companion.errors import CompanionError
 from companion.lang import lazy, pgettext
-from companion.names import NAME_MAX, check_name
+from companion.names import NAME_MAX, check_name, roster_name
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
 from companion.ui.screen import (
     MENU_ROWS,
@@ -157,7 +157,11 @@ class PlayerPicker(Screen):
         return self
 
     def _added(self, ctx: Context, name: str) -> Screen:
-        name = ctx.store.add_player(name)  # refused: the letter picker says why
+        # A spelling of a roster player is that player ("Kate" seats the roster's
+        # "ΚΑΤΕ"): the one name rule, never a refusal as a lookalike of itself.
+        (name,) = ctx.store.seat_players([name])  # refused: the letter picker says why
+        if roster_name(name, ctx.store.roster()) is None:  # a new player
+            name = ctx.store.add_player(name)
         self.names = self._roster(ctx)
         if len(self.chosen) < self.high and name not in self.chosen:
             self.chosen.append(name)
