@@ -69,6 +69,13 @@ class Session:
         self.times: list[float | None] = [None] * len(match.events)
         #: When the match began, for one the log has not seen yet.
         self.started_at = self.wall_clock() if match_id is None else None
+        #: What the store keeps beside a new match (:meth:`start`), until it has it.
+        self.notes: dict[str, str] = {}
+
+    def _notes(self) -> dict[str, Any]:
+        """The store's ``notes`` argument, when there are any (a store that keeps none
+        is never asked to)."""
+        return {"notes": self.notes} if self.notes else {}
 
     @classmethod
     def start(
@@ -78,15 +85,19 @@ class Session:
         options: Mapping[str, Any] | None = None,
         store: Any = None,
         listeners: Sequence[Listener] = (),
+        notes: Mapping[str, str] | None = None,
     ) -> Session:
         """A new match, registered in the store when there is one. The players' names
-        are checked and cleaned by the one name rule (BadName if one is refused)."""
+        are checked and cleaned by the one name rule (BadName if one is refused).
+        ``notes`` go into the store with the match (:meth:`Store.new_match`)."""
         options = engine(game_id).new_options(options or {})
         match = new_match(game_id, check_players(players), options)
         session = cls(match, store, None, listeners)
+        session.notes = dict(notes or {})
         if session.store is not None:
             try:
-                session.match_id = store.new_match(game_id, list(match.players), match.options)
+                session.match_id = store.new_match(game_id, list(match.players), match.options,
+                                                   **session._notes())
             except StoreError as err:
                 session.went_unsaved(err)
         else:
@@ -113,7 +124,8 @@ class Session:
         save each event as usual. StoreError leaves the session unsaved, to try again."""
         if self.match_id is None:
             self.match_id = store.new_match(self.match.game_id, list(self.match.players),
-                                            self.match.options, started=self.started_at)
+                                            self.match.options, started=self.started_at,
+                                            **self._notes())
             self.synced = 0
         in_log = store.match(self.match_id).event_count
         while in_log > self.synced:  # taken back while unsaved

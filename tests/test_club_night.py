@@ -14,6 +14,7 @@ import pytest
 from companion_cli import companion
 
 from companion.club import night as nights
+from companion.club.offers import DEVICE_NOTE, device_notes, keep_offer, new_offer_id
 from companion.club.seating import Seat, pairs
 from companion.session import Session
 from companion.store import Store
@@ -66,39 +67,72 @@ def test_a_night_that_cannot_be_seated_is_one_line(tmp_path):
     assert not (tmp_path / "club" / nights.NIGHT_FILE).exists()
 
 
-def play(store: Store, players: list[str], points: list[int], origin: str = "") -> None:
-    """A finished Scoreboard match: points to the players in turn."""
+def play(store: Store, players: list[str], points: list[int], offer: tuple[str, str] = ("", ""),
+         ) -> str:
+    """A finished Scoreboard match: points to the players in turn; ``offer`` (table,
+    offer id): the dashboard took it as started from that round offer at that table."""
     session = Session.start("scoreboard", players, store=store)
     for value, player in zip(points, itertools.cycle(players), strict=False):
         session.apply({"type": "points", "player": player, "points": value})
     session.apply({"type": "end"})
+    uid = store.match(session.match_id).uid
+    if offer[1]:
+        keep_offer(store, uid, offer[1], offer[0])
+    return uid
 
 
-def test_the_nights_standings_come_from_its_rounds_finished_matches(tmp_path):
+def test_the_nights_standings_come_from_the_matches_started_from_its_offers(tmp_path):
     store = Store.in_dir(tmp_path)
     try:
         night = nights.Night("2026-11-26")
         rnd = nights.Round(1, "scoreboard", 1, 0.0, [
-            Seat("table-1", ("Ann", "Bob")), Seat("table-2", ("Cy", "Di"))])
+            Seat("table-1", ("Ann", "Bob")), Seat("table-2", ("Cy", "Di"))],
+            {"table-1": new_offer_id(), "table-2": new_offer_id()})
         night.rounds.append(rnd)
-        play(store, ["Ann", "Bob"], [1, 9])      # Bob wins
-        play(store, ["Cy", "Di"], [7, 2])        # Cy wins
-        play(store, ["Ann", "Cy"], [5, 1])       # not a table of the round: not counted
-        matches = list(store.summaries())
+        one, two = rnd.offers["table-1"], rnd.offers["table-2"]
+        play(store, ["Cy", "Di"], [1, 9], ("table-1", two))   # table-2's offer, table-1
+        play(store, ["Ann", "Bob"], [1, 9], ("table-1", one))  # Bob wins
+        play(store, ["Cy", "Di"], [7, 2], ("table-2", two))    # Cy wins
+        play(store, ["Ann", "Cy"], [5, 1])       # not from an offer: not counted
+        play(store, ["Ann", "Bob"], [9, 1])      # the group again, not from the offer
+        play(store, ["Ann", "Bob"], [9, 1], ("table-1", one))  # a second from the offer
+        play(store, ["Ann", "Di"], [9, 1], ("table-2", two))   # not the seat's players
+        matches = nights.matches_of(store, night)
         found = nights.results(rnd, matches)
         assert found["table-1"].winners == ("Bob",) and found["table-2"].winners == ("Cy",)
         rows = nights.standings(night, matches)
         assert [(row["name"], row["wins"]) for row in rows][:2] in (
             [("Bob", 1), ("Cy", 1)], [("Cy", 1), ("Bob", 1)])
         assert {row["name"] for row in rows} == {"Ann", "Bob", "Cy", "Di"}
+        assert sum(row["plays"] for row in rows) == 4
         # Round 2 seats the winners together, the others together: Swiss-style.
-        two = nights.next_round(night, "scoreboard", ["Ann", "Bob", "Cy", "Di"],
-                                ["table-1", "table-2"], matches, now=10.0, seed=3)
-        assert {frozenset(s.players) for s in two.seats} == {
+        two_ = nights.next_round(night, "scoreboard", ["Ann", "Bob", "Cy", "Di"],
+                                 ["table-1", "table-2"], matches, now=10.0, seed=3)
+        assert {frozenset(s.players) for s in two_.seats} == {
             frozenset(("Bob", "Cy")), frozenset(("Ann", "Di"))}
-        assert not pairs([two.seats]) & pairs([rnd.seats])
+        assert not pairs([two_.seats]) & pairs([rnd.seats])
+        assert len({*two_.offers.values(), one, two}) == 4  # an id of its own per table
     finally:
         store.close()
+
+
+def test_a_round_keeps_its_offers_in_the_nights_file_only(tmp_path):
+    night = nights.Night("2026-11-26")
+    night.rounds.append(nights.next_round(night, "final-count", NINE[:6], ["t1", "t2"], [],
+                                          0, 1))
+    nights.save(tmp_path, night)
+    offers = night.rounds[0].offers
+    assert set(offers) == {"t1", "t2"} and all(len(o) >= 22 for o in offers.values())
+    assert nights.load(tmp_path, "2026-11-26").rounds[0].offers == offers
+    assert nights.offers_sent(tmp_path) == {offers["t1"]: "t1", offers["t2"]: "t2"}
+    assert "offer" not in json.dumps(night.rounds[0].as_json())  # printed: no ids
+    # A night's file from before offers still loads: its rounds have no result.
+    old = json.loads((tmp_path / nights.NIGHT_FILE).read_text())
+    for table in old["rounds"][0]["tables"]:
+        del table["offer"]
+    (tmp_path / nights.NIGHT_FILE).write_text(json.dumps(old))
+    before = nights.load(tmp_path, "2026-11-26").rounds[0]
+    assert before.offers == {} and nights.results(before, []) == {"t1": None, "t2": None}
 
 
 def test_late_arrivals_and_leavers_are_taken_in(tmp_path):
@@ -171,6 +205,10 @@ def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_pr
                 session = app.current_session()
                 assert session is not None and session.match.game_id == "final-count"
                 assert list(session.match.players) == mine["players"]
+                # The round's offer id is kept with the match: its start line carries it.
+                night = nights.load(tmp_path / "club", _today())
+                uid = app.ctx.store.match(session.match_id).uid
+                assert app.ctx.store.meta(DEVICE_NOTE + uid) == night.current.offers["table-2"]
                 roster = {name.casefold() for name in app.ctx.store.roster()}
                 assert {name.casefold() for name in mine["players"]} <= roster
                 assert app.ctx.store.match(open_game.match_id).abandoned
@@ -226,8 +264,9 @@ def test_the_club_page_shows_the_round_its_results_as_they_come_and_the_standing
                          retry=(0.05, 0.5)).start()
         server = serve(dash, f"127.0.0.1:{free_port()}")
         store = Store.in_dir(tmp_path / "table-1")
+        offered: list = []
         publisher = Publisher(Club(broker=broker.url, table="table-1"), store.path,
-                              retry=(0.05, 0.5)).start()
+                              retry=(0.05, 0.5), on_round=offered.append).start()
         try:
             seat_main(tmp_path / "club", "scoreboard", ["Ann", "Bob", "Cy", "Di"], 2,
                       seed=5, out=io.StringIO(), wait=0)
@@ -238,8 +277,13 @@ def test_the_club_page_shows_the_round_its_results_as_they_come_and_the_standing
             assert night["tables"][0]["table"] == "table-1" and night["tables"][0]["result"] is None
             text = html.unescape(page("/"))
             assert "Round 1" in text and "draw seed 5" in text and seated[0] in text
+            wait_for(lambda: offered, what="the round's offer at the table")
+            offer_id = offered[0].offer_id
+            assert offer_id and offer_id not in text and offer_id not in page("/api/club")
+            # As OK on the offer starts it (test_club_night's device test presses it).
             session = Session.start("scoreboard", seated, store=store,
-                                    listeners=[publisher.listener])
+                                    listeners=[publisher.listener],
+                                    notes=device_notes(offer_id))
             for player, points in zip(seated, (2, 9), strict=True):
                 session.apply({"type": "points", "player": player, "points": points})
             session.apply({"type": "end"})

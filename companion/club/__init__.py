@@ -11,6 +11,9 @@
   :mod:`.review` (what is held for the organiser), :mod:`.organiser_tools` (a device bound
   to another table, two devices at once, a locked season) and :mod:`.lines` (the log,
   one line per cause, table and minute).
+- :mod:`.offers`: a round's offer id, which binds a round's result to the table it was
+  sent to; :mod:`.moves`: a device moved to another table, kept on the broker for every
+  dashboard.
 - :mod:`.dashboard`: ``companion club``, the receiver on its own thread.
 - :mod:`.web`: the club page (every table live, the league) on the table page's app.
 - :mod:`.bench`: ``companion bench --club``; :mod:`.localbroker`: a throwaway Mosquitto

@@ -16,6 +16,7 @@ lanes run dry it sends the receipts.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.club import wire
+from companion.club import moves, wire
 from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.login import LoginFight
 from companion.club.receiver import Receiver
@@ -87,6 +88,27 @@ class Lanes:
         else:
             del self._lanes[table], self._bytes[table]
         return topic, data, retained
+
+
+class SentOffers:
+    """Every round offer the dashboard in ``state_dir`` sent, with its table (None when
+    it seated no night), read again only when the night's file changed."""
+
+    def __init__(self, state_dir: Path):
+        self.state_dir = Path(state_dir)
+        self._seen: tuple[Any, dict[str, str] | None] = (None, None)
+
+    def __call__(self) -> dict[str, str] | None:
+        from companion.club.night import NIGHT_FILE, offers_sent
+
+        try:
+            info = os.stat(self.state_dir / NIGHT_FILE)
+            mark: Any = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            return None
+        if mark != self._seen[0]:
+            self._seen = (mark, offers_sent(self.state_dir))
+        return self._seen[1]
 
 
 class Dashboard:
@@ -173,10 +195,13 @@ class Dashboard:
         try:
             store = Store.in_dir(self.state_dir)
             ledger = Ledger(self.state_dir / LEDGER_NAME)
+            # The device moves first: the broker sends each subscription's retained
+            # messages in turn, so a dashboard built from nothing binds a moved device
+            # before it hears the device's table.
             link = BrokerLink(
                 self.broker, f"companion-club-{store.device_id()[:12]}", self.post,
-                subscribe=wire.DASHBOARD_TOPICS, persistent=True, retry=self.retry,
-                **self.auth)
+                subscribe=(moves.TOPIC, *wire.DASHBOARD_TOPICS), persistent=True,
+                retry=self.retry, **self.auth)
         except (StoreError, CompanionError) as err:
             self.error = str(err)
             self.ready.set()
@@ -186,6 +211,8 @@ class Dashboard:
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
+        receiver.offers_sent = SentOffers(self.state_dir)
+        receiver.announce = lambda topic, data: self._announce(link, topic, data)
         receiver.preload()
         self.ready.set()
         link.start()
@@ -212,7 +239,9 @@ class Dashboard:
             if item is not None:
                 if item[0] == "stop":
                     return
-                if item[0] == "message":
+                if item[0] == "message" and moves.is_move_topic(item[1]):
+                    self._guarded("move", receiver.handle, *item[1:4])  # before the rest
+                elif item[0] == "message":
                     self.lanes.put(*item[1:4])
                 else:
                     self._guarded(item[0], self._control, item, receiver)
@@ -263,6 +292,13 @@ class Dashboard:
                        .format(problem=self.problem, broker=self.broker))
         if self._link is not None:
             self._link.stop()
+
+    def _announce(self, link: Any, topic: str, data: bytes) -> bool:
+        """Publish a retained message (a device move) while the broker is there."""
+        if not self.up.is_set():
+            return False
+        link.publish(topic, data, retain=True)
+        return True
 
     def _log_notice(self, text: str) -> None:
         log.log(logging.WARNING if self.problem else logging.INFO, "club: %s", text)

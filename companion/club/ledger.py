@@ -22,6 +22,9 @@ state directory (stdlib SQLite, WAL, one writer: the dashboard's thread):
 - ``refused``: a device refused because it is bound to another table (which device,
   the table it spoke for, the table it is bound to, when last), for the organiser, who
   may move it (``companion club --move-device ID --to TABLE``, the club page);
+- ``moves``: the last move of each device moved (its table, the tables it was moved
+  from, when), by this dashboard's organiser or learned from the broker
+  (:mod:`companion.club.moves`), and whether the broker has it yet (``announced``);
 - ``locked``: the seasons the organiser locked, each with its standings as they were
   counted then: nothing that arrives later changes them;
 - ``audit``: one row per refusal or rewrite (what, when, which table, the details), for
@@ -41,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.club.moves import former_tables
 from companion.errors import StoreError
 from companion.lang import _
 from companion.store.records import UID_DEVICE_DIGITS
@@ -67,6 +71,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL,"
     " table_name TEXT NOT NULL, uid TEXT NOT NULL, what TEXT NOT NULL,"
     " detail TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS moves (device TEXT PRIMARY KEY, table_name TEXT NOT NULL,"
+    " former TEXT NOT NULL, at REAL NOT NULL, announced INTEGER NOT NULL DEFAULT 0)",
 )
 
 
@@ -123,9 +129,8 @@ class Ledger:
             raise StoreError(_("cannot open the club ledger {path}: {problem}")
                              .format(path=path, problem=err)) from None
         self._tables: dict[str, str] = {}
-        for device, table in self._conn.execute(
-                "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):
-            self._tables[_key(device)] = table  # an older ledger kept whole ids
+        self._former: dict[str, frozenset[str]] = {}
+        self._read_bindings()
         self._seen: dict[str, float] = dict(self._conn.execute(
             "SELECT table_name, at FROM seen"))
         self._seen_saved = dict(self._seen)
@@ -141,11 +146,21 @@ class Ledger:
         if version == self._version:
             return False
         self._version = version
+        self._read_bindings()
+        return True
+
+    def _read_bindings(self) -> None:
+        """The devices' tables and the tables they were moved from, from the file."""
         self._tables = {}
         for device, table in self._conn.execute(
                 "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):
-            self._tables[_key(device)] = table
-        return True
+            self._tables[_key(device)] = table  # an older ledger kept whole ids
+        self._former = {}
+        for device, former in self._conn.execute("SELECT device, former FROM moves"):
+            try:
+                self._former[device] = frozenset(str(name) for name in json.loads(former))
+            except (TypeError, ValueError):
+                continue  # a row no dashboard wrote: the device keeps its binding only
 
     def close(self) -> None:
         self._conn.close()
@@ -181,8 +196,59 @@ class Ledger:
         self._conn.execute("DELETE FROM refused WHERE device = ? AND table_name = ?",
                            (key, table))
         self._tables[key] = table
+        former = former_tables(sorted(self._former.get(key, ())), table, str(row[0]))
+        self._keep_move(key, table, former, self.clock(), announced=False)
         self.note(table, "", "moved", {"device": key, "from": row[0], "to": table})
         return str(row[0])
+
+    def learn(self, move: Any) -> bool:
+        """A device move another dashboard published (:class:`~.moves.Move`): bind the
+        device as it says (a device never heard of too), unless this dashboard's own
+        last move of it is newer; True when anything changed."""
+        key = _key(move.device)
+        row = self._conn.execute("SELECT table_name, former, at FROM moves WHERE device = ?",
+                                 (key,)).fetchone()
+        if row is not None and (row[2] > move.at or (
+                row[0] == move.table and self._former.get(key) == set(move.former)
+                and self._tables.get(key) == move.table)):
+            return False  # ours is newer (the broker learns it), or it is the same move
+        before = self._tables.get(key)
+        self._conn.execute("INSERT OR REPLACE INTO devices (device, table_name, first_seen)"
+                           " VALUES (?, ?, COALESCE((SELECT first_seen FROM devices WHERE"
+                           " device = ?), ?))", (key, move.table, key, self.clock()))
+        self._tables[key] = move.table
+        self._keep_move(key, move.table, move.former, move.at, announced=True)
+        for table in (move.table, *move.former):
+            self._conn.execute("DELETE FROM refused WHERE device = ? AND table_name = ?",
+                               (key, table))
+        if before != move.table:
+            self.note(move.table, "", "moved", {"device": key, "from": before,
+                                                "to": move.table, "learned": True})
+        return True
+
+    def _keep_move(self, key: str, table: str, former: Sequence[str], at: float, *,
+                   announced: bool) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO moves (device, table_name, former, at,"
+                           " announced) VALUES (?, ?, ?, ?, ?)",
+                           (key, table, json.dumps(list(former)), at, int(announced)))
+        self._former[key] = frozenset(former)
+
+    def unannounced(self) -> list[dict[str, Any]]:
+        """The organiser's moves the broker does not have yet (to be published)."""
+        return [{"device": device, "table": table, "former": json.loads(former), "at": at}
+                for device, table, former, at in self._conn.execute(
+                    "SELECT device, table_name, former, at FROM moves WHERE announced = 0")]
+
+    def announced(self, device: str, at: float) -> None:
+        """The move of ``device`` made at ``at`` is on the broker."""
+        self._conn.execute("UPDATE moves SET announced = 1 WHERE device = ? AND at = ?",
+                           (_key(device), at))
+
+    def moved_from(self, device: str, table: str) -> bool:
+        """``device`` was moved away from ``table`` (by the organiser, here or on another
+        dashboard): what it still says there is its past, not a second table."""
+        key = _key(device)
+        return table in self._former.get(key, ()) and self._tables.get(key) != table
 
     def refuse_device(self, device: str, table: str) -> bool:
         """``device``, bound to another table, spoke for ``table``: listed for the

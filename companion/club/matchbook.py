@@ -16,6 +16,7 @@ from typing import Any
 from companion.club import wire
 from companion.club.ledger import content_digest, fingerprint
 from companion.club.mirror import MIRROR_KEY, Mirror, safe_result
+from companion.club.offers import keep_offer, valid_offer_id
 from companion.club.review import SETTLED
 from companion.errors import CompanionError, StoreError
 from companion.games import new_match, replay
@@ -45,6 +46,7 @@ class MatchBook:
             mirror.gen = int(saved.get("gen", 0))
             mirror.state = saved.get("state") or record.state
             mirror.hold = str(saved.get("hold", ""))
+            mirror.offer = str(saved.get("offer", ""))
             mirror.match_id = match_id
             if mirror.state != "playing" and saved.get("count") == record.event_count \
                     and isinstance(saved.get("hash"), str):
@@ -68,7 +70,8 @@ class MatchBook:
                 mirror = Mirror(uid, str(note["table"]), device=str(note["device"]),
                                 match_id=int(note["id"]), gen=int(note["gen"]), hashes=None,
                                 summary=(int(note["count"]), str(note["hash"])), state=state,
-                                hold=str(note.get("hold", "")))
+                                hold=str(note.get("hold", "")),
+                                offer=str(note.get("offer", "")))
             except (ValueError, KeyError, TypeError):
                 continue  # an older note: that match is read when it is heard of
             self.mirrors[uid] = mirror
@@ -166,6 +169,25 @@ class MatchBook:
             finished=None, result=None, uid=mirror.uid, origin=mirror.table)
         mirror.hashes = [""]
         self._unknown.get(mirror.table, set()).discard(mirror.uid)
+        if "offer" in header:
+            self._claim_offer(mirror, header["offer"])
+
+    def _claim_offer(self, mirror: Mirror, offer_id: Any) -> None:
+        """The match says it was started from round offer ``offer_id``: kept with it
+        when the offer is one this dashboard sent to the table it came from (or when
+        this dashboard seated no night: the night's results check it there); else it is
+        a match like any other, and the claim is on record."""
+        sent = self.offers_sent()
+        if valid_offer_id(offer_id) and (sent is None or sent.get(offer_id) == mirror.table):
+            keep_offer(self.store, mirror.uid, offer_id, mirror.table)
+            mirror.offer = offer_id
+            return
+        sent_to = sent.get(offer_id) if sent is not None and valid_offer_id(offer_id) else None
+        self.ledger.note(mirror.table, mirror.uid, "offer", {"sent_to": sent_to})
+        self._say(logging.WARNING, "offer", mirror.table,
+                  "club: %s: match %s claims a round offer this dashboard did not send to "
+                  "%s; it is a match like any other, never a round's result", mirror.table,
+                  mirror.uid, mirror.table)
 
     def _truncate(self, mirror: Mirror, keep: int, gen: int) -> None:
         game = mirror.game
@@ -198,7 +220,7 @@ class MatchBook:
         self.store.set_meta(MIRROR_KEY + mirror.uid, json.dumps(
             {"device": mirror.device, "gen": mirror.gen, "state": mirror.state,
              "count": mirror.count, "hash": mirror.last_hash, "id": mirror.match_id,
-             "table": mirror.table, "hold": mirror.hold}))
+             "table": mirror.table, "hold": mirror.hold, "offer": mirror.offer}))
 
     def _settle(self, mirror: Mirror) -> None:
         """Finish or abandon the stored match once its log equals the retained state."""

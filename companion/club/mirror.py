@@ -53,6 +53,9 @@ class Mirror:
     #: (gen, keep) of a settled match's log being sent again, compared event by event
     #: with the stored one before anything changes.
     candidate: tuple[int, int] | None = None
+    #: The round offer the match was started from, when the dashboard took it as one
+    #: it sent to the match's table (:mod:`.offers`); its receipts say it.
+    offer: str = ""
     checked: tuple[int, int] | None = None  # (gen, count) at the last behind() check
     unanswered: int = 0  # behind() asks since the match last made progress
 

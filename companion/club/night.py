@@ -6,9 +6,9 @@ The organiser says who is present (``companion club --seat GAME --present NAMES
 the night) and the round is stored here, where a running dashboard picks it up and sends
 it to the tables (:mod:`companion.club.rounds`).
 
-A round's results are the club's finished matches of its game whose players are one of
-its tables (every player sits at one table a round, so the players name the table)
-started after the round was drawn; the night's standing is :func:`~companion.club.
+A round's result at a table is the finished match started from the offer that table
+was sent (:mod:`companion.club.offers`: an id of its own per table and round), from that
+table, with the seat's game and players; the night's standing is :func:`~companion.club.
 seasons.standings` over those matches (more wins, then a better average place, then
 more matches). A file from another night (a night runs until 06:00) starts a new one.
 """
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.club import offers as offer_ids
 from companion.club.seating import Seat, SeatingError, key, pairs, seat_round
 from companion.errors import CompanionError
 from companion.lang import _, ngettext
@@ -36,9 +37,10 @@ NIGHT_MAX = 4 * 1024 * 1024
 PLAYERS_MAX = 1000
 TABLES_MAX = 500
 ROUNDS_MAX = 100
-#: A table's clock may be behind the dashboard's: a match started up to this long
-#: before its round was drawn still counts for it.
-SKEW = 600.0
+#: A table's clock may be behind the dashboard's: the matches finished up to this long
+#: before the night's first round was drawn are read for its results (the offer, not
+#: the time, says which match is a round's result).
+SKEW = 12 * 3600.0
 #: A night runs until this hour of the next morning (a round seated at 00:30 belongs to
 #: the night before).
 NIGHT_ENDS = 6
@@ -58,26 +60,37 @@ class NightError(CompanionError):
 @dataclass
 class Round:
     """One round of the night: its number, game, the seed of its draw, when it was
-    drawn (the dashboard's clock) and who sits where."""
+    drawn (the dashboard's clock), who sits where, and each table's offer id (a round
+    stored before offers has none: no match is its result)."""
 
     number: int
     game: str
     seed: int
     at: float
     seats: list[Seat]
+    offers: dict[str, str] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, offers: bool = False) -> dict[str, Any]:
+        """The round as printed (``offers``: with each table's offer id, as stored: the
+        ids are for the tables and the night's file only)."""
+        tables = []
+        for seat in self.seats:
+            table = {"table": seat.table, "players": list(seat.players)}
+            if offers and self.offers.get(seat.table):
+                table["offer"] = self.offers[seat.table]
+            tables.append(table)
         return {"round": self.number, "game": self.game, "seed": self.seed, "at": self.at,
-                "tables": [{"table": seat.table, "players": list(seat.players)}
-                           for seat in self.seats]}
+                "tables": tables}
 
     @classmethod
     def from_json(cls, data: Any) -> Round:
         try:
             seats = [Seat(str(t["table"]), tuple(str(p) for p in t["players"]))
                      for t in data["tables"]]
+            offers = {str(t["table"]): t["offer"] for t in data["tables"]
+                      if offer_ids.valid_offer_id(t.get("offer"))}
             return cls(int(data["round"]), str(data["game"]), int(data["seed"]),
-                       float(data["at"]), seats)
+                       float(data["at"]), seats, offers)
         except (KeyError, TypeError, ValueError) as err:
             raise NightError(_("a round in {path} is not readable: {problem}")
                              .format(path=NIGHT_FILE, problem=err)) from None
@@ -123,7 +136,8 @@ def save(state_dir: Path, night: Night) -> None:
     state_dir.mkdir(parents=True, exist_ok=True)
     path = state_dir / NIGHT_FILE
     partial = path.with_suffix(".partial")
-    text = json.dumps({"day": night.day, "rounds": [r.as_json() for r in night.rounds]},
+    text = json.dumps({"day": night.day,
+                       "rounds": [r.as_json(offers=True) for r in night.rounds]},
                       ensure_ascii=False, indent=1)
     with open(partial, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -166,25 +180,43 @@ def _natural(name: str) -> tuple[Any, ...]:
 # -- results and standings ----------------------------------------------------------------
 
 
-def results(rnd: Round, matches: Iterable[Any]) -> dict[str, Any]:
+def results(rnd: Round, matches: Iterable[offer_ids.Played]) -> dict[str, Any]:
     """Each table's finished match of the round (a :class:`~companion.store.
-    MatchSummary`), or None while it is being played."""
-    wanted = {frozenset(key(name) for name in seat.players): seat.table for seat in rnd.seats}
+    MatchSummary`), or None while it is being played: the match started from the offer
+    the table was sent, that came from that table, with the seat's game and players
+    (the first started, should the table's device have started two)."""
+    seats = {rnd.offers[seat.table]: seat for seat in rnd.seats if rnd.offers.get(seat.table)}
     found: dict[str, Any] = {seat.table: None for seat in rnd.seats}
-    for match in matches:
-        if match.game_id != rnd.game or match.started < rnd.at - SKEW:
+    for match, offer, table in matches:
+        seat = seats.get(offer)
+        if seat is None or table != seat.table or match.game_id != rnd.game or \
+                {key(name) for name in match.players} != {key(name) for name in seat.players}:
             continue
-        table = wanted.get(frozenset(key(name) for name in match.players))
-        if table is not None and (found[table] is None or match.id > found[table].id):
+        if found[table] is None or (match.started, match.id) < (found[table].started,
+                                                                 found[table].id):
             found[table] = match
     return found
 
 
-def matches_of(store: Any, night: Night) -> list[Any]:
-    """The store's matches finished since the night's first round was drawn."""
+def matches_of(store: Any, night: Night) -> list[offer_ids.Played]:
+    """The store's finished matches started from one of the night's offers."""
     if not night.rounds:
         return []
-    return list(store.summaries(since=night.rounds[0].at - SKEW))
+    sent = {offer for rnd in night.rounds for offer in rnd.offers.values()}
+    return offer_ids.played(store, sent, night.rounds[0].at - SKEW)
+
+
+def offers_sent(state_dir: Path) -> dict[str, str] | None:
+    """Every offer id in the night's file (whatever its night), with the table it was
+    sent to; None when this dashboard has seated no night (it cannot tell an offer)."""
+    from companion.files import UnreadableFile, read_text_file
+
+    try:
+        data = json.loads(read_text_file(state_dir / NIGHT_FILE, NIGHT_MAX, "the night"))
+        rounds = [Round.from_json(item) for item in data["rounds"]]
+    except (UnreadableFile, ValueError, KeyError, TypeError, NightError):
+        return None
+    return {offer: table for rnd in rounds for table, offer in rnd.offers.items()}
 
 
 def night_matches(night: Night, matches: Sequence[Any]) -> list[Any]:
@@ -233,7 +265,8 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
         # Translators: {game} is the game's name (as its rule sheet prints it), {problem}
         # why its players cannot be seated.
         raise NightError(_("{game}: {problem}").format(game=title(game), problem=err)) from None
-    return Round(len(night.rounds) + 1, game, seed, now, seats)
+    return Round(len(night.rounds) + 1, game, seed, now, seats,
+                 {seat.table: offer_ids.new_offer_id() for seat in seats})
 
 
 # -- the club page ------------------------------------------------------------------------

@@ -5,9 +5,10 @@ sends each table its seats, the table's publisher checks them
 (:func:`companion.club.rounds.parse_offer`) and the offer reaches this screen through
 the app's one queue. OK starts the game exactly as the serial console's and the web
 page's NEW does (:func:`companion.remote.commands.new_game`: the players join the
-roster, the game is shown); a game still open is never silently ended: the table is
-asked whether to keep it as abandoned first. BACK leaves the offer (the screen it
-interrupted comes back).
+roster, the game is shown), with the offer's id kept beside the match (it travels in
+the match's start line: :mod:`companion.club.offers`); a game still open is never
+silently ended: the table is asked whether to keep it as abandoned first. BACK leaves
+the offer (the screen it interrupted comes back).
 """
 
 from __future__ import annotations
@@ -46,11 +47,13 @@ class RoundOffer(Message):
 
     def start(self, force: bool) -> Screen:
         """Start the round's game as NEW does; an open game is asked about first."""
+        from companion.club.offers import device_notes
         from companion.remote.commands import RemoteError, guarded, new_game
 
         offer = self.offer
         try:
-            guarded(new_game, self.app, offer.game, list(offer.players), None, force)
+            guarded(new_game, self.app, offer.game, list(offer.players), None, force,
+                    notes=device_notes(offer.offer_id))
         except RemoteError as refused:
             if refused.code == "OPEN" and not force:
                 return Confirm(self.title, wrap(pgettext(

@@ -7,7 +7,10 @@ speaking for one table at once, and a season locked.
   gives its id, the page none), who may move it there
   (``companion club --move-device ID --to TABLE``, or Move on the club page): a Pi
   carried to another table, an SD card put in another table's Pi. The table sends the
-  matches that were dropped again by itself (they are "not confirmed" there).
+  matches that were dropped again by itself (they are "not confirmed" there). The move
+  is published on the broker (:mod:`.moves`, retained), so every dashboard, and one
+  started or rebuilt later, binds the device to the same table; a move another
+  dashboard published is learned here the same way.
 - Two devices heard for one table within :data:`TWO_DEVICES_WINDOW` seconds of each
   other (two Pis given the same table in their config, or one table's login) are said
   in the log and on the page for as long as both speak. The broker's kept copies
@@ -23,10 +26,12 @@ Mixed into :class:`~companion.club.receiver.Receiver`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from companion.club import wire
 from companion.club.ledger import REFUSED_MAX
+from companion.club.moves import Move, move_topic, parse_move
 from companion.lang import _
 from companion.store import UID_DEVICE_DIGITS
 
@@ -65,6 +70,8 @@ class OrganiserTools:
         #: (device digits, table) -> uids of the matches dropped (:data:`DROPPED_MAX`).
         self._dropped: dict[tuple[str, str], set[str]] = {}
         self._locked: dict[str, dict[str, Any]] | None = None
+        #: Publishes a retained message (a move); False when it cannot now (no broker).
+        self.announce: Callable[[str, bytes], bool] = lambda topic, data: False
 
     # -- two devices speaking for one table ------------------------------------------------
 
@@ -158,10 +165,34 @@ class OrganiserTools:
         self._organiser_changed()
         return True
 
+    # -- a device move, known to every dashboard ------------------------------------------
+
+    def _move_message(self, topic: str, data: bytes) -> None:
+        """A move on the broker (:mod:`.moves`): this dashboard binds the device as
+        the organiser did on the one that published it (an empty message: nothing)."""
+        if not data:
+            return
+        move = parse_move(topic, data)
+        if self.ledger.learn(move):
+            logging.getLogger("companion.club").info(
+                "club: device %s is %s's now (a move on the broker)", move.device,
+                move.table)
+            self._organiser_changed()
+
+    def _announce_moves(self) -> None:
+        """Publish the organiser's moves the broker does not have yet (retained)."""
+        for row in self.ledger.unannounced():
+            move = Move(row["device"], row["table"], tuple(row["former"]), row["at"])
+            if not self.announce(move_topic(move.device), move.payload()):
+                return  # no broker now: the next check tries again
+            self.ledger.announced(move.device, move.at)
+
     def _organiser_changed(self) -> None:
-        """The ledger changed under the dashboard (the organiser): read it again, and
-        ask a moved device's table at once for the matches that were dropped (it would
-        send them again by itself, but only as its resend timer comes round)."""
+        """The ledger changed under the dashboard (the organiser): read it again, tell
+        the broker a move, and ask a moved device's table at once for the matches that
+        were dropped (it would send them again by itself, but only as its resend timer
+        comes round)."""
+        self._announce_moves()
         self._refused_rows = self._locked = None
         for (key, table), uids in list(self._dropped.items()):
             if self.ledger.table_of(key) == table:
@@ -175,4 +206,6 @@ class OrganiserTools:
         """Every few seconds: what the organiser's command line wrote in the ledger."""
         if self.ledger.outside():
             self._organiser_changed()
+        else:
+            self._announce_moves()  # one made while no broker (or no dashboard) was there
         self._quiet_speakers()

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club import wire
+from companion.club.offers import device_offer
 from companion.club.rounds import already_started, parse_offer, round_topic
 from companion.config import Club
 from companion.errors import CompanionError, StoreError
@@ -303,6 +304,9 @@ class Publisher:
         rows = [(event, at) for _, event, at in self.store.events_since(match_id, 0)]
         header = {"game_id": record.game_id, "players": list(record.players),
                   "options": record.options, "started": record.started}
+        offer_id = device_offer(self.store, record.uid)
+        if offer_id:  # started from the club round's offer: the round's result
+            header["offer"] = offer_id
         out = Outgoing(match_id, record.uid, header, rows, wire.chain(rows),
                        self.store.published(match_id))
         self._matches[match_id] = out

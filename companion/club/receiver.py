@@ -49,6 +49,7 @@ from companion.club.ledger import Ledger
 from companion.club.lines import Lines
 from companion.club.matchbook import EARLIEST, SKEW, MatchBook
 from companion.club.mirror import MAX_WAITING, MIRROR_KEY, Mirror, Waiting
+from companion.club.moves import is_move_topic
 from companion.club.organiser_tools import OrganiserTools
 from companion.club.review import Review
 from companion.club.tables import ASK_MAX, TableBook
@@ -106,6 +107,9 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
         self.changed: Callable[[str], None] = lambda uid: None
         #: Called with an event's time of play once it is stored (``bench --club``).
         self.on_applied: Callable[[float], None] = lambda at: None
+        #: Every round offer this dashboard sent, with its table; None when it seated no
+        #: night (:func:`companion.club.night.offers_sent`).
+        self.offers_sent: Callable[[], Mapping[str, str] | None] = lambda: None
         self._views: dict[str, dict[str, Any]] = {}
         #: Per table, the uids of the matches held as a retained state only, and of
         #: those whose turn has not come (:data:`UNKNOWN_MAX`).
@@ -125,6 +129,8 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
         """One message from the broker (``retained``: the broker's kept copy, which says
         nothing of when the table was last heard); a bad one is logged and dropped."""
         try:
+            if is_move_topic(topic):
+                return self._move_message(topic, data)  # the organiser's, via the broker
             where = wire.parse_topic(topic)
             if not retained:
                 self._heard(where.table)
@@ -208,6 +214,11 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
                       "dropped", table, uid[:40], device[:40])
             return None
         if not self.ledger.claim(table, device):
+            if self.ledger.moved_from(device, table):  # its past there, not a 2nd table
+                self._say(logging.INFO, "moved", table,
+                          "club: device %s was moved away from %s; a message for match %s "
+                          "set aside", device[:40], table, uid[:40])
+                return None
             self._refused_device(device, table, uid)
             self._say(logging.WARNING, "device", table,
                       "club: device %s is %s's, not %s's; a message for match %s dropped",

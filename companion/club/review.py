@@ -47,22 +47,38 @@ def day_and_hour(when: float | None) -> str:
         return "?"
 
 
+def match_words(record: Any) -> dict[str, Any]:
+    """What a held row tells of its match: the game, the players, when it was played
+    (finished, else started)."""
+    return {"game": record.game_id, "players": list(record.players),
+            "played": record.finished if record.finished is not None else record.started}
+
+
 def held_line(row: dict[str, Any]) -> str:
     """A held match in words for the organiser (``companion club --review``, the club
-    page): which table, what happened, what the league counts meanwhile."""
+    page): which table, what happened, the match (its game, players and when it was
+    played: never its uid), what the league counts meanwhile."""
+    from companion.games import title
+
     detail = row.get("detail") or {}
-    when = day_and_hour(row.get("at"))
+    when = day_and_hour(detail.get("played", detail.get("finished", row.get("at"))))
+    game, players = detail.get("game"), detail.get("players")
+    if isinstance(game, str) and isinstance(players, list):
+        # Translators: a held match: its game's name, its players, when it was played.
+        match = _("{game} with {players}, {when}").format(
+            game=title(game), players=", ".join(str(name) for name in players), when=when)
+    else:  # a row held before the ledger kept the match's game and players
+        match = when
     if row.get("what") == "duplicate":
-        return _("{table} sent counted match {uid} again with other times; not counted "
-                 "unless accepted ({when})").format(
-            table=row["table"], uid=str(detail.get("same_as"))[:32], when=when)
+        return _("{table} sent a counted match again with other times: {match}; not "
+                 "counted unless accepted").format(table=row["table"], match=match)
     winners = [str(name) for name in ((detail.get("result") or {}).get("winners") or [])]
     if not winners:
-        return _("{table} rewrote a counted match (won by nobody); the league keeps it as "
-                 "counted unless accepted ({when})").format(table=row["table"], when=when)
-    return _("{table} rewrote a counted match (won by {winners}); the league keeps it as "
-             "counted unless accepted ({when})").format(
-        table=row["table"], winners=", ".join(winners), when=when)
+        return _("{table} rewrote a counted match (won by nobody): {match}; the league "
+                 "keeps it as counted unless accepted").format(table=row["table"], match=match)
+    return _("{table} rewrote a counted match (won by {winners}): {match}; the league keeps "
+             "it as counted unless accepted").format(
+        table=row["table"], winners=", ".join(winners), match=match)
 
 
 class Review:
@@ -124,7 +140,8 @@ class Review:
         assert mirror.match_id is not None
         self.ledger.hold(mirror.table, mirror.uid, "rewritten", {
             "generation": [mirror.gen, gen], "events": mirror.count, "kept": keep,
-            "result": self._result(mirror)})
+            "result": self._result(mirror),
+            **match_words(self.store.match(mirror.match_id))})
         mirror.hold = "held"
         self._held_rows = None
         mirror.cuts.clear()
@@ -143,8 +160,10 @@ class Review:
     # -- a match counted already, with its times moved ------------------------------------
 
     def _hold_duplicate(self, mirror: Mirror, twin: str, computed: Any, at: float) -> None:
+        assert mirror.game is not None
         self.ledger.hold(mirror.table, mirror.uid, "duplicate", {
-            "same_as": twin, "finished": at, "result": computed})
+            "same_as": twin, "finished": at, "result": computed,
+            "game": mirror.game.game_id, "players": list(mirror.game.players)})
         mirror.state = "held"
         self._held_rows = None
         self._say(logging.WARNING, "held", mirror.table,
@@ -160,8 +179,19 @@ class Review:
         shows none; ``id`` names the row for the organiser's decision)."""
         if self._held_rows is None:
             self._held_rows = [{"id": row["id"], "table": row["table"], "what": row["what"],
-                                "text": held_line(row)} for row in self.ledger.held()]
+                                "text": held_line(self._described(row))}
+                               for row in self.ledger.held()]
         return self._held_rows
+
+    def _described(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A held row with its match's game, players and time (a row held before the
+        ledger kept them has them read from the store)."""
+        if "game" in row["detail"]:
+            return row
+        match_id = self.store.find_uid(row["uid"])
+        if match_id is None:
+            return row
+        return {**row, "detail": {**row["detail"], **match_words(self.store.match(match_id))}}
 
     def organiser(self, ident: int, decision: str) -> bool:
         """The organiser's decision on held row ``ident`` (the club page), applied at

@@ -35,30 +35,40 @@ def round_topic(table: str) -> str:
 
 
 def round_payload(day: str, rnd: nights.Round, seat: Any) -> bytes:
-    """What one table is sent: the round, its game and who sits there."""
-    return wire.encode({"night": day, "round": rnd.number, "game": rnd.game,
-                        "table": seat.table, "players": list(seat.players)})
+    """What one table is sent: the round, its game, who sits there, and the table's
+    offer id (:mod:`companion.club.offers`: its match carries it back)."""
+    payload = {"night": day, "round": rnd.number, "game": rnd.game, "table": seat.table,
+               "players": list(seat.players)}
+    if rnd.offers.get(seat.table):
+        payload["offer"] = rnd.offers[seat.table]
+    return wire.encode(payload)
 
 
 @dataclass(frozen=True)
 class Offer:
-    """A round as a table receives it."""
+    """A round as a table receives it (``offer_id``: "" from a dashboard before offer
+    ids)."""
 
     night: str
     round: int
     game: str
     players: tuple[str, ...]
+    offer_id: str = ""
 
 
 def parse_offer(data: bytes, table: str) -> Offer:
     """A round sent to ``table``, checked as anything arriving is (its size, every
     number's range, the game, every name by the one rule for names, the game's number
     of players); :class:`~companion.club.wire.WireError` if it is not one."""
+    from companion.club.offers import valid_offer_id
     from companion.errors import BadSetup, UnknownGame
     from companion.games import engine
     from companion.names import check_players
 
     payload = wire.decode(data)
+    offer_id = payload.get("offer", "")
+    if offer_id != "" and not valid_offer_id(offer_id):
+        raise wire.WireError("'offer' is not an offer id")
     night = wire.need(payload, "night", str)
     number = wire.need(payload, "round", int)
     game = wire.need(payload, "game", str)
@@ -73,7 +83,7 @@ def parse_offer(data: bytes, table: str) -> Offer:
         raise wire.WireError(str(err)) from None
     if not rules.min_players <= len(players) <= rules.max_players:
         raise wire.WireError(f"{len(players)} players for {game}")
-    return Offer(night, number, game, tuple(players))
+    return Offer(night, number, game, tuple(players), offer_id)
 
 
 #: A match of the round's game and players started this recently means the table has

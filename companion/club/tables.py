@@ -176,13 +176,18 @@ def _receipt(mirror: Mirror) -> dict[str, Any]:
     A match held for the organiser is ``held`` at the table's own log (a rewrite: its
     retained state; a duplicate: the stored log), so the table stops sending it and no
     longer says "not confirmed"; a rewrite the organiser refused is answered at the
-    table's own log, ``refused`` (final)."""
+    table's own log, ``refused`` (final). A match taken as started from a round's offer
+    says the offer (``"offer"``)."""
     info = mirror.info
     if mirror.hold in ("refused", "held") and info is not None:
-        return {"uid": mirror.uid, "gen": info["gen"], "seq": info["count"],
-                "hash": info["hash"], "state": mirror.hold}
-    return {"uid": mirror.uid, "gen": mirror.gen, "seq": mirror.count,
-            "hash": mirror.last_hash, "state": mirror.state}
+        receipt = {"uid": mirror.uid, "gen": info["gen"], "seq": info["count"],
+                   "hash": info["hash"], "state": mirror.hold}
+    else:
+        receipt = {"uid": mirror.uid, "gen": mirror.gen, "seq": mirror.count,
+                   "hash": mirror.last_hash, "state": mirror.state}
+    if mirror.offer:  # the round's offer the dashboard took the match as started from
+        receipt["offer"] = mirror.offer
+    return receipt
 
 
 def _text(value: Any) -> str | None:

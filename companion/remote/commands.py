@@ -143,12 +143,13 @@ def remove_player(app: App, name: str) -> dict[str, Any]:
 
 
 def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any] | None = None,
-             force: bool = False) -> dict[str, Any]:
+             force: bool = False, *, notes: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Start ``game_id`` with ``names`` on the screen; the new match's :func:`status`.
 
     Refused with ``OPEN`` while another match is unfinished (on the screen, or in the
     log waiting to be resumed), unless ``force``: then that match is abandoned first,
-    so it stays in the history as abandoned instead of being lost from view.
+    so it stays in the history as abandoned instead of being lost from view. ``notes``
+    are stored with the match (the club round's offer it was started from).
     """
     from companion.games import new_match
     from companion.names import check_players
@@ -171,7 +172,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
         _abandon_open(app, open_now)
     ctx = app.ctx
     session = Session.start(game_id, names, options, store=ctx.store,
-                            listeners=ctx.listeners)
+                            listeners=ctx.listeners, notes=notes)
     try:
         screen = table_screen(session, home_menu(ctx)).route(ctx)
     except UnknownGame:

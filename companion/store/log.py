@@ -46,6 +46,7 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         uid: str | None = None,
         origin: str = "",
         started: float | None = None,
+        notes: Mapping[str, str] | None = None,
     ) -> int:
         """Record a new match and return its id; its players become "recently used".
 
@@ -53,7 +54,10 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         identity on every device;
         ``origin`` names the club table it is played at ("" here). A uid stored already
         raises :class:`DuplicateMatch`. ``started`` keeps when it began (a game played
-        while the log could not be written); default now.
+        while the log could not be written); default now. ``notes`` are kept in the
+        ``meta`` table in the same transaction, each value under its key followed by the
+        new match's uid (the club's round offer the match was started from: whoever
+        reads the match then finds its notes too).
         """
         players_json, options_json = _match_json(game_id, players, options)
         uid = new_uid(self.device_id()) if uid is None else checked_uid(uid)
@@ -67,6 +71,9 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
             )
             match_id = cursor.lastrowid
             mark_used(conn, list(players), now)
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             [(str(key) + uid, str(value))
+                              for key, value in (notes or {}).items()])
         assert match_id is not None
         return match_id
 
