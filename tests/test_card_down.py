@@ -18,6 +18,7 @@ from companion.games.card_down import (
     WORDS,
     Card,
     CardDown,
+    DiscardPile,
     card_points,
     refusal,
 )
@@ -588,6 +589,33 @@ def test_one_deck_has_two_of_each_card() -> None:
     match = started()
     match.apply(play("Ann", "7 red hearts"))
     refused(match, play("Bob", "7 red hearts"), "both 7 red hearts cards are already")
+
+
+def test_one_deck_has_fifty_cards_of_each_value_however_they_are_entered() -> None:
+    match = started()
+    # As a long game would leave it: 49 quick 7s under the one turned up.
+    match.discard = DiscardPile([Card("7")] * 49 + list(match.discard.cards))
+    refused(match, play("Ann", "7"), "the deck has 50 cards of value 7: 50 are on the discard "
+                                     "pile already")
+    refused(match, play("Ann", "7 blue clubs"), "the deck has 50 cards of value 7")
+    match.apply(play("Ann", "9 red clubs"))
+    match.apply(draw("Bob"))
+    match.discard = DiscardPile(match.discard.cards[-1:])      # turned over: out of sight
+    match.apply(play("Cy", "7"))                               # a quick 7 matches the 9
+
+
+def test_the_hands_at_the_end_hold_no_more_of_a_value_than_the_deck() -> None:
+    match = started()
+    finish_first_game(match)
+    bob = match.in_hand["Bob"]
+    on_pile = sum(card.value == "F" for card in match.discard.cards)
+    match.discard = DiscardPile((Card("F"),) * (50 - bob - on_pile) + match.discard.cards)
+    match.apply({"type": "hand", "player": "Bob", "values": ["F"] * bob})   # 50 exactly
+    cy = match.in_hand["Cy"]
+    refused(match, {"type": "hand", "player": "Cy", "values": ["F"] + ["0"] * (cy - 1)},
+            f"the deck has 50 cards of value F: {50 - bob} are on the discard pile and {bob} "
+            "are in Bob's hand already")
+    match.apply({"type": "hand", "player": "Cy", "values": ["E"] + ["0"] * (cy - 1)})
 
 
 def test_undo_is_the_log_without_its_last_event() -> None:

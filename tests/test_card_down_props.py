@@ -10,6 +10,7 @@ come from a ``random.Random`` seeded by hypothesis, so a failure shrinks to a se
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from hypothesis import given, settings
@@ -37,7 +38,8 @@ def legal_card(match: CardDown, rnd: random.Random, exact: float) -> dict[str, s
     if rnd.random() >= exact:
         if match.stacked:
             return {"value": "2"}
-        return None if rnd.random() < 0.6 else {"value": rnd.choice("02ABCD")}
+        quick = Card(rnd.choice("02ABCD"))
+        return None if rnd.random() < 0.6 or match.why_not(quick) else quick.as_json()
     for _ in range(50):
         card = random_card(rnd)
         if match.stacked:
@@ -73,17 +75,21 @@ def legal_event(match: CardDown, rnd: random.Random, exact: float, draws: float)
     if kinds[0] == "hand":
         who = rnd.choice(expect.choices["player"])
         held = match.in_hand[who]
-        if rnd.random() < 0.5:
+        values = [rnd.choice(VALUES) for _ in range(held)]
+        if rnd.random() < 0.5 or match.too_many(values):
             return {"type": "hand", "player": who, "sum": rnd.randint(0, 15 * held)}
-        return {"type": "hand", "player": who, "values": [rnd.choice(VALUES) for _ in range(held)]}
+        return {"type": "hand", "player": who, "values": values}
     if "call_out" in kinds and rnd.random() < 0.7:
         offender, word = rnd.choice(expect.choices["call_out"])
         return {"type": "call_out", "player": player, "offender": offender, "word": word}
     if "pass" in kinds and rnd.random() < 0.3:
         return {"type": "pass", "player": player}
     draw_kind = next((kind for kind in ("draw", "draw_stack") if kind in kinds), None)
-    if draw_kind and rnd.random() < draws:
+    no_two = match.stacked and match.why_not(Card("2"))     # all 50 2s are on the pile
+    if draw_kind and (rnd.random() < draws or no_two):
         return {"type": draw_kind, "player": player}
+    if no_two:
+        return {"type": "pass", "player": player}
     card = legal_card(match, rnd, exact)
     return {"type": "play", "player": player, **({"card": card} if card else {})}
 
@@ -122,6 +128,14 @@ def check_cards(match: CardDown) -> None:
     assert state["draw_pile"] >= 0
     if state["phase"] == "play":
         assert state["discard_pile"] >= 1 and state["current"] in match.players
+    # one deck: no exact card three times on the discard pile, no value more than 50
+    # times there and in the hands entered
+    exact = Counter(card for card in match.discard.cards if card.exact)
+    assert max(exact.values(), default=0) <= 2
+    values = Counter(card.value for card in match.discard.cards if card.value is not None)
+    for entry in match.entered.values():
+        values.update(entry.values or ())
+    assert max(values.values(), default=0) <= 50
 
 
 def play_out(players: int, exact: float, draws: float, rnd: random.Random,

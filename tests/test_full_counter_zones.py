@@ -23,7 +23,7 @@ from test_full_counter import (
 )
 
 from companion.errors import BadSetup
-from companion.games.full_counter import FullCounter
+from companion.games.full_counter import Deck, FullCounter
 from companion.games.full_counter_zones import Zones
 from companion.replay import replay_main
 from companion.session import Session
@@ -76,9 +76,10 @@ def test_without_the_option_nothing_is_counted():
 def test_quick_mode_does_not_count_and_says_so():
     with pytest.raises(BadSetup, match="quick mode does not count the cards"):
         FullCounter(["Ann", "Bob"], {"quick": True, "zones": True})
-    assert FullCounter.new_options({"quick": True}) == {"zones": False, "quick": True}
+    assert FullCounter.new_options({"quick": True}) == {"zones": False, "seen_cards": False,
+                                                        "quick": True}
     assert FullCounter.new_options({})["zones"] is True
-    assert FullCounter.new_options({"zones": False}) == {"zones": False}
+    assert FullCounter.new_options({"zones": False}) == {"zones": False, "seen_cards": False}
 
 
 # -- each count rule -----------------------------------------------------------------------
@@ -314,6 +315,14 @@ def test_a_log_whose_start_line_has_no_zones_replays_as_it_always_did(tmp_path):
     assert replay_main("full-counter", None, None, str(counted_log), io.StringIO(), err) == 1
     assert err.getvalue() == ("line 19: Cy still has 3 cards in hand: face-down cards come "
                               "once the hand is empty and the deck gone\n")
+    # With the cards seen held to the deck too: Bob's third Black Market cannot be in
+    # his hand, which holds only the cards he picked up.
+    write_log(counted_log, [{**lines[0], "options": {"zones": True, "seen_cards": True}},
+                            *lines[1:]])
+    err = io.StringIO()
+    assert replay_main("full-counter", None, None, str(counted_log), io.StringIO(), err) == 1
+    assert err.getvalue() == ("line 17: Bob holds 5 cards in hand: 5, 7 Back Stabber, "
+                              "8 Magnetic Rays, 9 and 10 picked up and 0 others\n")
 
 
 def test_a_new_match_counts_and_a_stored_old_one_resumes_uncounted(tmp_path):
@@ -335,7 +344,7 @@ def test_a_new_match_counts_and_a_stored_old_one_resumes_uncounted(tmp_path):
 
 
 def test_zones_words():
-    zones = Zones(["Ann", "Bob"], 52)
+    zones = Zones(["Ann", "Bob"], Deck.from_option({}))
     assert zones.holding("Ann") == "9 cards: 3 in hand, 3 face-up, 3 face-down"
     zones.held["Ann"].update(hand=1, face_up=0, blind=0)
     assert zones.holding("Ann") == "1 card: 1 in hand, 0 face-up, 0 face-down"

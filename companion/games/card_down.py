@@ -43,6 +43,7 @@ from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, Said, check_fields, n_cards
 from companion.lang import _, lazy, pgettext
 from companion.table import scores
+from companion.table.copies import DISCARD, Hand, Seen, cards_of_value
 from companion.table.seats import LEFT, RIGHT, Seats
 
 # -- the components (CD1) --------------------------------------------------------------
@@ -53,6 +54,8 @@ COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
 SUITS: tuple[str, ...] = ("hearts", "diamonds", "clubs", "spades", "questions")
 COPIES_OF_EACH_CARD = 2
 DECK_SIZE = len(VALUES) * len(COLOURS) * len(SUITS) * COPIES_OF_EACH_CARD  # 800
+#: Cards of one value: every colour and suit, two of each.
+COPIES_OF_EACH_VALUE = len(COLOURS) * len(SUITS) * COPIES_OF_EACH_CARD  # 50
 HAND_SIZE = 7
 
 NULL = "0"
@@ -428,6 +431,9 @@ class CardDown(Match):
             if len(values) != held:
                 raise IllegalEvent(pgettext("screen 21xN", "{name} holds {cards}, not {n}")
                                    .format(name=player, cards=n_cards(held), n=len(values)))
+            reason = self.too_many(values)
+            if reason:
+                raise IllegalEvent(reason)
             self.entered[player] = Entered(tuple(values), sum(map(card_points, values)))
         else:
             total = event["sum"]
@@ -455,14 +461,26 @@ class CardDown(Match):
         """Why the player whose turn it is may not discard ``card`` now (None: they may).
 
         The rules of :func:`refusal`, plus one deck: no exact card three times on the
-        discard pile.
+        discard pile, no value more than 50 times.
         """
         reason = refusal(card, self.top, self.declared, self.stacked)
         if reason is None and card.exact and self.discard.copies(card) >= COPIES_OF_EACH_CARD:
             reason = (pgettext("screen 21xN", "both {card} cards are already on the discard "
                                "pile; the deck has {n} of each")
                       .format(card=card, n=COPIES_OF_EACH_CARD))
+        if reason is None and card.value is not None:
+            reason = self.too_many([card.value])
         return reason
+
+    def too_many(self, values: list[str]) -> str | None:
+        """Why ``values`` cannot be cards of the deck besides the ones seen this game (on
+        the discard pile, in the hands entered at its end), in words; None: they can. A
+        turned-over discard pile is out of sight again until its cards are played."""
+        seen = Seen()
+        seen.add(DISCARD, [card.value for card in self.discard.cards if card.value is not None])
+        for player, entry in self.entered.items():
+            seen.add(Hand(player), entry.values or ())
+        return seen.too_many(values, lambda value: COPIES_OF_EACH_VALUE, cards_of_value)
 
     def _turn_of(self, event: Event) -> str:
         """The event's player, refused unless it is their move and no question is open."""

@@ -25,6 +25,9 @@ counts each player's hand, face-up and face-down cards, the deck and the pile fr
 deal and the plays (:class:`~companion.games.full_counter_zones.Zones`): a play comes
 from the zone the counts say, a player whose last card leaves is out at once, and what
 the counts rule out is refused. A log from before the option replays without it.
+With ``seen_cards`` as well (every new counted match) every card named is held to
+the deck profile's copies: the cards seen on the pile, burnt or picked up into a hand
+count, and a play that would need more of a card than the deck has is refused.
 
 Quick mode (option ``quick``) keeps turns, direction, ascending/descending and burns
 right without the values: a play is only its effect (plain, an ability, a power).
@@ -142,12 +145,17 @@ class FullCounter(Match):
     max_players = 5
     #: ``zones`` is false unless a match says so: a log from before the cards were
     #: counted replays as it was played. A new match counts them (:meth:`new_options`).
-    option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK), "zones": False}
+    #: ``seen_cards`` likewise: a counted log from before it replays without checking
+    #: the cards seen against the deck's copies, so a match stored then still resumes.
+    option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK), "zones": False,
+                       "seen_cards": False}
 
     @classmethod
     def new_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
-        """A new match entered by values counts the cards (quick mode cannot)."""
-        return {"zones": options.get("quick") is not True, **options}
+        """A new match entered by values counts the cards (quick mode cannot) and holds
+        every card named to the deck's copies."""
+        zones = options.get("zones", options.get("quick") is not True)
+        return {"zones": zones, "seen_cards": zones is True, **options}
 
     def setup(self) -> None:
         self.deck = Deck.from_option(self.options["deck"])
@@ -164,6 +172,9 @@ class FullCounter(Match):
         if self.quick and self.options["zones"]:
             raise BadSetup(pgettext("screen 21xN", "quick mode does not count the cards: zones "
                                     "needs the values entered (quick=false)"))
+        if self.options["seen_cards"] and not self.options["zones"]:
+            raise BadSetup(pgettext("screen 21xN", "seen_cards needs the cards counted "
+                                    "(zones=true)"))
         self.seats = Seats(self.players)
         self.losses: dict[str, int] = scores.zero_totals(self.players)
         self.games: list[FinishedGame] = []
@@ -185,7 +196,7 @@ class FullCounter(Match):
         self.out: list[str] = []
         self.last: dict[str, Any] | None = None
         # The cards each player holds, by count, when the match counts them.
-        self.zones = Zones(self.players, self.deck.size) if self.options["zones"] else None
+        self.zones = Zones(self.players, self.deck) if self.options["zones"] else None
 
     @property
     def over(self) -> bool:
@@ -272,6 +283,7 @@ class FullCounter(Match):
                                            most=self.deck.copies_of(card), value=written(count)))
         zone = self._zone_of(event, player, count)
         self._check_legal(card)
+        self._check_cards(player, zone, [card] * count)
         burned = self._lay(player, [card] * count, times=count, zone=zone)
         # Translators: the last play, "3x 5": three cards of value 5.
         self._said(player, (lazy("screen 13x2", "{n}x {card}"),
@@ -299,6 +311,7 @@ class FullCounter(Match):
         cards = list(range(first, last + step, step))
         zone = self._zone_of(event, player, len(cards))
         self._check_legal(first)
+        self._check_cards(player, zone, cards)
         burned = self._lay(player, cards, times=1, zone=zone)
         self._said(player, (lazy("screen 13x2", "chain {first}-{last}"),
                             {"first": first, "last": last}), burned)
@@ -313,6 +326,7 @@ class FullCounter(Match):
         card = self.deck.card(event["value"])
         if self.zones is not None:
             self.zones.check_play(player, BLIND, 1)
+        self._check_cards(player, BLIND, [card])
         if self._legal(card):
             burned = self._lay(player, [card], times=1, zone=BLIND)
             # Translators: a face-down card turned over and played, "blind 7".
@@ -321,7 +335,7 @@ class FullCounter(Match):
             self._after_counted(player, BLIND)
         else:
             if self.zones is not None:  # the card goes into the hand with the pile
-                self.zones.lay(player, BLIND, 1)
+                self.zones.lay(player, BLIND, [card])
                 self.zones.pick_up(player, len(self.pile) + 1)
             self._pick_up(player)
             self._said(player, (lazy("screen 13x2", "blind {card}: picked up"),
@@ -400,6 +414,12 @@ class FullCounter(Match):
         self.zones.check_play(player, zone, cards)
         return str(zone)
 
+    def _check_cards(self, player: str, zone: str | None, cards: list[Card]) -> None:
+        """Counted (option ``seen_cards``): refuse cards the deck cannot hold besides the
+        ones seen this deal."""
+        if self.zones is not None and zone is not None and self.options["seen_cards"]:
+            self.zones.check_cards(player, zone, cards)
+
     def on_end(self, event: Event) -> None:
         """The players end the match between games; fewest losses wins."""
         check_fields(event, "end", ())
@@ -464,7 +484,7 @@ class FullCounter(Match):
         for card in cards:
             self.pile.append(PileCard(player, card, self._value_on_pile(card)))
         if self.zones is not None and zone is not None:
-            self.zones.lay(player, zone, len(cards))
+            self.zones.lay(player, zone, cards)
         burned = self._after_play(player, self.deck.role(cards[-1]), times)
         if self.zones is not None and zone == HAND:
             # After a Wildfire the player plays again before drawing (the rule text),
@@ -645,9 +665,14 @@ class FullCounter(Match):
         from decides between a play and a blind card; ``out`` comes by itself."""
         assert self.zones is not None and self.current is not None
         zone = self.zones.playing_from(self.current)
+        # A card the deck has run out of (by the cards seen) is not offered.
+        cards = [card for card in (self.deck.cards() if zone == BLIND else cards)
+                 if not self.options["seen_cards"] or self.zones.may_lay(self.current, zone,
+                                                                          card)]
+        starts = tuple(card for card in starts if card in cards)
         if zone == BLIND:
             return Expect(("blind", *pickup), self.current,
-                          {"value": tuple(self.deck.cards()), "out": ()},
+                          {"value": tuple(cards), "out": ()},
                           pgettext("turn prompt", "{name}: a face-down card")
                           .format(name=self.current))
         held = self.zones.held[self.current][zone]

@@ -8,12 +8,13 @@ screens and the phone's pads.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent, written
-from companion.lang import pgettext
+from companion.lang import npgettext, pgettext
+from companion.table.copies import cards_of_value
 
 #: The two powers without a number. Numbered cards are entered as their number.
 WILDFIRE, MIRROR = "wildfire", "mirror"
@@ -32,6 +33,20 @@ NAMES: dict[str, str] = {
     MAGNETIC_RAYS: "Magnetic Rays",
     WILDFIRE: "Wildfire",
     MIRROR: "Dirty Mirror",
+}
+
+#: ``n`` cards of one name, for the refusal of a card the deck has run out of ("the deck
+#: has 4 Gold Bars: ..."): the names as the cards print them, counted.
+# Translators: a Full Counter card's name as its cards print it, for a count of them
+# ("the deck has 4 Gold Bars"); the names stay as printed, as elsewhere.
+MANY: dict[str, Callable[[int], str]] = {
+    NUCLEAR_BLAST: lambda n: npgettext("card names", "Nuclear Blast", "Nuclear Blasts", n),
+    GOLD_BAR: lambda n: npgettext("card names", "Gold Bar", "Gold Bars", n),
+    BLACK_MARKET: lambda n: npgettext("card names", "Black Market", "Black Markets", n),
+    BACK_STABBER: lambda n: npgettext("card names", "Back Stabber", "Back Stabbers", n),
+    MAGNETIC_RAYS: lambda n: npgettext("card names", "Magnetic Rays", "Magnetic Rays", n),
+    WILDFIRE: lambda n: npgettext("card names", "Wildfire", "Wildfires", n),
+    MIRROR: lambda n: npgettext("card names", "Dirty Mirror", "Dirty Mirrors", n),
 }
 
 #: FU1: numbered cards 1-11, four of each, four Wildfire, four Dirty Mirror = 52 cards.
@@ -136,6 +151,11 @@ class Deck:
         if card in (WILDFIRE, MIRROR):
             return NAMES[str(card)]
         return f"{card} {NAMES[role]}" if role else str(card)
+
+    def cards_of(self, card: Card, n: int) -> str:
+        """``n`` cards like ``card``, to follow a count: "Gold Bars", "cards of value 5"."""
+        role = self.role(card)
+        return MANY[role](n) if role else cards_of_value(card, n)
 
     def card(self, value: object) -> Card:
         """``value`` if it names a card of this deck, else refused."""

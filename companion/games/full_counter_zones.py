@@ -11,16 +11,25 @@ are where (RULINGS FU2, FU3, FU7 and docs/events.md, "Counting the cards"):
 - a pick-up puts the pile into the hand (with the face-up card that could not be
   played, when the player is on face-up cards).
 
+It also keeps the cards it heard named (:class:`~companion.table.copies.Seen`): those
+on the pile, the burnt ones and the ones a pick-up put into a hand, which may be played
+again. So it refuses a play that would need more of a card than the deck profile has
+("the deck has 4 Gold Bars: 4 are burnt already"), and a play from a hand that would
+need more cards than the hand holds besides the picked-up ones it knows.
+
 It refuses, in words, what the counts make impossible; the engine asks it before it
 changes anything, so a refusal leaves both as they were.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from companion.errors import IllegalEvent
-from companion.lang import npgettext, pgettext
+from companion.games.full_counter_cards import Card, Deck
+from companion.lang import and_list, npgettext, pgettext
+from companion.table.copies import BURNT, PILE, Hand, Seen
 from companion.words import counted
 
 HAND, FACE_UP, BLIND = "hand", "face_up", "blind"
@@ -33,11 +42,14 @@ EACH_ZONE = 3
 class Zones:
     """The counts of one deal, from the deal until every card is played or burnt."""
 
-    def __init__(self, players: Sequence[str], deck_size: int):
+    def __init__(self, players: Sequence[str], profile: Deck):
+        self.profile = profile
         self.held: dict[str, dict[str, int]] = {
             name: {HAND: EACH_ZONE, FACE_UP: EACH_ZONE, BLIND: EACH_ZONE} for name in players}
-        self.deck = deck_size - 3 * EACH_ZONE * len(players)
+        self.deck = profile.size - 3 * EACH_ZONE * len(players)
         self.burnt = 0
+        #: The cards named so far this deal: on the pile, burnt, picked up into a hand.
+        self.seen = Seen()
 
     def total(self, player: str) -> int:
         return sum(self.held[player].values())
@@ -75,6 +87,50 @@ class Zones:
                     BLIND: pgettext("screen 21xN", "{name} has {n} face-down, not {value}: a "
                                     "play is at most the cards held there")}[zone]
             raise IllegalEvent(text.format(name=player, n=held, value=cards))
+
+    def check_cards(self, player: str, zone: str, cards: Sequence[Card]) -> None:
+        """Refuse ``cards`` laid from ``zone`` when the deck cannot hold them all besides
+        the cards seen, or the hand cannot hold them besides its picked-up cards."""
+        reason = self.short_of(player, zone, cards)
+        if reason is not None:
+            raise IllegalEvent(reason)
+
+    def short_of(self, player: str, zone: str, cards: Sequence[Card]) -> str | None:
+        """Why ``player`` cannot lay ``cards`` from ``zone`` by the cards seen, in words
+        (None: they can)."""
+        own = Hand(player) if zone == HAND else None
+        reason = self.seen.too_many(cards, self.profile.copies_of, self.profile.cards_of, own)
+        others = self._others_short(player, zone, cards) if reason is None else None
+        if others is None:
+            return reason
+        picked = self.seen.looking_at(Hand(player))
+        # Translators: {held} is a count of cards ("3 cards"), {cards} the cards picked
+        # up ("9 and 10"), {n} how many other cards the hand holds.
+        return (npgettext("screen 21xN", "{name} holds {held} in hand: {cards} picked up and "
+                          "{n} other", "{name} holds {held} in hand: {cards} picked up and "
+                          "{n} others", others)
+                .format(name=player, held=counted(self.held[player][HAND], "card"), n=others,
+                        cards=and_list(self.profile.name(card) for card, n in picked.items()
+                                       for _ in range(n))))
+
+    def may_lay(self, player: str, zone: str, card: Card) -> bool:
+        """Whether one ``card`` may come from ``zone`` (:meth:`short_of` says why not),
+        for every card offered."""
+        own = Hand(player) if zone == HAND else None
+        return (self.seen.left(card, self.profile.copies_of(card), own) >= 1
+                and self._others_short(player, zone, [card]) is None)
+
+    def _others_short(self, player: str, zone: str, cards: Sequence[Card]) -> int | None:
+        """The other cards ``player``'s hand holds besides its picked-up ones, when a play
+        of ``cards`` from it needs more of them; None when it does not. The picked-up
+        cards are in the hand until one of their kind is played: the rest of the play
+        comes from the others."""
+        if zone != HAND:
+            return None
+        picked = self.seen.looking_at(Hand(player))
+        others = self.held[player][HAND] - sum(picked.values())
+        needed = sum(max(0, n - picked.get(card, 0)) for card, n in Counter(cards).items())
+        return others if needed > others else None
 
     def _not_yet(self, player: str, zone: str, now: str) -> str:
         """Why ``player`` cannot play from ``zone`` while the counts say ``now``."""
@@ -115,9 +171,12 @@ class Zones:
 
     # -- changes ------------------------------------------------------------------------
 
-    def lay(self, player: str, zone: str, cards: int) -> None:
-        """``cards`` cards leave ``zone`` for the pile."""
-        self.held[player][zone] -= cards
+    def lay(self, player: str, zone: str, cards: Sequence[Card]) -> None:
+        """``cards`` leave ``zone`` for the pile (from the hand: picked-up ones first)."""
+        self.held[player][zone] -= len(cards)
+        if zone == HAND:
+            self.seen.remove(Hand(player), cards)
+        self.seen.add(PILE, cards)
 
     def draw(self, player: str) -> None:
         """Draw back up to 3 in hand while the deck lasts (FU3)."""
@@ -133,10 +192,12 @@ class Zones:
             held[FACE_UP] -= 1
             held[HAND] += 1
         held[HAND] += pile
+        self.seen.move(PILE, Hand(player))
 
     def burn(self, pile: int) -> None:
         """The pile's cards leave the game (Wildfire, four of a kind)."""
         self.burnt += pile
+        self.seen.move(PILE, BURNT)
 
     def state(self) -> dict[str, dict[str, int]]:
         return {name: dict(held) for name, held in self.held.items()}
