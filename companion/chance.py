@@ -33,7 +33,6 @@ taken as they are.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import random
@@ -147,7 +146,7 @@ class MatchChances:
         nobody's): ("roll", "Bob", 3) is Bob's fourth roll; ("shuffle", "", 1) the
         shuffle guide before the match's second game."""
         place = json.dumps([kind, who, number], ensure_ascii=False).encode("utf-8")
-        key = hmac.digest(self._secret, b"companion chance\x00" + place, hashlib.sha256)
+        key = hmac.digest(self._secret, b"companion chance\x00" + place, "sha256")
         return Drawn(key)
 
     def for_event(self, match: Any, event: Mapping[str, Any]) -> Drawn:

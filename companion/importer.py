@@ -47,7 +47,7 @@ from companion.export import (
     load_json,
     without_time,
 )
-from companion.lang import _, ngettext
+from companion.lang import _, ngettext, pgettext
 from companion.names import BadName, check_name, check_players
 from companion.store import DuplicateMatch, RosterFull, Store, TakenBack, checked_uid, joining
 from companion.words import counted
@@ -170,7 +170,10 @@ def iter_export(source: TextIO) -> Iterator[ExportedMatch]:
             gone = is_undone(value, number)
         except LineError as problem:
             raise ImportRefused(str(problem)) from None
-        if gone:
+        if gone:  # never replayed: only what every event is, a "type", is checked
+            if not isinstance(value.get("type"), str) or not value["type"]:
+                raise ImportRefused(_("line {line}: {reason}").format(
+                    line=number, reason=pgettext("screen 21xN", 'an event needs a "type"')))
             match.undone.append((len(match.events) + 1, without_time(value), at, number))
             continue
         match.events.append(without_time(value))

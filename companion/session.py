@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.chance import MatchChances, drawn, new_secret
+from companion.chance import SECRET_BYTES, MatchChances, drawn, new_secret
 from companion.errors import IllegalEvent, StoreError
 from companion.games import Event, Match, engine, new_match
 from companion.games import title as game_title
@@ -121,7 +121,7 @@ class Session:
         match = engine(record.game_id).replay(record.players, record.options,
                                               store.events(match_id))
         kept = store.match_secret(match_id)
-        if kept is None:
+        if kept is None or len(kept) < SECRET_BYTES:  # none yet (or a damaged one)
             kept = secret or new_secret()
             try:
                 kept = store.keep_secret(match_id, kept)

@@ -505,6 +505,14 @@ def test_a_match_from_before_secrets_gets_one_that_survives_a_restart(tmp_path) 
         assert again.drawn({"type": "roll", "player": "Ann"}) == rolled
 
 
+def test_a_damaged_secret_is_replaced_not_a_traceback(tmp_path) -> None:
+    with Store.in_dir(tmp_path) as store:
+        match_id = store.new_match("final-count", ["Ann", "Bob"], {}, secret=b"short")
+        session = Session.resume(store, match_id, secret=bytes([9]) * 32)
+        assert session.chances.secret == bytes([9]) * 32
+        assert store.match_secret(match_id) == bytes([9]) * 32
+
+
 def test_a_game_played_unsaved_keeps_its_secret_and_its_undos_when_saved(tmp_path) -> None:
     session = Session.start("final-count", ["Ann", "Bob"])
     first = session.drawn({"type": "roll", "player": "Ann"})

@@ -154,6 +154,17 @@ def test_an_undone_mark_is_true_or_left_out(tmp_path, capsys, mark) -> None:
             import_text(store, text, lambda line: None)
 
 
+def test_an_undone_line_without_a_type_is_refused(tmp_path) -> None:
+    from companion.importer import ImportRefused
+
+    start = json.dumps({"type": "start", "game": "scoreboard", "players": ["Ann", "Bob"],
+                        "options": {}})
+    for line in ({"undone": True}, {"type": "", "undone": True}, {"type": 7, "undone": True}):
+        with Store(":memory:") as store, pytest.raises(
+                ImportRefused, match='line 2: an event needs a "type"'):
+            import_text(store, start + "\n" + json.dumps(line) + "\n", lambda said: None)
+
+
 def test_an_undone_line_outside_its_match_is_refused(played) -> None:
     store, match_id, _, _ = played
     out = io.StringIO()

@@ -83,10 +83,12 @@ class Played(StoreFile):
         return bytes(secret) if secret is not None else None
 
     def keep_secret(self, match_id: int, secret: bytes) -> bytes:
-        """Give the match ``secret`` unless it has one; return the one it keeps."""
+        """Give the match ``secret`` unless it has one (one shorter than ``secret``, from
+        a damaged or edited file, is none); return the one it keeps."""
         with self._transaction() as conn:
             match_row(conn, match_id)
-            conn.execute("UPDATE matches SET secret = ? WHERE id = ? AND secret IS NULL",
+            conn.execute("UPDATE matches SET secret = ?1 WHERE id = ?2 AND"
+                         " (secret IS NULL OR length(secret) < length(?1))",
                          (bytes(secret), match_id))
             (kept,) = conn.execute("SELECT secret FROM matches WHERE id = ?",
                                    (match_id,)).fetchone()
