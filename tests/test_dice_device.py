@@ -477,7 +477,20 @@ def test_a_bad_dice_setting_is_one_line_and_exit_78(tmp_path, capsys, text) -> N
 # -- the club ------------------------------------------------------------------------------------
 
 
-def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> None:
+ENTERED_AT_A_CLUB_TABLE = [
+    ("final-count", [{"type": "roll", "player": "Ann", "value": 6, "entered": True}],
+     "entered_dice", "dice entered"),
+    # [tokens] physical (issue 35): a token from the real tin is marked as entered dice are.
+    ("block-lottery", [{"type": "pool", "faces": [2] * 15},
+                       {"type": "end", "player": "Ann", "cause": "deck_out"},
+                       {"type": "token", "token": "ALL", "entered": True}],
+     "entered_tokens", "tokens entered"),
+]
+
+
+@pytest.mark.parametrize(("game", "events", "key", "tag"), ENTERED_AT_A_CLUB_TABLE)
+def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path, game, events,
+                                                                  key, tag) -> None:
     from test_club_receiver import FakeLink
 
     from companion.club.publisher import Publisher
@@ -492,17 +505,20 @@ def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> N
                           clock=lambda: 0.0, resend_every=1.0)
     publisher.attach(table, link)
     publisher.handle(("up",))
-    session = Session.start("final-count", ["Ann", "Bob"], store=table,
+    session = Session.start(game, ["Ann", "Bob"], store=table,
                             listeners=[lambda s, e, undone=False:
                                        publisher.handle(("signal", s.match_id))])
     publisher.handle(("signal", session.match_id))
-    session.apply({"type": "roll", "player": "Ann", "value": 6, "entered": True})
+    for event in events:
+        session.apply(event)
     dashboard = Store(tmp_path / "club.db")
     receiver = Receiver(dashboard, lambda *reply: None, clock=lambda: 0.0, sync_every=0.0)
     for _, topic, data in link.sent:
         receiver.handle(topic, data)
     view = receiver.snapshot()["tables"]["t1"]["match"]
-    assert view["entered_dice"] is True and view["events"] == 1
+    assert view[key] is True and view["events"] == len(events)
+    other = next(mark for mark in ("entered_dice", "entered_tokens") if mark != key)
+    assert view[other] is False  # dice entered are not tokens entered, nor the other way
 
     class Snapshot:
         on_change = None
@@ -512,8 +528,10 @@ def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> N
 
     try:
         client = TestClient(ClubPage(Snapshot(), dashboard).asgi())
-        assert client.get("/api/club").json()["tables"]["t1"]["match"]["entered_dice"] is True
-        assert "dice entered" in client.get("/").text
+        assert client.get("/api/club").json()["tables"]["t1"]["match"][key] is True
+        page = client.get("/").text
+        assert tag in page and ("tokens entered" if key == "entered_dice" else
+                                "dice entered") not in page
     finally:
         dashboard.close()
         table.close()
