@@ -208,7 +208,7 @@ def _new_game(args: argparse.Namespace):
             # pushed out of view behind the new one.
             ctx.store.abandon(waiting.id)
         session = Session.start(args.new, seats, options, store=ctx.store,
-                                listeners=ctx.listeners)
+                                listeners=ctx.listeners, secret=ctx.new_secret())
         return table_screen(session, home_menu(ctx)).route(ctx)
 
     return root

@@ -66,6 +66,11 @@ config.toml``). No file at all means the defaults. Every key is optional::
                          # buttons, the page and the console take them, marked entered);
                          # false: the device rolls every die a game needs
 
+    [tokens]
+    physical = false     # true: the table draws Block Lottery's lottery tokens from the
+                         # real tin and enters each (marked entered); false: the device
+                         # draws every token
+
     [timer]
     turn = 0             # seconds a turn may take (a game's setup may change it); 0 = off
     mode = "turn"        # "turn": each turn starts from full; "clock": a chess clock,
@@ -184,6 +189,10 @@ class Dice(NamedTuple):
     physical: bool = False
 
 
+class Tokens(NamedTuple):
+    physical: bool = False
+
+
 class Club(NamedTuple):
     broker: str = ""
     table: str = ""
@@ -214,6 +223,7 @@ class Config(NamedTuple):
     club: Club = Club()
     backup: Backup = Backup()
     dice: Dice = Dice()
+    tokens: Tokens = Tokens()
     timer: Timer = Timer()
     ui: Ui = Ui()
     gpio: Gpio = Gpio()
@@ -240,7 +250,17 @@ class Config(NamedTuple):
 def physical_dice(config: Any) -> bool:
     """True when the table rolls its own dice and enters the faces (``[dice] physical``);
     False (the device rolls) for the defaults and for no configuration at all."""
-    return getattr(getattr(config, "dice", None), "physical", False) is True
+    return physical(config, "dice")
+
+
+def physical(config: Any, kind: str) -> bool:
+    """True when the table uses its own chances of ``kind`` and enters them: ``"dice"``
+    (``[dice] physical``) or ``"tokens"`` (``[tokens] physical``, the lottery tokens
+    drawn from the real tin); False (the device draws) for the defaults, for no
+    configuration at all and for any other kind."""
+    if kind not in ("dice", "tokens"):
+        return False
+    return getattr(getattr(config, kind, None), "physical", False) is True
 
 
 def config_path(explicit: str | None, env: dict[str, str] | None = None) -> Path | None:

@@ -7,6 +7,9 @@ players and options, then the match's events, one per line. The start line also 
 which match it is and when it was played (``uid``, ``started``, ``finished``; ``origin``
 for a club table's match) and each event line carries the time it was stored (``at``),
 so an import keeps the match's identity and times (docs/events.md, "Exported matches").
+An event taken back by undo stays in the record: its line is marked ``"undone": true``
+at the place it held, before the event that took its place; replay and import read
+past it (it never counts), and an import keeps it marked.
 ``--all`` writes every finished match, one after the other. ``csv`` writes the scores:
 a row per hand, round or game, as the game is counted at the table (when its result
 lists them; the first column is named so: ``hand`` for Final Count, ``round`` for Block
@@ -41,7 +44,10 @@ from companion.store import MatchRecord, Store
 __all__ = [
     "EVENT_TIME",
     "FORMATS",
+    "UNDONE",
     "LineError",
+    "counting",
+    "is_undone",
     "export_main",
     "json_objects",
     "jsonl_lines",
@@ -54,6 +60,9 @@ FORMATS = ("jsonl", "csv")
 #: The key of an exported event line that says when the event was stored; it is not
 #: part of the event (the engine never sees it).
 EVENT_TIME = "at"
+#: The key of an exported event line that marks an event taken back by undo (``true``);
+#: not part of the event either: such a line never counts.
+UNDONE = "undone"
 #: What a start line may say beyond the game, players and options: which match it is,
 #: where and when it was played.
 START_EXTRAS = ("uid", "origin", "started", "finished")
@@ -143,8 +152,9 @@ def csv_text(record: MatchRecord, events: Sequence[Mapping[str, Any]]) -> str | 
 
 
 def _match_text(store: Store, record: MatchRecord) -> str:
-    rows = store.events_since(record.id, 0)  # the events and their times in one read
-    lines = jsonl_lines(record, [event for _, event, _ in rows], [at for _, _, at in rows])
+    moves = store.played(record.id)  # the events, those taken back too, in one read
+    lines = jsonl_lines(record, [move.event for move in moves], [move.at for move in moves],
+                        [move.undone for move in moves])
     return "".join(line + "\n" for line in lines)
 
 
@@ -152,9 +162,11 @@ def jsonl_lines(
     record: MatchRecord,
     events: Sequence[Mapping[str, Any]],
     times: Sequence[float] | None = None,
+    undone: Sequence[bool] | None = None,
 ) -> list[str]:
     """The ``start`` line and one line per event, as ``companion replay`` reads them;
-    with ``times`` each event line says when it was stored (``"at"``)."""
+    with ``times`` each event line says when it was stored (``"at"``); ``undone`` marks
+    the events taken back (``"undone": true``)."""
     start: dict[str, Any] = {
         "type": "start",
         "game": record.game_id,
@@ -167,15 +179,36 @@ def jsonl_lines(
         start["origin"] = record.origin
     start["started"] = record.started
     start["finished"] = record.finished
-    if times is None:
-        return [_json(start)] + [_json(event) for event in events]
-    return [_json(start)] + [_json({**event, EVENT_TIME: at})
-                             for event, at in zip(events, times, strict=True)]
+    marks = [False] * len(events) if undone is None else list(undone)
+    lines = [_json(start)]
+    for n, (event, gone) in enumerate(zip(events, marks, strict=True)):
+        line = dict(event) if times is None else {**event, EVENT_TIME: times[n]}
+        lines.append(_json({**line, UNDONE: True} if gone else line))
+    return lines
 
 
 def without_time(event: Mapping[str, Any]) -> dict[str, Any]:
-    """An exported event line as the event itself (its ``"at"`` time left out)."""
-    return {key: value for key, value in event.items() if key != EVENT_TIME}
+    """An exported event line as the event itself (its ``"at"`` time and ``"undone"``
+    mark left out)."""
+    return {key: value for key, value in event.items() if key not in (EVENT_TIME, UNDONE)}
+
+
+def is_undone(line: Mapping[str, Any], number: int) -> bool:
+    """True for an exported event line marked taken back (``"undone": true``); LineError
+    for a mark that is anything but true."""
+    if UNDONE not in line:
+        return False
+    if line[UNDONE] is not True:
+        # Translators: "undone" is the field's name in the log: keep it as it is.
+        raise LineError(number, _('"undone" is true (an event taken back) or left out, '
+                                  'not {value}').format(value=json.dumps(line[UNDONE])[:40]))
+    return True
+
+
+def counting(numbered: Sequence[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The (line number, line) of a log's events that count: those taken back left out
+    (LineError for a bad ``"undone"`` mark)."""
+    return [(number, line) for number, line in numbered if not is_undone(line, number)]
 
 
 def score_rows(record: MatchRecord, events: Sequence[Mapping[str, Any]],

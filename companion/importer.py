@@ -39,10 +39,17 @@ from typing import Any, TextIO
 
 from companion import games
 from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, one_line
-from companion.export import EVENT_TIME, START_EXTRAS, load_json, without_time
-from companion.lang import _, ngettext
+from companion.export import (
+    EVENT_TIME,
+    START_EXTRAS,
+    LineError,
+    is_undone,
+    load_json,
+    without_time,
+)
+from companion.lang import _, ngettext, pgettext
 from companion.names import BadName, check_players, seat_players
-from companion.store import DuplicateMatch, RosterFull, Store, checked_uid, joining
+from companion.store import DuplicateMatch, RosterFull, Store, TakenBack, checked_uid, joining
 from companion.words import counted
 
 __all__ = [
@@ -101,6 +108,9 @@ class ExportedMatch:
     times: list[float | None] = field(default_factory=list)
     #: The line number of each event.
     lines: list[int] = field(default_factory=list)
+    #: The events taken back by undo (lines marked ``"undone": true``): the place each
+    #: held, the event, its time as written (or None) and its line. They never count.
+    undone: list[tuple[int, dict[str, Any], float | None, int]] = field(default_factory=list)
 
     def identity(self) -> str:
         """The uid, or (a file from before uids) one made from what was played, so the
@@ -156,6 +166,16 @@ def iter_export(source: TextIO) -> Iterator[ExportedMatch]:
             # JSON ("at", "players", "started"): programs read it, it stays as it is.
             raise ImportRefused(_('line {line}: "{key}" is a time in seconds').format(
                 line=number, key=EVENT_TIME))
+        try:
+            gone = is_undone(value, number)
+        except LineError as problem:
+            raise ImportRefused(str(problem)) from None
+        if gone:  # never replayed: only what every event is, a "type", is checked
+            if not isinstance(value.get("type"), str) or not value["type"]:
+                raise ImportRefused(_("line {line}: {reason}").format(
+                    line=number, reason=pgettext("screen 21xN", 'an event needs a "type"')))
+            match.undone.append((len(match.events) + 1, without_time(value), at, number))
+            continue
         match.events.append(without_time(value))
         match.times.append(at)
         match.lines.append(number)
@@ -220,6 +240,8 @@ class _Checked:
     times: list[float]
     started: float
     finished: float
+    #: The events taken back, as the store keeps them.
+    undone: list[TakenBack] = field(default_factory=list)
 
 
 def check_match(match: ExportedMatch, roster: Sequence[str], now: float) -> _Checked:
@@ -240,13 +262,17 @@ def check_match(match: ExportedMatch, roster: Sequence[str], now: float) -> _Che
         last = match.lines[-1] if match.lines else match.line
         raise ImportRefused(_("line {line}: the match is not over (only finished matches are "
                               "imported)").format(line=last))
-    started, finished, times = _checked_times(match, now)
-    return _Checked(match, played.result(), times, started, finished)
+    started, finished, times, undone_at = _checked_times(match, now)
+    undone = [TakenBack(seq, event, at, at) for (seq, event, _written, _line), at
+              in zip(match.undone, undone_at, strict=True)]
+    return _Checked(match, played.result(), times, started, finished, undone)
 
 
-def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list[float]]:
-    """(started, finished, each event's time) for the store; ImportRefused for a time
-    that cannot be. A file without times (an older export) takes them from ``now``."""
+def _checked_times(match: ExportedMatch, now: float,
+                   ) -> tuple[float, float, list[float], list[float]]:
+    """(started, finished, each event's time, each undone event's time) for the store;
+    ImportRefused for a time that cannot be. A file without times (an older export)
+    takes them from ``now``."""
     def when(value: float | None, line: int, key: str) -> float | None:
         if value is None:
             return None
@@ -260,13 +286,17 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
 
     given_start = when(match.started, match.line, "started")
     given_end = when(match.finished, match.line, "finished")
-    known = [when(at, line, EVENT_TIME) for at, line in zip(match.times, match.lines,
-                                                             strict=True)]
-    if None in known and any(at is not None for at in known):
-        missing = match.lines[known.index(None)]
+    # Every event line in file order: (its time, its line, whether it was taken back).
+    rows = sorted([*((at, line, False) for at, line in zip(match.times, match.lines,
+                                                           strict=True)),
+                   *((at, line, True) for _seq, _event, at, line in match.undone)],
+                  key=lambda row: row[1])
+    stated = [when(at, line, EVENT_TIME) for at, line, _ in rows]
+    if None in stated and any(at is not None for at in stated):
+        missing = rows[stated.index(None)][1]
         raise ImportRefused(_('line {line}: this event has no time ("{key}") but others do')
                             .format(line=missing, key=EVENT_TIME))
-    times = [at for at in known if at is not None]
+    times = [at for at, row in zip(stated, rows, strict=True) if at is not None and not row[2]]
     started = next(t for t in (given_start, times[0] if times else None, given_end, now)
                    if t is not None)
     finished = next(t for t in (given_end, times[-1] if times else None, started)
@@ -274,13 +304,16 @@ def _checked_times(match: ExportedMatch, now: float) -> tuple[float, float, list
     if finished < started:
         raise ImportRefused(_('line {line}: "{key}" is before "{other}"').format(
             line=match.line, key="finished", other="started"))
-    for at, line in zip(times, match.lines, strict=False):
-        if not started <= at <= finished:
+    for at, row in zip(stated, rows, strict=True):
+        line = row[1]
+        if at is not None and not started <= at <= finished:
             said = (_('line {line}: "{key}" is before it started (outside its match)')
                     if at < started else
                     _('line {line}: "{key}" is after it finished (outside its match)'))
             raise ImportRefused(said.format(line=line, key=EVENT_TIME))
-    return started, finished, times or [started] * len(match.events)
+    undone_at = [started if at is None else at
+                 for at, row in zip(stated, rows, strict=True) if row[2]]
+    return started, finished, times or [started] * len(match.events), undone_at
 
 
 def _check_names(players: Sequence[str], roster: Sequence[str], line: int) -> None:
@@ -358,7 +391,8 @@ def _store_batch(store: Store, batch: Sequence[_Checked],
          "options": checked.source.options,
          "events": list(zip(checked.source.events, checked.times, strict=True)),
          "started": checked.started, "finished": checked.finished, "result": checked.result,
-         "uid": checked.source.identity(), "origin": checked.source.origin}
+         "uid": checked.source.identity(), "origin": checked.source.origin,
+         "undone": checked.undone}
         for checked in batch])
     stored = refused = 0
     for checked, answer in zip(batch, answers, strict=True):

@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
-from companion.export import START_EXTRAS, LineError, json_objects, load_json, without_time
+from companion.export import (
+    START_EXTRAS,
+    LineError,
+    counting,
+    json_objects,
+    load_json,
+    without_time,
+)
 from companion.games import Event, Match, engine
 from companion.lang import N_, _
 from companion.names import BadName, split_players
@@ -136,6 +143,7 @@ def _replay(game: str, players: str | None, options: Sequence[str],
     if start is None:
         final_options = match_class.new_options(final_options)
 
+    numbered = counting(numbered)  # an event taken back (exported "undone") never counts
     events = [without_time(event) for _, event in numbered]
     try:
         match = match_class.replay(final_players, final_options, events)

@@ -10,6 +10,12 @@ commits it, and only then does the match (and so the screen) move on::
     >>> session.undo()["value"]
     6
 
+A session also holds the match's own random source (:class:`companion.chance.
+MatchChances`): :meth:`Session.drawn` fills an event's dice or token the way the device
+draws them, the same again at the same place of the match, so undo is never a re-roll.
+Its secret is kept with the match in the store and shown nowhere. An event taken back
+is kept too, marked undone (:meth:`companion.store.played.Played.played`).
+
 Without a store a session keeps its log in memory only. A store that can only be
 read (the storage is read-only or full) is not written either: the game plays on
 unsaved, and :meth:`Session.save_to` writes what only memory holds once saving works
@@ -27,10 +33,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.chance import SECRET_BYTES, MatchChances, drawn, new_secret
 from companion.errors import IllegalEvent, StoreError
 from companion.games import Event, Match, engine, new_match
 from companion.games import title as game_title
 from companion.names import check_players
+from companion.store.played import TakenBack
 
 Listener = Callable[["Session", Event], None]
 log = logging.getLogger("companion")
@@ -53,8 +61,14 @@ class Session:
         store: Any = None,
         match_id: int | None = None,
         listeners: Sequence[Listener] = (),
+        secret: bytes | None = None,
     ):
         self.match = match
+        #: The match's own random source (its secret: in the store, never shown).
+        self.chances = MatchChances(secret or new_secret())
+        #: Events played and taken back while the log could not take them (place,
+        #: event, when played, when taken back): written by :meth:`save_to`.
+        self.taken_back: list[TakenBack] = []
         #: The game log as given (it may be read-only); ``store`` is it when writable.
         self.log = store
         self.store = _writable(store)
@@ -86,17 +100,21 @@ class Session:
         store: Any = None,
         listeners: Sequence[Listener] = (),
         notes: Mapping[str, str] | None = None,
+        secret: bytes | None = None,
     ) -> Session:
         """A new match, registered in the store when there is one. The players' names
         are checked and cleaned by the one name rule (BadName if one is refused).
-        ``notes`` go into the store with the match (:meth:`Store.new_match`)."""
+        ``notes`` go into the store with the match (:meth:`Store.new_match`). ``secret``
+        seeds its draws (default: the operating system's randomness; the app gives one
+        from its own source, so ``sim --seed`` draws the same)."""
         options = engine(game_id).new_options(options or {})
         match = new_match(game_id, check_players(players), options)
-        session = cls(match, store, None, listeners)
+        session = cls(match, store, None, listeners, secret)
         session.notes = dict(notes or {})
         if session.store is not None:
             try:
                 session.match_id = store.new_match(game_id, list(match.players), match.options,
+                                                   secret=session.chances.secret,
                                                    **session._notes())
             except StoreError as err:
                 session.went_unsaved(err)
@@ -105,13 +123,28 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, store: Any, match_id: int, listeners: Sequence[Listener] = ()) -> Session:
+    def resume(cls, store: Any, match_id: int, listeners: Sequence[Listener] = (),
+               secret: bytes | None = None) -> Session:
         """The stored match rebuilt from its log (played on unsaved when the log can
-        only be read)."""
+        only be read), drawing from its kept secret; one from before secrets (or
+        imported) is given ``secret`` (default: a new one) and keeps it from now on."""
         record = store.match(match_id)
         match = engine(record.game_id).replay(record.players, record.options,
                                               store.events(match_id))
-        return cls(match, store, match_id, listeners)
+        kept = store.match_secret(match_id)
+        if kept is None or len(kept) < SECRET_BYTES:  # none yet (or a damaged one)
+            kept = secret or new_secret()
+            try:
+                kept = store.keep_secret(match_id, kept)
+            except StoreError:
+                pass  # a log that cannot be written now: save_to keeps it later
+        return cls(match, store, match_id, listeners, kept)
+
+    def drawn(self, event: Event) -> Event:
+        """``event`` with what the device draws for it (its die faces, its token) from
+        the match's own source at the event's place (:func:`companion.chance.drawn`);
+        unchanged when no chance decides it. IllegalEvent before anything is drawn."""
+        return drawn(self.match, event, self.chances)
 
     @property
     def saved(self) -> bool:
@@ -125,12 +158,17 @@ class Session:
         if self.match_id is None:
             self.match_id = store.new_match(self.match.game_id, list(self.match.players),
                                             self.match.options, started=self.started_at,
-                                            **self._notes())
+                                            secret=self.chances.secret, **self._notes())
             self.synced = 0
+        else:
+            store.keep_secret(self.match_id, self.chances.secret)
         in_log = store.match(self.match_id).event_count
         while in_log > self.synced:  # taken back while unsaved
             store.pop(self.match_id)
             in_log -= 1
+        if self.taken_back:  # played and taken back while unsaved
+            store.keep_undone(self.match_id, self.taken_back)
+            self.taken_back = []
         for seq in range(in_log, len(self.match.events)):
             store.append(self.match_id, self.match.events[seq], at=self.times[seq])
             self.synced += 1
@@ -184,16 +222,22 @@ class Session:
                 log.exception("event listener failed")
 
     def undo(self) -> Event:
-        """Take back the last event (also from the store); returns it."""
+        """Take back the last event that counts (also from the store, which keeps it
+        marked undone); returns it."""
         if not self.match.events:
             raise IllegalEvent("nothing to undo")
         previous = self.match.undone()
+        place = len(previous.events)
+        played_at = self.times[place]
         if self.store is not None:
             try:
                 self.store.pop(self.match_id)  # an undone last event reopens a finished match
             except StoreError as err:
                 self.went_unsaved(err)  # save_to takes it back from the log later
         undone = self.match.events[-1]
+        if self.store is None and place >= self.synced:  # never in the log: kept here
+            self.taken_back.append(TakenBack(place + 1, undone, played_at or self.wall_clock(),
+                                             self.wall_clock()))
         self.match = previous
         del self.times[len(previous.events):]
         self.synced = min(self.synced, len(previous.events))

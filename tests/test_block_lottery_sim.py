@@ -198,5 +198,5 @@ def test_a_whole_block_lottery_game_through_the_pins(tmp_path):
     cards = {p: (row["cards"], row["hand"]) for p, row in rounds[2]["players"].items()}
     assert cards == {"Ann": (0, 20), "Bob": (13, 4), "Cy": (15, 0)}
     assert result["totals"] == {p: sum(r["points"][p] for r in rounds) for p in result["players"]}
-    assert result["totals"] == {"Ann": 27, "Bob": 22, "Cy": 23}
-    assert result["winners"] == ["Ann"] and result["tie_break"] is False
+    assert result["totals"] == {"Ann": 24, "Bob": 34, "Cy": 23}
+    assert result["winners"] == ["Bob"] and result["tie_break"] is False

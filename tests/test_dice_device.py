@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 from test_console_pty import WAIT, linked
 from web_device import Device, physical_config
 
+from companion.chance import REFUSALS, MatchChances, from_afar
 from companion.cli import main
 from companion.clock import ManualClock, monotonic
 from companion.config import Config, Dice, load_config, parse_config, physical_dice
@@ -31,13 +32,18 @@ from companion.errors import ConfigError, IllegalEvent
 from companion.games import new_match
 from companion.launch import make_app
 from companion.remote import commands
-from companion.remote.dice import REFUSAL, remote_faces
 from companion.remote.pads import pads
 from companion.remote.web.views import event_words, log_lines
 from companion.sim import sim_board_factory, sim_panel
 from companion.store import Store
 
 QUIET = physical_config()._replace(dice=Dice())
+REFUSAL = REFUSALS["dice"]
+
+
+def remote_faces(match, event, physical: bool, rng: random.Random):
+    """The one rule for a remote's chances, with every kind real or none."""
+    return from_afar(match, event, MatchChances(rng.randbytes(32)), lambda kind: physical)
 
 
 def app_on_a_thread(tmp_path: Path, config: Config):
@@ -295,12 +301,12 @@ def test_the_pads_have_no_face_pads_unless_physical() -> None:
     match = new_match("final-count", ["Ann", "Bob"], {"hit_goal": True})
     (goal,) = pads(match)
     assert goal["fields"] == [] and goal["send"] == "Roll for the goal"
-    (goal,) = pads(match, physical=True)
+    (goal,) = pads(match, physical=lambda kind: True)
     assert [f["name"] for f in goal["fields"]] == ["rolls"]
     match.apply({"type": "goal", "rolls": [1, 2]})
     by_type = {pad["type"]: pad for pad in pads(match)}
     assert [f["name"] for f in by_type["roll"]["fields"]] == ["player"]
-    by_type = {pad["type"]: pad for pad in pads(match, physical=True)}
+    by_type = {pad["type"]: pad for pad in pads(match, physical=lambda kind: True)}
     assert [f["name"] for f in by_type["roll"]["fields"]] == ["player", "value"]
     lottery = new_match("block-lottery", ["Ann", "Bob"])
     assert [pad["fields"] for pad in pads(lottery)] == [[]]
@@ -309,7 +315,8 @@ def test_the_pads_have_no_face_pads_unless_physical() -> None:
     lottery.apply({"type": "end", "player": "Ann", "cause": "deck_out"})
     reroll = next(pad for pad in pads(lottery) if pad["type"] == "reroll")
     assert [f["name"] for f in reroll["fields"]] == ["player", "from"]
-    reroll = next(pad for pad in pads(lottery, physical=True) if pad["type"] == "reroll")
+    reroll = next(pad for pad in pads(lottery, physical=lambda kind: True)
+                  if pad["type"] == "reroll")
     assert [f["name"] for f in reroll["fields"]] == ["player", "from", "to"]
 
 
@@ -470,7 +477,20 @@ def test_a_bad_dice_setting_is_one_line_and_exit_78(tmp_path, capsys, text) -> N
 # -- the club ------------------------------------------------------------------------------------
 
 
-def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> None:
+ENTERED_AT_A_CLUB_TABLE = [
+    ("final-count", [{"type": "roll", "player": "Ann", "value": 6, "entered": True}],
+     "entered_dice", "dice entered"),
+    # [tokens] physical (issue 35): a token from the real tin is marked as entered dice are.
+    ("block-lottery", [{"type": "pool", "faces": [2] * 15},
+                       {"type": "end", "player": "Ann", "cause": "deck_out"},
+                       {"type": "token", "token": "ALL", "entered": True}],
+     "entered_tokens", "tokens entered"),
+]
+
+
+@pytest.mark.parametrize(("game", "events", "key", "tag"), ENTERED_AT_A_CLUB_TABLE)
+def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path, game, events,
+                                                                  key, tag) -> None:
     from test_club_receiver import FakeLink
 
     from companion.club.publisher import Publisher
@@ -485,17 +505,20 @@ def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> N
                           clock=lambda: 0.0, resend_every=1.0)
     publisher.attach(table, link)
     publisher.handle(("up",))
-    session = Session.start("final-count", ["Ann", "Bob"], store=table,
+    session = Session.start(game, ["Ann", "Bob"], store=table,
                             listeners=[lambda s, e, undone=False:
                                        publisher.handle(("signal", s.match_id))])
     publisher.handle(("signal", session.match_id))
-    session.apply({"type": "roll", "player": "Ann", "value": 6, "entered": True})
+    for event in events:
+        session.apply(event)
     dashboard = Store(tmp_path / "club.db")
     receiver = Receiver(dashboard, lambda *reply: None, clock=lambda: 0.0, sync_every=0.0)
     for _, topic, data in link.sent:
         receiver.handle(topic, data)
     view = receiver.snapshot()["tables"]["t1"]["match"]
-    assert view["entered_dice"] is True and view["events"] == 1
+    assert view[key] is True and view["events"] == len(events)
+    other = next(mark for mark in ("entered_dice", "entered_tokens") if mark != key)
+    assert view[other] is False  # dice entered are not tokens entered, nor the other way
 
     class Snapshot:
         on_change = None
@@ -505,20 +528,21 @@ def test_a_club_match_with_entered_faces_says_so_on_the_club_page(tmp_path) -> N
 
     try:
         client = TestClient(ClubPage(Snapshot(), dashboard).asgi())
-        assert client.get("/api/club").json()["tables"]["t1"]["match"]["entered_dice"] is True
-        assert "dice entered" in client.get("/").text
+        assert client.get("/api/club").json()["tables"]["t1"]["match"][key] is True
+        page = client.get("/").text
+        assert tag in page and ("tokens entered" if key == "entered_dice" else
+                                "dice entered") not in page
     finally:
         dashboard.close()
         table.close()
 
 
-def test_a_huge_reroll_from_afar_rolls_no_more_than_a_cup_and_is_refused() -> None:
+def test_a_huge_reroll_from_afar_is_refused_before_anything_is_rolled() -> None:
     match = new_match("block-lottery", ["Ann", "Bob"])
-    asked = remote_faces(match, {"type": "reroll", "player": "Ann", "from": [1] * 100_000},
-                         False, random.Random(1))
-    assert len(asked["to"]) == 15
     with pytest.raises(IllegalEvent):
-        match.apply(asked)
+        remote_faces(match, {"type": "reroll", "player": "Ann", "from": [1] * 100_000},
+                     False, random.Random(1))
+    assert match.events == []
 
 
 def test_a_goal_rolled_from_afar_forgets_a_die_rolled_on_the_device(owned) -> None:

@@ -69,7 +69,8 @@ def _crash_layer() -> None:
 
 
 class Shown(NamedTuple):
-    """One match as the screen (or the club) knows it."""
+    """One match as the screen (or the club) knows it: also the events taken back (kept
+    marked undone, each with its place) and the secret its draws come from."""
 
     game_id: str
     players: tuple[str, ...]
@@ -77,6 +78,8 @@ class Shown(NamedTuple):
     events: tuple[str, ...]
     published: int
     published_state: str | None
+    undone: tuple[str, ...]
+    secret: bytes | None
 
 
 def snapshot(store: Store) -> dict[int, Shown]:
@@ -93,7 +96,10 @@ def snapshot(store: Store) -> dict[int, Shown]:
         found[match_id] = Shown(
             record.game_id, record.players, record.state,
             events_of(store.events(match_id)),
-            store.published(match_id), store.meta(PUBLISHED_STATE + record.uid))
+            store.published(match_id), store.meta(PUBLISHED_STATE + record.uid),
+            tuple(json.dumps([move.seq, move.event], sort_keys=True)
+                  for move in store.played(match_id) if move.undone),
+            store.match_secret(match_id))
 
 
 def events_of(events: Any) -> tuple[str, ...]:
@@ -186,6 +192,13 @@ def evening(state: Path, export: str, views: Views) -> Iterator[Step]:
     for n, event in enumerate(rolls(7)):
         second.apply(event)
         yield f"final count roll {n + 1}", store
+        if n == 2:  # the device's roll, taken back: kept marked undone, drawn the same
+            drawn = second.drawn({"type": "roll", "player": PLAYERS[3 % 3]})
+            second.apply(drawn)
+            yield "the device rolls", store
+            second.undo()
+            yield "the device's roll undone", store
+            assert second.drawn({"type": "roll", "player": PLAYERS[0]}) == drawn
     sent = [(event, at) for _, event, at in publisher.events_since(second.match_id, 0)]
     assert publisher.mark_published(second.match_id, 0, len(sent), sent)
     yield "the broker has 7 rolls", store
@@ -337,8 +350,10 @@ def differences(found: dict[int, Shown], before: dict[int, Shown],
             value = getattr(found[match_id], name)
             allowed = [getattr(shown, name) for shown in had]
             if value not in allowed:
-                if name == "events":
+                if name in ("events", "undone"):
                     value, allowed = len(value), [len(events) for events in allowed]
+                if name == "secret":
+                    return f"match {match_id}: its secret changed or was lost"
                 return f"match {match_id}: {name} is {value!r}, the screen showed {allowed!r}"
         if found[match_id].published > len(found[match_id].events):
             return f"match {match_id}: the outbox mark counts events that are gone"
@@ -376,6 +391,10 @@ def test_no_power_cut_loses_a_shown_event_or_breaks_the_log(
     assert cuts.booted > 2 * cuts.card.sync_points
     assert [match.state for match in cuts.shown.values()] == [
         "finished", "abandoned", "finished", "finished", "playing"]
+    # The undos were kept, marked, through every cut; the games played here keep secrets.
+    assert [len(match.undone) for match in cuts.shown.values()] == [1, 2, 0, 0, 0]
+    assert [match.secret is not None for match in cuts.shown.values()] == [
+        True, True, False, False, True]
     for view in Views.NAMES:  # the views heard every game played here, to its last event
         assert cuts.views.told[view] == {match_id: cuts.shown[match_id].events
                                          for match_id in (1, 2, 5)}

@@ -75,7 +75,7 @@ def test_creates_a_durable_wal_database(tmp_path: Path, store: Store) -> None:
     assert conn is not None
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert conn.execute("PRAGMA application_id").fetchone()[0] == store_module.APPLICATION_ID
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"players", "matches", "events"} <= tables

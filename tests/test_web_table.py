@@ -143,15 +143,14 @@ def test_every_pad_sends_the_fields_its_event_has(game, players, physical) -> No
     """An event built from a pad, as the one rule for a remote's dice passes it on (the
     device rolls what the pad left out; real dice: the faces entered), is never refused
     for its shape (a missing or an unknown field): only the rules may refuse it."""
-    import random
-
-    from companion.remote.dice import remote_faces
+    from companion.chance import MatchChances, from_afar
 
     match = new_match(game, players)
-    assert {pad["type"] for pad in pads(match, physical)} == set(match.expecting().types)
-    for pad in pads(match, physical):
+    real = lambda kind: physical  # noqa: E731 - every kind real, or none
+    assert {pad["type"] for pad in pads(match, real)} == set(match.expecting().types)
+    for pad in pads(match, real):
         try:
-            match.check(remote_faces(match, event_from(pad), physical, random.Random(1)))
+            match.check(from_afar(match, event_from(pad), MatchChances(bytes(32)), real))
         except IllegalEvent as refused:
             assert "needs" not in str(refused) and "has no field" not in str(refused), refused
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.club import wire
 from companion.club.mirror import Mirror, safe_result
+from companion.table.bag import entered_tokens
 from companion.table.dice import entered_dice
 from companion.words import counted
 
@@ -158,17 +159,21 @@ class TableBook:
             "state": mirror.state if mirror.state == "refused" else info.get("state", "playing"),
             "standings": safe_result(game) if game else self._result(mirror),
             "behind": mirror.behind(),
-            "entered_dice": self._entered_dice(mirror),
+            "entered_dice": self._entered(mirror, tokens=False),
+            "entered_tokens": self._entered(mirror, tokens=True),
         }
 
-    def _entered_dice(self, mirror: Mirror) -> bool:
+    def _entered(self, mirror: Mirror, tokens: bool) -> bool:
         """True when the match holds faces the table typed in from real dice ("entered":
-        true, ``[dice] physical``) rather than rolled by its device: the page says so."""
+        true, ``[dice] physical``), or with ``tokens`` lottery tokens from the real tin
+        (``[tokens] physical``), rather than drawn by its device: the page says so."""
         if mirror.game is not None:
-            return entered_dice(mirror.game.events) > 0
+            count = entered_tokens if tokens else entered_dice
+            return count(mirror.game.events) > 0
         if mirror.match_id is None:
             return False
-        return mirror.match_id in self.store.with_entered_dice([mirror.match_id])
+        look = self.store.with_entered_tokens if tokens else self.store.with_entered_dice
+        return mirror.match_id in look([mirror.match_id])
 
 
 def _receipt(mirror: Mirror) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def league(figures: dict[str, Any]) -> list[dict[str, Any]]:
 #: session on the broker (a device id, a match's uid), only what the room can see.
 PUBLIC_TABLE = ("table", "online", "match", "unconfirmed", "last_seen", "two_devices")
 PUBLIC_MATCH = ("game_id", "players", "events", "state", "standings", "behind",
-                "entered_dice")
+                "entered_dice", "entered_tokens")
 
 
 def public_tables(tables: dict[str, Any]) -> dict[str, Any]:

@@ -73,6 +73,22 @@ class Expect(NamedTuple):
     prompt: str = ""
 
 
+#: The kinds of chance a game has: each is the device's unless the table's own are used
+#: (the configuration's ``[dice] physical`` and ``[tokens] physical``).
+DICE, TOKENS = "dice", "tokens"
+
+
+class Chance(NamedTuple):
+    """What luck decides in one event (:meth:`Match.chance`): ``field`` holds it, one
+    value (``count`` None) or a list of ``count``; ``kind`` is :data:`DICE` (faces 1 to
+    6) or :data:`TOKENS` (one of ``bag``, the tokens in the tin now)."""
+
+    field: str
+    count: int | None
+    kind: str = DICE
+    bag: tuple[str, ...] = ()
+
+
 class Match:
     """Base class of the game engines (see the module docstring)."""
 
@@ -172,12 +188,12 @@ class Match:
         die face's action: "draw for Board"), or "" when its fields say it all."""
         return ""
 
-    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
-        """Where ``event`` carries what dice showed: (field, None) for one face as a
-        number (Final Count's ``roll``: ``"value"``), (field, n) for a list of n faces
-        (the Hit Goal's two ``"rolls"``); None for an event no die decides. The device
-        rolls these faces, or a table with real dice enters them (``"entered": true``);
-        the one rule for what a remote may send reads this (companion.remote.dice)."""
+    def chance(self, event: Event) -> Chance | None:
+        """What luck decides in ``event``, or None for an event no chance decides: the
+        field that holds it, how many values (None: one), the kind of chance (dice or
+        lottery tokens) and, for a token, what the tin holds now. The device draws these
+        values, or a table with real dice or tokens enters them (``"entered": true``);
+        the one rule for every chance reads this (:mod:`companion.chance`)."""
         return None
 
     # -- the fold -----------------------------------------------------------------
@@ -342,17 +358,20 @@ def n_cards(cards: int) -> str:
     return counted(cards, "card")
 
 
-def entered_field(event: Event) -> bool:
-    """True when a die event says its faces were entered from real dice (``"entered":
-    true``); refused when ``"entered"`` is anything but true; False without it (the
-    device rolled them, or a log from before the field)."""
+def entered_field(event: Event, kind: str = DICE) -> bool:
+    """True when a chance event says what it holds was entered from the table's own
+    dice or tokens (``"entered": true``); refused when ``"entered"`` is anything but
+    true; False without it (the device drew it, or a log from before the field)."""
     if "entered" not in event:
         return False
     if event["entered"] is not True:
-        raise IllegalEvent(pgettext(
-            "screen 21xN",
-            '"entered" is true (faces typed in from real dice) or left out, not {value}')
-            .format(value=written(event["entered"])))
+        if kind == TOKENS:
+            text = pgettext("screen 21xN", '"entered" is true (a token drawn from the real '
+                                           'tin) or left out, not {value}')
+        else:
+            text = pgettext("screen 21xN", '"entered" is true (faces typed in from real dice) '
+                                           'or left out, not {value}')
+        raise IllegalEvent(text.format(value=written(event["entered"])))
     return True
 
 

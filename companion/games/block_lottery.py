@@ -35,6 +35,8 @@ from typing import Any, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import (
+    TOKENS,
+    Chance,
     Event,
     Expect,
     Match,
@@ -249,6 +251,8 @@ class BlockLottery(Match):
         self.end_cause: str | None = None
         self.rerolls: dict[str, dict[str, list[int]]] = {}
         self.tokens: list[str] = []
+        #: True once a token of this round was entered from the table's own tin.
+        self.tokens_entered = False
         self.entered: dict[str, dict[str, int]] = {}
 
     @property
@@ -360,19 +364,23 @@ class BlockLottery(Match):
         self.rerolls[player] = {"from": list(before), "to": list(after),
                                 **({"entered": True} if entered else {})}
 
-    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
-        """The pool's 15 ``"faces"``; a re-roll's ``"to"``, one per die in ``"from"``."""
+    def chance(self, event: Event) -> Chance | None:
+        """The pool's 15 ``"faces"``; a re-roll's ``"to"``, one per die in ``"from"``;
+        a lottery ``"token"``, one of those in the tin."""
         kind = event.get("type")
         if kind == "pool":
-            return "faces", POOL_SIZE
+            return Chance("faces", POOL_SIZE)
         if kind == "reroll":
             before = event.get("from")
-            return "to", len(before) if isinstance(before, list) else 0
+            return Chance("to", len(before) if isinstance(before, list) else 0)
+        if kind == "token":
+            return Chance("token", None, TOKENS, tuple(self.tokens_left))
         return None
 
     def on_token(self, event: Event) -> None:
         """A lottery token drawn from the tin; it goes on the lowest free space (BL5)."""
-        check_fields(event, "token", ("token",))
+        check_fields(event, "token", ("token",), ("entered",))
+        entered = entered_field(event, TOKENS)
         if self.phase not in (FINALISE, LOTTERY):
             raise IllegalEvent(pgettext("screen 21xN", "tokens are drawn once the round has "
                                                        "ended ({now})")
@@ -386,6 +394,7 @@ class BlockLottery(Match):
                             "token {value} is already on the prize card (in the tin: {tokens})")
             raise IllegalEvent(text.format(value=token, tokens=" ".join(self.tokens_left)))
         self.tokens.append(token)
+        self.tokens_entered = self.tokens_entered or entered
         self.phase = SCORING if len(self.tokens) == SPACES else LOTTERY
 
     def on_score(self, event: Event) -> None:
@@ -571,6 +580,7 @@ class BlockLottery(Match):
                 "pool": list(self.rolled),
                 **({"pool_entered": True} if self.pool_entered else {}),
                 "tokens": list(self.tokens),
+                **({"tokens_entered": True} if self.tokens_entered else {}),
                 "prizes": prizes,
                 "lucky_number": number,
                 "lucky_each": each if number is not None else 0,
@@ -672,6 +682,7 @@ class BlockLottery(Match):
             "rerolled": copy.deepcopy(self.rerolls),
             "may_reroll": list(self._may_reroll()) if self.phase == FINALISE else [],
             "tokens": list(self.tokens),
+            "tokens_entered": self.tokens_entered,
             "tokens_left": self.tokens_left,
             "lucky_number": number,
             "lucky_each": lucky_bonus_each(self.round_number) if number is not None else 0,
@@ -688,6 +699,10 @@ class BlockLottery(Match):
         prizes = state["prizes"]
         spaces = [f"{prizes[i]}: {state['tokens'][i] if i < len(state['tokens']) else '-'}"
                   for i in range(len(prizes))]
+        card = " | ".join(spaces)
+        if state["tokens_entered"]:
+            # Translators: the prize card's tokens were drawn from the table's own tin.
+            card = _("{card} (entered)").format(card=card)
         dice = state["pool_left"]
         # Translators: the dice left in the pool; {faces} lists them ("3 dice: 1 4 6").
         pool_text = (ngettext("{n} die: {faces}", "{n} dice: {faces}", dice) if pool
@@ -702,7 +717,7 @@ class BlockLottery(Match):
             (_("Pool"), pool_text),
             *((_("{name}'s dice").format(name=name), " ".join(map(str, faces)) or _("none"))
               for name, faces in state["dice"].items() if self.phase != POOL),
-            (_("Prize card"), " | ".join(spaces)),
+            (_("Prize card"), card),
             (_("Round over"), None if state["ended_by"] is None
              else ended_words(state["ended_by"], state["end"])),
             (_("May re-roll"), and_list(state["may_reroll"])),

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from companion.errors import IllegalEvent, written
 from companion.games.base import (
+    Chance,
     Event,
     Expect,
     Match,
@@ -313,9 +314,9 @@ class FinalCount(Match):
         # Before a call the roller may still call at the end of their own turn.
         self.may_still_call = player if self.caller is None else None
 
-    def die_roll(self, event: Event) -> tuple[str, int | None] | None:
+    def chance(self, event: Event) -> Chance | None:
         """A roll's ``"value"`` (one face) and the Hit Goal's two ``"rolls"``."""
-        return {"roll": ("value", None), "goal": ("rolls", 2)}.get(event.get("type"))
+        return {"roll": Chance("value", None), "goal": Chance("rolls", 2)}.get(event.get("type"))
 
     def note(self, event: Event) -> str:
         """A roll's meaning for the roller ("draw for Board", or "pile empty: pass");

@@ -42,7 +42,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.config import physical_dice
+from companion.chance import PHYSICAL, from_afar
+from companion.config import physical
 from companion.errors import UnknownGame, written
 from companion.lang import _
 from companion.names import check_name
@@ -54,7 +55,6 @@ from companion.remote.calls import (
     call,
     guarded,
 )
-from companion.remote.dice import PHYSICAL_ROLL, remote_faces
 from companion.remote.reads import (
     HISTORY_DEFAULT,
     HISTORY_MAX,
@@ -172,7 +172,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
         _abandon_open(app, open_now)
     ctx = app.ctx
     session = Session.start(game_id, names, options, store=ctx.store,
-                            listeners=ctx.listeners, notes=notes)
+                            listeners=ctx.listeners, notes=notes, secret=ctx.new_secret())
     try:
         screen = table_screen(session, home_menu(ctx)).route(ctx)
     except UnknownGame:
@@ -219,9 +219,11 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
         raise RemoteError("BADARG", _('an event is a JSON object, like {{"type": "call", ...}}')
                           .format())
     session = _game_screen(app).session
-    # The die is the device's: faces a remote leaves out are rolled here, chosen ones are
-    # refused unless the table rolls real dice (then they are kept marked entered).
-    event = remote_faces(session.match, event, physical_dice(app.ctx.config), app.ctx.rng)
+    # The dice and tokens are the device's: what a remote leaves out is drawn here from
+    # the match's own source, a chosen value is refused unless the table uses its own
+    # dice or tokens (then it is kept marked entered).
+    event = from_afar(session.match, event, session.chances,
+                      lambda kind: physical(app.ctx.config, kind))
     session.apply(event)
     app.refresh_game()
     app.wake()
@@ -230,16 +232,20 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
 
 def roll(app: App) -> dict[str, Any]:
     """Press ROLL on the game: the device rolls for the player whose turn it is (or the
-    Hit Goal, or Block Lottery's pool). Refused at a table that rolls real dice."""
+    Hit Goal, or Block Lottery's pool), or draws Block Lottery's next lottery token.
+    Refused at a table that rolls real dice (or draws real tokens) for that draw."""
     from companion.device.buttons import Press
 
     game = _game_screen(app)
-    expect = game.session.match.expecting()
-    if not {"roll", "goal", "pool"} & set(expect.types):
+    match = game.session.match
+    expect = match.expecting()
+    drawn = [kind for kind in ("roll", "goal", "pool", "token") if kind in expect.types]
+    if not drawn:
         raise RemoteError("ILLEGAL", _("nothing to roll now ({prompt})").format(
             prompt=expect.prompt or _("game over")))
-    if physical_dice(app.ctx.config):
-        raise RemoteError("ILLEGAL", _(PHYSICAL_ROLL))
+    chance = match.chance({"type": drawn[0]})
+    if chance is not None and physical(app.ctx.config, chance.kind):
+        raise RemoteError("ILLEGAL", _(PHYSICAL[chance.kind]))
     before = len(game.session.match.events)
     # Exactly what the ROLL button does on the game screen. The Hit Goal takes two
     # presses, one die each; one ROLL from afar rolls the goal, so press again when the

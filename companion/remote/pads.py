@@ -55,10 +55,13 @@ SEND_LABELS = {
     "starter": N_("Enter who has it"), "turn_up": N_("Turn it up"),
     "call_out": N_("Call them out"), "colour": N_("Name it"), "out": N_("Out"),
 }
-#: The Send button of a die event the device rolls (no face pads: the device rolls).
+#: The Send button of a chance event the device draws (no face or token pads: the
+#: device rolls the dice and draws the tokens).
 DEVICE_ROLLS = {
     "roll": N_("Roll the die"), "goal": N_("Roll for the goal"), "pool": N_("Roll the pool"),
     "reroll": N_("Re-roll them"),
+    # Translators: the page's button that asks the device to draw a lottery token.
+    "token": N_("Draw"),
 }
 #: The Send button of a pad whose die the device rolls, for a kind not named above.
 ROLL = N_("Roll")
@@ -233,13 +236,15 @@ GAMES: dict[str, Callable[[Any, Any], dict[str, list[dict[str, Any]]]]] = {
 }
 
 
-def pads(match: Any, physical: bool = False) -> list[dict[str, Any]]:
+def pads(match: Any, physical: Callable[[str], bool] | None = None) -> list[dict[str, Any]]:
     """The pads for every event ``match`` may take now (see the module docstring); []
     when it takes none (the game is over) or the game has no pads.
 
-    The die is the device's: a die event's pad has no face pads and sends the event
-    without its faces, which the device rolls; only at a table that rolls real dice
-    (``physical``, ``[dice] physical = true``) does it ask for the faces."""
+    The dice and the tokens are the device's: a chance event's pad has no face or token
+    pads and sends the event without them, which the device draws (Block Lottery's
+    token pad is the Draw button); only at a table that uses its own of that kind
+    (``physical(kind)``: ``[dice] physical`` or ``[tokens] physical`` is true) does it
+    ask for them."""
     expect = match.expecting()
     build = GAMES.get(match.game_id)
     if build is None or not expect.types:
@@ -253,9 +258,9 @@ def pads(match: Any, physical: bool = False) -> list[dict[str, Any]]:
             continue
         fields = by_type[kind]
         send = _(SEND_LABELS[kind]) if kind in SEND_LABELS else label
-        rolled = match.die_roll({"type": kind})
-        if rolled is not None and not physical:
-            fields = [item for item in fields if item["name"] != rolled[0]]
+        chance = match.chance({"type": kind})
+        if chance is not None and not (physical is not None and physical(chance.kind)):
+            fields = [item for item in fields if item["name"] != chance.field]
             # Translators: the Send button of a pad whose die the device rolls.
             send = _(DEVICE_ROLLS.get(kind, ROLL))
         made.append({"type": kind, "label": label, "send": send, "player": expect.player,

@@ -86,8 +86,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
      "unfinished: ERR OPEN, unless --force (it is kept as abandoned)"),
     ("LEAVE", "end the unfinished game (kept as abandoned) and go to the main menu"),
     ("EVENT {json}", 'apply an event, e.g. EVENT {"type": "call", "player": "Ann"}'),
-    ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal)"),
-    ("UNDO", "take back the last event"),
+    ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal, Block "
+             "Lottery's pool or its next lottery token)"),
+    ("UNDO", "take back the last event that counts (kept, marked undone; drawn again, a "
+             "roll comes back the same)"),
     ("HISTORY [n]", f"the last n finished matches (default {HISTORY_DEFAULT}, "
                     f"at most {HISTORY_MAX})"),
     ("EXPORT [current|last|ID] [jsonl|csv]", "a match as lines, as companion export writes"),

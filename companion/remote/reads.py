@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.config import physical_dice
+from companion.config import physical
 from companion.errors import CompanionError, written
 from companion.lang import _, ngettext
 from companion.remote.calls import RemoteError
@@ -76,7 +76,7 @@ def session_state(app: App, session: Session | None) -> dict[str, Any]:
         "seq": len(match.events),
         "expecting": expect,
         "context": match.context(),
-        "pads": pads(match, physical=physical_dice(app.ctx.config)),
+        "pads": pads(match, physical=lambda kind: physical(app.ctx.config, kind)),
         "saved": saving(app),
         # The turn timer follows the game on the screen only.
         "timer": app.timer.status() if session is app.current_session() else None,
@@ -153,6 +153,7 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
                              options=dict(match.options), started=0.0, finished=None,
                              result=None, abandoned=False, event_count=len(match.events))
         events = list(match.events)
+        played, undone = events, None
     else:
         store = store_of(app)
         if session is not None:
@@ -164,9 +165,11 @@ def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
             match_id = record_now.id
         else:
             match_id = store.resolve(ref)
-        record, events = store.match(match_id), store.events(match_id)
-    if fmt == "jsonl":
-        return jsonl_lines(record, events)
+        record, moves = store.match(match_id), store.played(match_id)
+        events = [move.event for move in moves if not move.undone]
+        played, undone = [move.event for move in moves], [move.undone for move in moves]
+    if fmt == "jsonl":  # each event taken back at its place, marked "undone"
+        return jsonl_lines(record, played, undone=undone)
     sheet = csv_text(record, events)
     if sheet is None:
         raise RemoteError("BADARG", _("match {number} has no scores to export").format(

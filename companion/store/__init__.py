@@ -25,7 +25,9 @@ One concern a file; :class:`Store` joins them into the one API the rest of the c
   damaged file aside, transactions; :mod:`~companion.store.schema` the tables and
   migrations; :mod:`~companion.store.errors` what can go wrong;
 - :mod:`~companion.store.log`: matches and their events (new, append, undo, finish,
-  import); :mod:`~companion.store.history` the past, for people and for the figures;
+  import); :mod:`~companion.store.played` a match as played (the events undo took back,
+  kept marked undone) and its secret; :mod:`~companion.store.history` the past, for
+  people and for the figures;
 - :mod:`~companion.store.roster`: the names players are picked from;
 - :mod:`~companion.store.outbox`: the club publisher's marks;
   :mod:`~companion.store.meta`: this device's id and other kept values;
@@ -58,6 +60,7 @@ from companion.store.history import History
 from companion.store.log import MatchLog
 from companion.store.meta import Meta
 from companion.store.outbox import PUBLISHED_STATE, Outbox
+from companion.store.played import Move, TakenBack
 from companion.store.records import UID_DEVICE_DIGITS, MatchRecord, MatchSummary, checked_uid
 from companion.store.roster import ROSTER_MAX, Roster, joining
 from companion.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
@@ -73,6 +76,8 @@ __all__ = [
     "UID_DEVICE_DIGITS",
     "MatchRecord",
     "MatchSummary",
+    "Move",
+    "TakenBack",
     "Store",
     "StoreCorrupt",
     "StoreTooNew",

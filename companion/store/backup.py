@@ -158,6 +158,9 @@ class Snapshots(StoreFile):
         One step of the backup API (``pages=-1``) is one read transaction: the copy is
         one moment of the log, whatever another connection commits meanwhile (WAL lets
         that writer go on). The copy is switched to rollback-journal mode, one file.
+        The matches' secrets (:mod:`companion.chance`) never leave the device: they are
+        wiped from the copy in place (``secure_delete``, the journal in memory), so a
+        match restored from it draws from a new one.
         """
         conn = self._live()
         try:
@@ -167,6 +170,9 @@ class Snapshots(StoreFile):
                             .format(file=Path(dest).name)) from err
         try:
             conn.backup(target, pages=-1)
+            target.execute("PRAGMA journal_mode = MEMORY")
+            target.execute("PRAGMA secure_delete = ON")
+            target.execute("UPDATE matches SET secret = NULL WHERE secret IS NOT NULL")
             target.execute("PRAGMA journal_mode = DELETE")
         except sqlite3.Error as err:
             raise translate(err, pgettext("screen 21x8", "cannot copy the game log to {file}")

@@ -43,8 +43,19 @@ class History(StoreFile):
         """Which of the matches ``ids`` hold faces typed in from real dice (an event with
         ``"entered": true``, at a table with ``[dice] physical``): the history marks them.
         One query per 500 ids, reading only events that name the field."""
+        return self._with_entered(ids, tokens=False)
+
+    def with_entered_tokens(self, ids: list[int]) -> set[int]:
+        """Which of the matches ``ids`` hold lottery tokens typed in from the real tin (a
+        ``token`` event with ``"entered": true``, ``[tokens] physical``)."""
+        return self._with_entered(ids, tokens=True)
+
+    def _with_entered(self, ids: list[int], tokens: bool) -> set[int]:
+        # Block Lottery's "token" event is the one whose "entered" is a token, not dice
+        # (companion.table.bag.entered_tokens says the same of events in memory).
         found: set[int] = set()
         ids = [int(match_id) for match_id in ids]
+        kind = "=" if tokens else "!="
         with self._reading() as conn:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
@@ -52,7 +63,8 @@ class History(StoreFile):
                 rows = conn.execute(
                     f"SELECT DISTINCT match_id FROM events WHERE match_id IN ({marks})"
                     " AND instr(event, '\"entered\"') > 0 AND CASE WHEN json_valid(event)"
-                    " THEN json_extract(event, '$.entered') = 1 ELSE 0 END",
+                    " THEN json_extract(event, '$.entered') = 1 AND"
+                    f" COALESCE(json_extract(event, '$.type'), '') {kind} 'token' ELSE 0 END",
                     chunk,
                 ).fetchall()
                 found.update(int(row["match_id"]) for row in rows)

@@ -14,6 +14,7 @@ from companion.lang import pgettext
 from companion.names import BadName, as_seats, check_players, player_key
 from companion.store.errors import DuplicateMatch
 from companion.store.meta import Meta
+from companion.store.played import Played, TakenBack, insert_undone
 from companion.store.records import (
     SELECT_MATCH,
     MatchRecord,
@@ -33,7 +34,7 @@ __all__ = ["MatchLog"]
 _MAX_ID = 2**63 - 1
 
 
-class MatchLog(Meta):  # a new match's uid carries this device's id
+class MatchLog(Meta, Played):  # a new match's uid carries this device's id
     """Matches and their event logs (resume is replaying :meth:`events`, undo is
     :meth:`pop`)."""
 
@@ -47,6 +48,7 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         origin: str = "",
         started: float | None = None,
         notes: Mapping[str, str] | None = None,
+        secret: bytes | None = None,
     ) -> int:
         """Record a new match and return its id; its players become "recently used".
 
@@ -57,7 +59,8 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         while the log could not be written); default now. ``notes`` are kept in the
         ``meta`` table in the same transaction, each value under its key followed by the
         new match's uid (the club's round offer the match was started from: whoever
-        reads the match then finds its notes too).
+        reads the match then finds its notes too). ``secret`` is the seed of the device's
+        draws in it (:mod:`companion.chance`), kept and never shown.
         """
         players_json, options_json = _match_json(game_id, players, options)
         uid = new_uid(self.device_id()) if uid is None else checked_uid(uid)
@@ -65,9 +68,10 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         with self._transaction() as conn:
             self._refuse_duplicate(conn, uid)
             cursor = conn.execute(
-                "INSERT INTO matches (game_id, players, options, started, uid, origin)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, players_json, options_json, now, uid, str(origin)),
+                "INSERT INTO matches (game_id, players, options, started, uid, origin, secret)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, players_json, options_json, now, uid, str(origin),
+                 None if secret is None else bytes(secret)),
             )
             match_id = cursor.lastrowid
             mark_used(conn, list(players), now)
@@ -89,18 +93,19 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         result: Mapping[str, Any] | None,
         uid: str,
         origin: str = "",
+        undone: Sequence[TakenBack] = (),
     ) -> int:
         """Store a whole match played elsewhere, with its own times, in one transaction.
 
         ``events`` are (event, time) pairs in order; ``finished``/``result`` are None for
-        a match still being played. The caller has replayed the events through the
-        engine: the store only keeps them. A uid stored already raises
-        :class:`DuplicateMatch` and nothing is written.
+        a match still being played; ``undone`` the events taken back in it. The caller
+        has replayed the events through the engine: the store only keeps them. A uid
+        stored already raises :class:`DuplicateMatch` and nothing is written.
         """
         with self._transaction() as conn:
             return self._insert_played(
                 conn, game_id, players, options, events, started=started, finished=finished,
-                result=result, uid=uid, origin=origin)
+                result=result, uid=uid, origin=origin, undone=undone)
 
     def import_many(self, matches: Sequence[Mapping[str, Any]]) -> list[int | DuplicateMatch]:
         """Store a batch of whole matches in one transaction (``companion import``):
@@ -134,6 +139,7 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         result: Mapping[str, Any] | None,
         uid: str,
         origin: str = "",
+        undone: Sequence[TakenBack] = (),
         same_content: bool = False,
     ) -> int:
         """Insert one whole match inside the caller's transaction (see
@@ -160,6 +166,7 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
             "INSERT INTO events (match_id, seq, event, at) VALUES (?, ?, ?, ?)",
             [(match_id, seq, text, at) for seq, (text, at) in enumerate(rows, 1)],
         )
+        insert_undone(conn, match_id, undone)
         mark_used(conn, list(players), float(started))
         return match_id
 
@@ -202,11 +209,12 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
         return int(seq)
 
     def pop(self, match_id: int) -> dict[str, Any]:
-        """Undo: remove the match's last event and return it.
+        """Undo: take the match's last event that counts out of its log and return it.
 
-        Undoing the event that ended a match reopens it (``finished`` and ``result`` are
-        cleared), so it is offered for resume again. StoreError "nothing to undo" when
-        the log is empty.
+        It is kept, marked undone at the place it held (:meth:`Played.played`), in the
+        same commit. Undoing the event that ended a match reopens it (``finished`` and
+        ``result`` are cleared), so it is offered for resume again. StoreError "nothing
+        to undo" when no event counts.
         """
         with self._transaction() as conn:
             row = match_row(conn, match_id)
@@ -214,12 +222,15 @@ class MatchLog(Meta):  # a new match's uid carries this device's id
                 raise StoreError(pgettext("screen 21x8", "match {n} was abandoned")
                                  .format(n=match_id))
             last = conn.execute(
-                "SELECT seq, event FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
-                (match_id,),
+                "SELECT seq, event, at FROM events WHERE match_id = ?"
+                " ORDER BY seq DESC LIMIT 1", (match_id,),
             ).fetchone()
             if last is None:
                 raise StoreError(pgettext("screen 21x8", "nothing to undo"))
             event = load_event(last["event"], match_id, last["seq"])
+            conn.execute(
+                "INSERT INTO undone (match_id, seq, event, at, undone) VALUES (?, ?, ?, ?, ?)",
+                (match_id, last["seq"], last["event"], last["at"], self._now()))
             conn.execute(
                 "DELETE FROM events WHERE match_id = ? AND seq = ?", (match_id, last["seq"])
             )

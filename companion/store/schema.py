@@ -67,6 +67,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN published INTEGER NOT NULL DEFAULT 0",
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    # 3: undo is never a re-roll. ``secret`` is the match's own random source
+    # (companion.chance: the device's draws are an HMAC of it and their place in the
+    # match), kept with the match so it survives a power cut, never shown. ``undone``
+    # keeps each event taken back: the place (``seq``) it held, when it was played
+    # (``at``) and taken back (``undone``); ``n`` is the order things were taken back in.
+    (
+        "ALTER TABLE matches ADD COLUMN secret BLOB",
+        """CREATE TABLE undone (
+            n INTEGER PRIMARY KEY,
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            seq INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            at REAL NOT NULL,
+            undone REAL NOT NULL
+        )""",
+        "CREATE INDEX undone_by_match ON undone (match_id, seq)",
+    ),
 )
 
 #: The schema version this program writes.

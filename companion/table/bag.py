@@ -17,10 +17,12 @@ so a seeded one draws the same tokens every time::
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from companion.errors import BadSetup
 from companion.lang import pgettext
+from companion.table.dice import TOKEN_EVENT, entered
 
 #: The eight tokens of Block Lottery: one per die face, plus NONE and ALL.
 LOTTERY_TOKENS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "NONE", "ALL")
@@ -74,3 +76,16 @@ class TokenBag:
         """Put every drawn token back into the bag."""
         self._left = list(range(len(self._tokens)))
         self._drawn = []
+
+
+def entered_tokens(events: Iterable[Any]) -> int:
+    """How many lottery tokens of a log were typed in from the table's real tin
+    (``[tokens] physical``): the history, the match page and the club mark a match that
+    has any, as they mark entered dice.
+
+    >>> entered_tokens([{"type": "token", "token": "4", "entered": True},
+    ...                 {"type": "token", "token": "2"}])
+    1
+    """
+    return sum(1 for event in events if isinstance(event, Mapping) and entered(event)
+               and event.get("type") == TOKEN_EVENT)

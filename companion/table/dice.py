@@ -63,8 +63,15 @@ def entered(event: Mapping[str, Any]) -> bool:
 
 def entered_dice(events: Iterable[Any]) -> int:
     """How many events of a log carry faces typed in from real dice: the history, the
-    match page, the exports and the club mark a match that has any."""
-    return sum(1 for event in events if isinstance(event, Mapping) and entered(event))
+    match page, the exports and the club mark a match that has any. (A lottery token
+    typed in is counted by :func:`companion.table.bag.entered_tokens`.)"""
+    return sum(1 for event in events if isinstance(event, Mapping) and entered(event)
+               and event.get("type") != TOKEN_EVENT)
+
+
+#: The event that draws a lottery token (Block Lottery's ``token``): its ``"entered"``
+#: is a token from the real tin, not dice.
+TOKEN_EVENT = "token"
 
 
 class DiceCup:

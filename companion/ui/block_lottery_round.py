@@ -4,7 +4,8 @@ every part of each round score, and the final standings.
 
 Each screen goes back to the table it was opened from (a
 :class:`~companion.ui.block_lottery_table.BlockLotteryTable`, which opens them), and
-every roll is made here with ``ctx.rng`` and goes in as an event carrying its outcome.
+every roll is drawn from the match's own source (``draw=True``: the same again at the
+same place, so undo never re-rolls) and goes in as an event carrying its outcome.
 """
 
 from __future__ import annotations
@@ -148,13 +149,12 @@ class RerollScreen(Screen):
         before = self._from()
         if not before:
             return self._nothing_picked()
-        after = roll_dice(ctx.rng, len(before))
         ctx.beep()
-        event = {"type": "reroll", "player": self.player, "from": before, "to": after}
-        screen = self.table.apply(ctx, event, after=self)
+        event = {"type": "reroll", "player": self.player, "from": before}
+        screen = self.table.apply(ctx, event, after=self, draw=True)
         if isinstance(screen, Message):
             return screen
-        self.rolled = after
+        self.rolled = self.table.match.events[-1]["to"]
         self.spinner.start()
         return self
 

@@ -2,8 +2,10 @@
 round ended, the re-roll list, and the lottery drawn token by token onto the prize card.
 
 What the table offers is what ``match.expecting()`` allows (the engine:
-:mod:`companion.games.block_lottery`); every roll and draw is made here with ``ctx.rng``
-and goes in as an event carrying its outcome. The screens after a round's end (the
+:mod:`companion.games.block_lottery`); every roll and draw is made here from the match's
+own source (the same again at the same place: undo never re-rolls), or entered from the
+table's own dice and tin (``[dice]``/``[tokens] physical``), and goes in as an event
+carrying its outcome. The screens after a round's end (the
 announcement, a player's re-roll, counting the cards, the results, the game's end) are
 in :mod:`companion.ui.block_lottery_round`.
 """
@@ -12,11 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.config import physical_dice
+from companion.config import physical, physical_dice
 from companion.games import block_lottery as rules
 from companion.lang import npgettext, pgettext
 from companion.session import Session
-from companion.table.bag import TokenBag
 from companion.table.dice import roll_dice
 from companion.ui.block_lottery_draw import (
     centred_x,
@@ -26,6 +27,7 @@ from companion.ui.block_lottery_draw import (
     draw_token,
     face_counts,
     round_right,
+    token_word,
 )
 from companion.ui.block_lottery_round import (
     GameOver,
@@ -162,12 +164,11 @@ class BlockLotteryTable(GameScreen):
                 lambda faces: {"type": "pool", "faces": [int(face) for face in faces],
                                "entered": True},
                 self, limits=(rules.POOL_SIZE, rules.POOL_SIZE))
-        faces = roll_dice(ctx.rng, rules.POOL_SIZE)
         ctx.beep()
         self.spinner.start()
         self.last_taker = None
         self.face = 1
-        return self.apply(ctx, {"type": "pool", "faces": faces})
+        return self.apply(ctx, {"type": "pool"}, draw=True)
 
     def _press_play(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down") and not press.long:
@@ -283,10 +284,16 @@ class BlockLotteryTable(GameScreen):
         return super().press(ctx, press)
 
     def _draw_token(self, ctx: Context) -> Screen:
-        token = TokenBag(self.match.tokens_left).draw(ctx.rng)
+        if physical(ctx.config, "tokens"):  # drawn from the real tin: which one, entered
+            items = [MenuItem(token_word(token), lambda ctx, menu, token=token: self.apply(
+                ctx, {"type": "token", "token": token, "entered": True}, after=menu))
+                     for token in self.match.tokens_left]
+            # Translators: the title over the tokens still in the tin: which one the
+            # table drew from its real tin.
+            return Menu(pgettext("screen 21", "Which token came out?"), items, self)
         ctx.beep()
         self.ceremony.start()
-        return self.apply(ctx, {"type": "token", "token": token})
+        return self.apply(ctx, {"type": "token"}, draw=True)
 
     # -- animation -------------------------------------------------------------------------
 

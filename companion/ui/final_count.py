@@ -149,9 +149,8 @@ class FinalCountTable(GameScreen):
         if is_(press, "roll") and match.phase == rules.GOAL:
             return self._roll_goal(ctx)
         if is_(press, "roll") and match.phase == rules.PLAY:
-            value = ctx.rng.randrange(1, 7)
             self._spin(ctx)
-            return self.apply(ctx, {"type": "roll", "player": match.current, "value": value})
+            return self.apply(ctx, {"type": "roll", "player": match.current}, draw=True)
         if is_(press, "ok") and "call" in match.expecting().types:
             return self._call(ctx)
         if match.phase == rules.BOARD and (is_(press, "ok") or is_(press, "roll")):
@@ -162,13 +161,15 @@ class FinalCountTable(GameScreen):
         return super().press(ctx, press)
 
     def _roll_goal(self, ctx: Context) -> Screen:
-        value = ctx.rng.randrange(1, 7)
+        """Two presses, a die each: the first shows the goal's first die, the second
+        sets the goal (both dice are the match's draw at this place, so a first die
+        left unsent comes back the same)."""
         self._spin(ctx)
         if self.goal_first is None:
-            self.goal_first = value
+            self.goal_first = self.session.drawn({"type": "goal"})["rolls"][0]
             return self
-        first, self.goal_first = self.goal_first, None
-        return self.apply(ctx, {"type": "goal", "rolls": [first, value]})
+        self.goal_first = None
+        return self.apply(ctx, {"type": "goal"}, draw=True)
 
     def _enter_faces(self) -> Screen:
         """A table that rolls real dice ([dice] physical): ROLL asks for the face rolled

@@ -195,7 +195,10 @@ class FullCounterTable(GameScreen):
                          high_wins=False)
 
     def _shuffle(self, parent: Screen) -> Screen:
-        guide = ShuffleSetup(parent)
+        # The deal before game n of the match is a place of its own: the guide opened
+        # again for that deal shows the same plan (a shuffle is not re-rolled either).
+        guide = ShuffleSetup(parent, lambda: self.session.chances.at(
+            "shuffle", "", len(self.match.games)))
         guide.cards = self.deck.size
         return guide
 

@@ -18,6 +18,7 @@ from companion.clock import said_when
 from companion.export import score_rows
 from companion.lang import lazy, npgettext, number, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
+from companion.ui.moves import describe
 from companion.ui.roster import roster_menu
 from companion.ui.screen import (
     MENU_ROWS,
@@ -31,7 +32,7 @@ from companion.ui.screen import (
     is_,
 )
 
-__all__ = ["GameTable", "HistoryMenu", "MatchSheet", "PlayerCard", "history_menu"]
+__all__ = ["GameTable", "HistoryMenu", "MatchMoves", "MatchSheet", "PlayerCard", "history_menu"]
 
 #: How many finished games the list offers (newest first).
 RECENT = 30
@@ -293,7 +294,8 @@ def finished_games(ctx: Context, parent: Screen) -> Screen:
 
 class MatchSheet(Screen):
     """A match's score table: a column per player (four at a time; OK shows the next
-    four), a row per hand or round (UP/DOWN scroll), the totals always on the last line."""
+    four), a row per hand or round (UP/DOWN scroll), the totals always on the last line.
+    ROLL shows its moves (:class:`MatchMoves`)."""
 
     COLUMNS = 4
     #: Pixels: the round number's column, then each player's (4 characters and a gap).
@@ -302,6 +304,7 @@ class MatchSheet(Screen):
 
     def __init__(self, ctx: Context, record: Any, parent: Screen):
         super().__init__(parent)
+        self.record = record
         self.title = f"{games.title(record.game_id)} {_day(record.finished)}"
         rows = score_rows(record, ctx.store.events(record.id)) or [
             ["round", *record.players], ["total", *([""] * len(record.players))]]
@@ -314,8 +317,10 @@ class MatchSheet(Screen):
     @property
     def hint(self) -> str:  # type: ignore[override]
         if self.pages > 1:
-            return pgettext("screen 21", "UP/DN rows  OK more")
-        return pgettext("screen 21", "UP/DN rows  OK back")
+            # Translators: OK shows the next players' columns, ROLL every move played.
+            return pgettext("screen 21", "OK more  ROLL moves")
+        # Translators: UP/DN scroll the rows, ROLL shows every move played.
+        return pgettext("screen 21", "UP/DN rows ROLL moves")
 
     @property
     def pages(self) -> int:
@@ -327,7 +332,9 @@ class MatchSheet(Screen):
             step = 1 if press.button == "down" else -1
             self.top = max(0, min(last, self.top + step))
             return self
-        if is_(press, "ok") or is_(press, "roll"):
+        if is_(press, "roll"):
+            return MatchMoves(ctx, self.record, self)
+        if is_(press, "ok"):
             if self.pages == 1:
                 return self.parent.returned(ctx) if self.parent is not None else self
             self.first = (self.first + self.COLUMNS) % (self.pages * self.COLUMNS)
@@ -352,3 +359,52 @@ class MatchSheet(Screen):
             text = clip(cell, 4)
             right = self.LABEL_W + (column + 1) * self.CELL_W - 1
             canvas.text(right - text_width(text), y, text)
+
+
+class MatchMoves(Screen):
+    """Every move of a match as it was played, numbered by its place in the log; a move
+    taken back by undo stays at the place it held, struck through (the title counts
+    them), before the move that took its place. UP/DOWN scroll."""
+
+    def __init__(self, ctx: Context, record: Any, parent: Screen):
+        super().__init__(parent)
+        self.moves = ctx.store.played(record.id)
+        self.undone = sum(1 for move in self.moves if move.undone)
+        self.top = 0  # first move shown
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        # Translators: the title over every move of a finished game.
+        return pgettext("screen 12", "Moves")
+
+    @property
+    def hint(self) -> str:  # type: ignore[override]
+        return pgettext("screen 21", "UP/DN rows  OK back")
+
+    def press(self, ctx: Context, press: Press) -> Screen:
+        if press.button in ("up", "down"):
+            last = max(0, len(self.moves) - MENU_ROWS)
+            step = (1 if press.button == "down" else -1) * (MENU_ROWS if press.long else 1)
+            self.top = max(0, min(last, self.top + step))
+            return self
+        if is_(press, "ok") or is_(press, "roll"):
+            return self.parent.returned(ctx) if self.parent is not None else self
+        return super().press(ctx, press)
+
+    def draw(self, canvas: Canvas) -> None:
+        # Translators: how many moves of the game were taken back (9 characters), in
+        # the title beside "Moves"; they are struck through below it.
+        right = npgettext("screen 9", "{n} undone", "{n} undone", self.undone).format(
+            n=self.undone) if self.undone else ""
+        canvas.title(self.title, right)
+        if not self.moves:
+            canvas.line(0, pgettext("screen 21", "No moves."))
+            return
+        width = len(str(self.moves[-1].seq))
+        for row, move in enumerate(self.moves[self.top : self.top + MENU_ROWS]):
+            text = clip(f"{move.seq:>{width}} {describe(move.event)}")
+            canvas.line(row, text)
+            if move.undone:  # struck through, from the move's words to the line's end
+                y = BODY_TOP + row * LINE_H + LINE_H // 2 - 2
+                x = 1 + text_width(f"{move.seq:>{width}} ")
+                canvas.draw.line((x, y, x + text_width(text[width + 1:]), y), fill=1)

@@ -86,9 +86,15 @@ class GameScreen(Screen):
     def returned(self, ctx: Context) -> Screen:
         return self.route(ctx)
 
-    def apply(self, ctx: Context, event: dict, after: Screen | None = None) -> Screen:
-        """Apply ``event``; on refusal show why over ``after`` (default: this screen)."""
+    def apply(self, ctx: Context, event: dict, after: Screen | None = None, *,
+              draw: bool = False) -> Screen:
+        """Apply ``event``; on refusal show why over ``after`` (default: this screen).
+        ``draw``: the device draws its dice or token first, from the match's own source
+        (:meth:`Session.drawn`: the same again at the same place, so undo never
+        re-rolls); the event applied is then ``match.events[-1]``."""
         try:
+            if draw:
+                event = self.session.drawn(event)
             self.session.apply(event)  # a log that refuses the write: applied unsaved
         except CompanionError as err:
             return Message(pgettext("screen 21", "Not allowed"), wrap(str(err)), after or self)
@@ -467,7 +473,7 @@ class SetupScreen(Screen):
         """The game's session with the seated players (or the default names)."""
         names = self.names or list(self.default_names)
         session = Session.start(self.game_id, names, options, store=ctx.store,
-                                listeners=ctx.listeners)
+                                listeners=ctx.listeners, secret=ctx.new_secret())
         session.timer_turn = self.timer_turn  # read by companion.timer
         return session
 

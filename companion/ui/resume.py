@@ -57,7 +57,7 @@ def waiting_session(ctx: Context) -> Any:
     record = None if ctx.store is None else ctx.store.unfinished()
     if record is None:
         return None
-    session = Session.resume(ctx.store, record.id, ctx.listeners)
+    session = Session.resume(ctx.store, record.id, ctx.listeners, ctx.new_secret())
     if session.match.over:  # the power went between the last event and finishing
         if session.saved:
             ctx.store.finish(record.id, session.match.result())

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple, Protocol
 
 from PIL import Image
 
+from companion.chance import SECRET_BYTES
 from companion.clock import Clock, monotonic
 from companion.lang import lazy, pgettext
 from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
@@ -103,6 +104,12 @@ class Context:
         #: Each player's time left on a chess clock (``[timer] mode = "clock"``) in the
         #: game on the screen, for its menu; {} otherwise (the app sets it).
         self.clocks: Callable[[], dict[str, int]] = dict
+
+    def new_secret(self) -> bytes:
+        """A new match's secret (the seed of its draws, :mod:`companion.chance`) from
+        ``rng``: the operating system's randomness on the device, the seed's under
+        ``sim --seed``."""
+        return self.rng.randbytes(SECRET_BYTES)
 
 
 class Screen:

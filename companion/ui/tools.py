@@ -7,7 +7,8 @@ moment ROLL is pressed (from ``ctx.rng``); the short animation after it only dec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 
 from companion.errors import BadSetup
 from companion.lang import lazy, npgettext, pgettext
@@ -401,17 +402,21 @@ def _said(tokens: Sequence[str]) -> list[str]:
 
 
 class ShuffleSetup(Screen):
-    """Choose the deck size and the number of piles, then ROLL starts the guide."""
+    """Choose the deck size and the number of piles, then ROLL starts the guide.
+    ``source`` (a match's guide: its own random source at the deal, see
+    :mod:`companion.chance`) is where the plan comes from; None: ``ctx.rng``."""
 
     title = lazy("screen 21", "Shuffle guide")
     hint = lazy("screen 21", "OK next field ROLL go")
     roll_ready = True
 
-    def __init__(self, parent: Screen | None = None):
+    def __init__(self, parent: Screen | None = None,
+                 source: Callable[[], random.Random] | None = None):
         super().__init__(parent)
         self.cards = 52
         self.piles = 4
         self.field = 0  # 0: cards, 1: piles
+        self.source = source
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):
@@ -424,7 +429,8 @@ class ShuffleSetup(Screen):
             self.field = 1 - self.field
             return self
         if is_(press, "roll"):
-            plan = shuffle_plan(self.cards, self.piles, ctx.rng)
+            plan = shuffle_plan(self.cards, self.piles,
+                                ctx.rng if self.source is None else self.source())
             return ShuffleGuide(self.cards, self.piles, plan, self)
         return super().press(ctx, press)
 

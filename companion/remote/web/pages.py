@@ -14,7 +14,8 @@ from companion.names import player_key
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.people import NAME_MAX, player_details
-from companion.table.dice import entered_dice
+from companion.table.bag import entered_tokens
+from companion.table.dice import entered, entered_dice
 
 #: The largest whole number a body or an id may hold (SQLite's and most languages' 64
 #: bits).
@@ -73,9 +74,11 @@ def past_matches(store: Any, game: str = "", player: str = "", limit: int = 200,
             if (not game or record.game_id == game)
             and (not wanted or any(player_key(name) == wanted for name in record.players))
             ][:limit]
-    entered = store.with_entered_dice([row["id"] for row in rows])
-    for row in rows:  # faces typed in from real dice, not rolled by the device: say so
-        row["entered_dice"] = row["id"] in entered
+    ids = [row["id"] for row in rows]
+    dice, tokens = store.with_entered_dice(ids), store.with_entered_tokens(ids)
+    for row in rows:  # typed in from real dice or the real tin, not the device's: say so
+        row["entered_dice"] = row["id"] in dice
+        row["entered_tokens"] = row["id"] in tokens
     return rows
 
 
@@ -94,18 +97,26 @@ def stored_match(store: Any, match_id: int) -> Any:
 
 
 def match_details(store: Any, match_id: int) -> dict[str, Any]:
-    """One match for its page: the record, the score table, the chart, the log."""
-    record, events = stored_match(store, match_id), store.events(match_id)
+    """One match for its page: the record, the score table, the chart, the log (each
+    event taken back at the place it held, ``"undone": true``, before what took it)."""
+    record = stored_match(store, match_id)
+    moves = store.played(match_id)
+    events = [move.event for move in moves if not move.undone]
     table = views.score_table(record, events)
     players, points = views.series(table)
     data = _record_json(record)
+    said = dict(views.log_lines(events, None, (record.game_id, record.players,
+                                               record.options)))
     data.update(options=record.options, table=table,
                 entered_dice=entered_dice(events) > 0,
+                entered_tokens=entered_tokens(events) > 0,
+                undone=sum(1 for move in moves if move.undone),
                 chart=views.chart_svg(players, points, views.unit(record.game_id)),
-                log=[{"seq": seq, "words": words, "event": events[seq - 1],
-                      "entered": entered_dice(events[seq - 1:seq]) > 0}
-                     for seq, words in views.log_lines(
-                         events, None, (record.game_id, record.players, record.options))],
+                log=[{"seq": move.seq, "event": move.event, "entered": entered(move.event),
+                      "undone": move.undone,
+                      # What an event taken back meant is not known: its words alone.
+                      "words": views.event_words(move.event) if move.undone
+                      else said[move.seq]} for move in moves],
                 standings=views.standings(record.players, data["totals"], data["winners"],
                                           views.high_wins(record.game_id)))
     return data

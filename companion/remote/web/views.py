@@ -105,6 +105,14 @@ def _pool(e: Mapping[str, Any]) -> str:
     return _("Rolled the pool: {faces}").format(faces=faces)
 
 
+def _token(e: Mapping[str, Any]) -> str:
+    token = _value(e.get("token"))
+    if _entered(e):
+        # Translators: a lottery token drawn from the table's real tin and typed in.
+        return _("Entered token {token}").format(token=token)
+    return _("Drew token {token}").format(token=token)
+
+
 def _reroll(e: Mapping[str, Any], who: str) -> str:
     old, new = _value(e.get("from")), _value(e.get("to"))
     if _entered(e):
@@ -176,7 +184,7 @@ UNSAID: dict[str, Any] = {
     "end_match": lambda e: _("The players ended the match"),
     "turn_up": _turn_up,
     "pool": _pool,
-    "token": lambda e: _("Drew token {token}").format(token=_value(e.get("token"))),
+    "token": _token,
     "starter": _starter,
 }
 
