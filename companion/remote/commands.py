@@ -74,6 +74,7 @@ from companion.remote.reads import (
     waiting_state,
 )
 from companion.store import RosterFull, joining
+from companion.timer_log import with_timer
 
 if TYPE_CHECKING:
     from companion.app import App
@@ -161,8 +162,8 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
     names = check_players(names)  # the one rule for names, however they come in
     if options is not None and not isinstance(options, Mapping):
         raise RemoteError("BADARG", _("options are NAME=VALUE pairs (a JSON object)"))
-    options = dict(options or {})
-    new_match(game_id, names, options)  # refused here, before anything changes
+    new_match(game_id, names, dict(options or {}))  # refused here, before anything changes
+    options = with_timer(game_id, options or {}, app.ctx.config)  # [timer], kept with it
     _room_on_the_roster(app.ctx.store, names)
     open_now = open_match(app)
     if open_now is not None and not force:

@@ -19,7 +19,7 @@ from companion.errors import CompanionError
 from companion.games import engine
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
-from companion.table.timer import clock_text, timer_choices, timer_label
+from companion.table.timer import TIMER_OPTION, clock_text, timer_choices, timer_label
 from companion.ui.canvas import (
     BODY_TOP,
     CHAR_W,
@@ -422,8 +422,10 @@ class SetupScreen(Screen):
                           names=self.joiner.join(names)),
                       npgettext("screen 21", "Players: {n} seated", "Players: {n} seated",
                                 len(names)).format(n=len(names)))
-        timer = (timer_label(self.timer_turn, self.timer_mode), self._next_timer)
-        return [(who, self.pick_players), *self.option_rows(), timer,
+        # A game without turns (Block Lottery) has no time to run: no Timer row.
+        timer = [(timer_label(self.timer_turn, self.timer_mode), self._next_timer)] \
+            if engine(self.game_id).has_turns else []
+        return [(who, self.pick_players), *self.option_rows(), *timer,
                 (pgettext("screen 21", "Start"), self.begin)]
 
     def _next_timer(self, ctx: Context) -> Screen:
@@ -466,10 +468,13 @@ class SetupScreen(Screen):
     def new_session(self, ctx: Context, options: dict) -> Session:
         """The game's session with the seated players (or the default names)."""
         names = self.names or list(self.default_names)
-        session = Session.start(self.game_id, names, options, store=ctx.store,
-                                listeners=ctx.listeners)
-        session.timer_turn = self.timer_turn  # read by companion.timer
-        return session
+        if engine(self.game_id).has_turns and (self.timer_turn or self.configured_turn):
+            # Kept with the match, so a resume runs this timer (also "off" against
+            # [timer]), whatever the configuration says by then.
+            options = {**options, TIMER_OPTION: {"turn": self.timer_turn,
+                                                 "mode": self.timer_mode}}
+        return Session.start(self.game_id, names, options, store=ctx.store,
+                             listeners=ctx.listeners)
 
     def start(self, ctx: Context) -> GameScreen:
         """The new game's table screen, its session started with the options set here;
