@@ -295,3 +295,17 @@ def test_one_match_is_said_as_one(small: Path, tmp_path: Path) -> None:
     out = io.StringIO()
     assert restore_main(str(backup), tmp_path / "restored", out=out) == 0
     assert "1 match, 4 events, 2 players, into" in out.getvalue()
+
+
+@pytest.mark.parametrize("language, needed, free", [("de", "2,2 MB", "8,3 KB"),
+                                                    ("fr", "2,2 Mo", "8,3 Ko"),
+                                                    ("ru", "2,2 МБ", "8,3 КБ")])
+def test_sizes_are_said_in_the_languages_own_units_and_decimal_mark(language, needed, free,
+                                                                    monkeypatch) -> None:
+    from companion import lang
+    from companion.speaking import speak
+    from companion.words import size
+
+    monkeypatch.setattr(lang, "_current", list(lang._current))  # put back after the test
+    speak(language, None)
+    assert (size(2_100_001, up=True), size(8_300, up=False)) == (needed, free)
