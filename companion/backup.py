@@ -9,8 +9,9 @@ and the people: the commands' lines, and :class:`BackupKeeper`, which writes a b
 Exit statuses of ``companion restore`` (README, "Command line"): 0 restored; 3 the
 backup is from a newer companion; 4 it is damaged or not a backup (checksum, integrity,
 a match that does not replay); 5 another program (the running device) has the game log
-open; 6 the backup was made by another device and neither ``--keep-id`` nor
-``--take-id`` says which id this device is to have; 1 anything else (the state
+open; 6 the backup was made by another device, this card has games of its own and
+neither ``--keep-id`` nor ``--take-id`` says which id this device is to have (a fresh
+card, with no game log or one without a game, takes the backup's id); 1 anything else (the state
 directory cannot be written, not enough free space: measured before anything is
 written); 2 bad usage.
 """
@@ -33,7 +34,7 @@ from typing import Any, TextIO
 from companion import __version__, games
 from companion.config import SYSTEM_CONFIG, Config
 from companion.errors import CompanionError, StoreError
-from companion.lang import _, ngettext, pgettext
+from companion.lang import _, pgettext
 from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
@@ -47,13 +48,13 @@ from companion.store.backup import (
     LogInUse,
     free_space,
     install,
-    megabytes,
     open_backup,
     refuse_in_use,
     restore_needs,
     write_backup,
 )
 from companion.store.sql import READ, translate
+from companion.words import counted, size
 
 __all__ = ["BackupKeeper", "ForeignDevice", "backup_log", "backup_main", "backup_name",
            "restore_main"]
@@ -155,14 +156,14 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
     recovered = restoring.recover(state)  # a restore cut off before: finished or undone
     if recovered:
         print(recovered, file=out)
-    own_id = _own_id(target)
+    own_id, own_games = _own_log(target)
     name = Path(file).name
     with restoring.at_work(state) as work:
         manifest = open_backup(file, work, free=free)
         try:
             waiting = check_replays(work / DB_MEMBER, name)
             their_id = manifest["device_id"]
-            keep = _which_id(name, own_id, their_id, ids)
+            keep = _which_id(name, own_id, their_id, ids, fresh=not own_games)
             if keep:
                 _set_device_id(work / DB_MEMBER, own_id, name)
             checked = restoring.mark_checked(work, work / DB_MEMBER, name)
@@ -179,7 +180,7 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
     if kept is not None:
         print(_("the game log that was there is kept as {file}").format(file=kept), file=out)
     if their_id is not None and their_id != own_id:
-        print(_id_outcome(own_id, their_id, keep), file=out)
+        print(_id_outcome(own_id, their_id, keep, fresh=not own_games), file=out)
     if waiting is not None:
         # Translators: {game} is a game's name as its rule sheet prints it (Final Count).
         print(_("the unfinished {game} ({names}) is offered to resume at the next start")
@@ -189,16 +190,11 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
 
 
 def _counts(counts: Mapping[str, int]) -> str:
-    """What a backup holds: "12 matches, 340 events, 4 players"."""
-    # Translators: what a backup holds; the English says "1 matches" (a count, not a
-    # sentence); each form of yours may say it as your language counts.
+    """What a backup holds: "12 matches, 340 events, 4 players" ("1 match")."""
+    # Translators: what a backup holds: "12 matches, 340 events, 4 players".
     return _("{matches}, {events}, {players}").format(
-        matches=ngettext("{n} matches", "{n} matches", counts["matches"]).format(
-            n=counts["matches"]),
-        events=ngettext("{n} events", "{n} events", counts["events"]).format(
-            n=counts["events"]),
-        players=ngettext("{n} players", "{n} players", counts["players"]).format(
-            n=counts["players"]))
+        matches=counted(counts["matches"], "match"), events=counted(counts["events"], "event"),
+        players=counted(counts["players"], "player"))
 
 
 def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSpace) -> None:
@@ -212,8 +208,8 @@ def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSp
         return
     if have < needed:
         raise StoreError(_("cannot restore: the card is full ({free} free in {folder}; it "
-                           "needs {needed})").format(free=megabytes(have, up=False), folder=state,
-                                                     needed=megabytes(needed, up=True))) from None
+                           "needs {needed})").format(free=size(have, up=False), folder=state,
+                                                     needed=size(needed, up=True))) from None
 
 
 def _bytes_under(state: Path) -> int:
@@ -222,36 +218,45 @@ def _bytes_under(state: Path) -> int:
                for path in work.iterdir() if path.is_file())
 
 
-def _own_id(db: Path) -> str | None:
-    """This device's id, from the game log in place (None: no log, or it never made one).
-    Nothing else has the log open (the restore checked): a plain connection, whose close
-    leaves no -wal or -shm behind."""
+def _own_log(db: Path) -> tuple[str | None, int]:
+    """(this device's id, how many matches its game log holds), from the log in place
+    ((None, 0): no log; an id of None: it never made one). Nothing else has the log
+    open (the restore checked): a plain connection, whose close leaves no -wal or -shm
+    behind."""
     if not db.is_file():
-        return None
+        return None, 0
     try:
         conn = sqlite3.connect(db, isolation_level=None)
         try:
+            games = int(conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
             row = conn.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
         finally:
             conn.close()
     except sqlite3.Error:
-        return None  # no meta (an old log) or unreadable: no id to keep; it is set aside
-    return None if row is None else str(row[0])
+        # No meta (an old log) or unreadable: no id to keep. Games it may hold are set
+        # aside with it, never lost, but the owner is asked which id to keep.
+        return None, 1
+    return (None if row is None else str(row[0])), games
 
 
-def _which_id(name: str, own_id: str | None, their_id: str | None, ids: str | None) -> bool:
+def _which_id(name: str, own_id: str | None, their_id: str | None, ids: str | None, *,
+              fresh: bool) -> bool:
     """True when the restored log is to carry this device's own id. A backup made by
     another device needs the owner's word (ForeignDevice, before anything is put in
-    place); one from this device, or one without an id, needs none."""
+    place), unless this card is ``fresh`` (no game log, or one without a game: a new
+    card for a device whose card died), which takes the backup's id. One from this
+    device, or one without an id, needs none."""
     if their_id is None or their_id == own_id:
         return their_id is None and own_id is not None
+    if ids is None and fresh:
+        return False
     if ids is None:
         said = (_("this backup was made by device {device} (this one is {own}): add "
                   "--keep-id to keep this device's own id, or --take-id to take that one over "
                   "as its replacement") if own_id else
-                _("this backup was made by device {device} (this one has no game log yet): "
-                  "add --keep-id to keep this device's own id, or --take-id to take that one "
-                  "over as its replacement"))
+                _("this backup was made by device {device} (this card has games of its own, "
+                  "and no id yet): add --keep-id to give this card an id of its own, or "
+                  "--take-id to take that one over as its replacement"))
         raise ForeignDevice(said.format(device=their_id[:8], own=(own_id or "")[:8]))
     return ids == "keep"
 
@@ -263,13 +268,17 @@ def _set_device_id(db: Path, device_id: str | None, name: str) -> None:
     _settle(db, name)
 
 
-def _id_outcome(own_id: str | None, their_id: str, keep: bool) -> str:
+def _id_outcome(own_id: str | None, their_id: str, keep: bool, *, fresh: bool) -> str:
     if keep and own_id:
         return _("this device keeps its own id {own}; the backup's games stay marked as "
                  "played on {device}").format(own=own_id[:8], device=their_id[:8])
     if keep:
         return _("this device keeps a new id of its own at the next start; the backup's "
                  "games stay marked as played on {device}").format(device=their_id[:8])
+    if fresh:
+        # Translators: a new SD card took over the id of the device the backup was made
+        # on (its card died); {device} is that id's first 8 characters.
+        return _("this card is now device {device}").format(device=their_id[:8])
     return _("this device now has the id {device} of the device that made the backup, as its "
              "replacement: do not run that one with it any more").format(device=their_id[:8])
 

@@ -198,6 +198,7 @@ def _new_game(args: argparse.Namespace):
 
     def root(ctx):
         from companion.session import Session
+        from companion.timer_log import with_timer
         from companion.ui.games import table_screen
         from companion.ui.home import home_menu
 
@@ -207,8 +208,9 @@ def _new_game(args: argparse.Namespace):
             # --new asks for a new game: the unfinished one is kept as abandoned, never
             # pushed out of view behind the new one.
             ctx.store.abandon(waiting.id)
-        session = Session.start(args.new, seats, options, store=ctx.store,
-                                listeners=ctx.listeners, secret=ctx.new_secret())
+        session = Session.start(args.new, seats, with_timer(args.new, options, ctx.config),
+                                store=ctx.store, listeners=ctx.listeners,
+                                secret=ctx.new_secret())
         return table_screen(session, home_menu(ctx)).route(ctx)
 
     return root

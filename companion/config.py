@@ -99,6 +99,7 @@ from typing import Any, NamedTuple
 
 from companion.errors import ConfigError, written
 from companion.lang import LANGUAGES, N_, _, ngettext
+from companion.table.timer import TIMER_MAX, TIMER_MODES
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -170,11 +171,6 @@ class Timer(NamedTuple):
     turn: int = 0
     mode: str = "turn"
 
-
-#: What ``[timer] mode`` may say: every turn from full, or a chess clock.
-TIMER_MODES = ("turn", "clock")
-#: The longest ``[timer] turn``: a day (a chess clock's total for a long game).
-TIMER_MAX = 86_400
 
 
 class Ui(NamedTuple):

@@ -14,8 +14,11 @@ again. The buzzer is switched on and off on the app's clock, so tests read the b
 pin's levels on gpiozero's mock pins at exact moments, and the simulator shows a mark
 while it sounds (:attr:`TableTimer.sounding`).
 
-A game's own choice (its setup screen's Timer row) rides on its session as
-``timer_turn``; otherwise ``[timer] turn`` applies. ``[timer] mode`` says how turns count.
+A game's own choice (its setup screen's Timer row) is its match's ``timer`` option;
+otherwise ``[timer]`` applies (:func:`companion.timer_log.match_timer`). A game taken up
+again (a resume, after a restart or a power cut) gets its clocks back as the game log
+says they read (:func:`companion.timer_log.restored_timer`): for that the timer keeps
+its state in the log at a pause, an undo and when the game leaves the screen.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from companion.table.timer import (
     short_clock_text,
     whole_seconds,
 )
+from companion.timer_log import keep_clocks, match_timer, restored_timer
 from companion.ui.timer import mark_time
 
 #: Seconds the buzzer sounds ten seconds before the end, and at the end.
@@ -40,22 +44,6 @@ SHORT_BEEP, LONG_BEEP = 0.15, 1.0
 #: The ROLL LED's blink after the end: seconds on (and off), and for how long at most
 #: (a press or the next turn stops it sooner).
 BLINK_STEP, BLINK_FOR = 0.5, 30.0
-
-
-def configured_turn(config: Any) -> int:
-    """``[timer] turn`` (0: off), or 0 without a configuration."""
-    return int(getattr(getattr(config, "timer", None), "turn", 0) or 0)
-
-
-def configured_mode(config: Any) -> str:
-    return str(getattr(getattr(config, "timer", None), "mode", "turn") or "turn")
-
-
-def session_turn(session: Any, config: Any) -> int:
-    """The seconds a turn may take in ``session``'s game: its setup's choice, else the
-    configuration's."""
-    chosen = getattr(session, "timer_turn", None)
-    return configured_turn(config) if chosen is None else int(chosen)
 
 
 class TableTimer:
@@ -78,32 +66,60 @@ class TableTimer:
         self._tick_at: float | None = None
         #: Called on the owner thread when the time is paused or runs on (the page).
         self.watchers: list[Callable[[], None]] = []
+        #: How many events the match on the screen had when last followed (fewer now:
+        #: one was undone).
+        self._events = 0
 
     # -- following the game ---------------------------------------------------------
 
     def follow(self, session: Any) -> None:
         """The game on the screen is ``session`` (None: none): start its timer when it is
-        new, and hand the turn to whoever its match expects now."""
+        new (with its clocks as the log says they read), and hand the turn to whoever
+        its match expects now."""
         now = self.clock()
         if session is not self.session:
+            self._keep(now)  # the game leaving the screen: its clocks as they read now
             self.session = session
-            turn = 0 if session is None else session_turn(session, self.config)
-            self.timer = TurnTimer(turn, configured_mode(self.config)) if turn > 0 else None
-            self._warned.clear()
-            self._ended.clear()
-            self._stop_blinking()
+            self._start(session, now)
         if self.timer is None:
             self._tick_at = None
             return
         match = session.match
         player = None if match.over else match.expecting().player
+        undone = len(match.events) < self._events
+        self._events = len(match.events)
         if player != self.timer.player:
             if self.timer.mode != "clock":  # each turn starts from full, warnings too
                 self._warned.discard(player or "")
                 self._ended.discard(player or "")
             self._stop_blinking()
             self.timer.follow(player, now)
+        if undone:  # the undone event is gone from the log, and with it its time
+            self._keep(now)
         self._catch_up(now)
+
+    def _start(self, session: Any, now: float) -> None:
+        """The timer of a game new on the screen, its clocks as the log has them; the
+        sounds already made before a restart are not made again."""
+        turn, mode = (0, "turn") if session is None else match_timer(session.match,
+                                                                      self.config)
+        self.timer = restored_timer(session, turn, mode, now) if turn > 0 else None
+        self._events = 0 if session is None else len(session.match.events)
+        self._warned.clear()
+        self._ended.clear()
+        self._stop_blinking()
+        if self.timer is not None:
+            for player, left in self.timer.totals(now).items():
+                if left <= WARN_AT:
+                    self._warned.add(player)
+                if left <= 0:
+                    self._ended.add(player)
+
+    def _keep(self, now: float) -> None:
+        """Keep the clocks of the game on the screen in its log (not a game over)."""
+        if self.timer is not None and self.session is not None and \
+                not self.session.match.over:
+            keep_clocks(self.session, self.timer, now)
 
     @property
     def active(self) -> bool:
@@ -116,6 +132,7 @@ class TableTimer:
             return
         now = self.clock()
         self.timer.pause(now, not self.timer.paused)
+        self._keep(now)  # a pause survives a restart
         self._stop_blinking()
         self._catch_up(now)
         for watcher in self.watchers:

@@ -136,8 +136,8 @@ def test_a_full_card_while_the_restore_writes_is_said_as_such(played: Path,  # n
             restore_main(str(backup), state, ids="take", out=io.StringIO(),
                          free=lambda where: next(roomy, None) or free_space(where))
         assert not isinstance(refused.value, BackupError)
-        assert re.fullmatch(rf"cannot restore: the card is full \(0 MB free in {state}; it "
-                            r"needs \d+ MB\)", str(refused.value)), refused.value
+        assert re.fullmatch(rf"cannot restore: the card is full \(6\d KB free in {state}; it "
+                            r"needs 1\.\d MB\)", str(refused.value)), refused.value
         assert list(state.iterdir()) == []
     finally:
         unmount(card)
@@ -239,7 +239,7 @@ def test_a_backup_with_no_room_for_its_copy_is_refused_before_writing(
         played: Path, tmp_path: Path) -> None:  # noqa: F811
     stick = tmp_path / "stick"
     stick.mkdir()
-    with pytest.raises(NoRoom, match=r"needs \d+ MB; 0 MB free"):
+    with pytest.raises(NoRoom, match=r"needs \d+ KB; 1 KB free"):
         backup_log(played / "companion.db", stick, free=lambda _: 1000)
     assert list(stick.iterdir()) == []
 
@@ -258,12 +258,12 @@ def device_id(state: Path) -> str | None:
 
 @pytest.fixture
 def two_devices(played: Path, tmp_path: Path) -> tuple[Path, Path]:  # noqa: F811
-    """Another device's backup, and this device's state dir with a log of its own."""
+    """Another device's backup, and this device's state dir with a game of its own."""
     backup = make_backup(played, tmp_path / "backups")
     mine = tmp_path / "mine"
     with Store.in_dir(mine) as store:
         store.device_id()
-        store.add_player("Zed")
+        finish_scoreboard(store, [])
     return backup, mine
 
 

@@ -76,7 +76,7 @@ def test_the_setup_lists_players_variants_prizes_and_deck_and_starts_the_game():
     labels = [label for label, _ in setup.rows]
     assert labels == ["Players: Ann, Bob", "Lucky Card: off", "Long Game: off",
                       "Round 1 prizes 1 2 3", "Round 2 prizes 2 3 4", "Round 3 prizes 3 4 5",
-                      "Deck 7x1-7 +3 wild", "Turn timer: off", "Start"]
+                      "Deck 7x1-7 +3 wild", "Start"]  # no turns: no Timer row
     setup = push(setup, ctx, "down", "ok", "down", "ok")
     assert setup.options["lucky_card_bonus"] and setup.options["long_game"]
     table = push(setup, ctx, "roll")
@@ -109,7 +109,7 @@ def test_prize_values_are_changed_with_the_buttons_and_the_default_is_shown():
 def test_the_deck_is_set_on_the_setup_screen_too():
     ctx = Context(rng=random.Random(1))
     setup = BlockLotterySetup(None, ["Ann", "Bob"])
-    editor = push(setup, ctx, "up", "up", "up", "ok")   # past Start and the timer
+    editor = push(setup, ctx, "up", "up", "ok")   # round the top, past Start
     assert editor.title == "Deck" and editor.defaults == [7, 3]
     push(editor, ctx, "up", "ok", "down", "roll")
     assert (setup.options["cards_per_number"], setup.options["wilds"]) == (8, 2)

@@ -248,9 +248,9 @@ def test_clock_mode_runs_each_players_own_total_and_lists_them(rig):
 # -- the setup screens -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["final-count", "full-counter", "card-down", "block-lottery",
-                                  "count-up-21", "scoreboard"])
-def test_every_setup_has_the_timer_row_and_the_game_takes_it(game):
+@pytest.mark.parametrize("game", ["final-count", "full-counter", "card-down", "count-up-21",
+                                  "scoreboard"])
+def test_every_setup_with_turns_has_the_timer_row_and_the_match_keeps_it(game):
     ctx = Context(config=config_of("[timer]\nturn = 20\n"))
     setup = setup_screen(ctx, game, None, None)
     labels = [label for label, _ in setup.rows]
@@ -258,7 +258,21 @@ def test_every_setup_has_the_timer_row_and_the_game_takes_it(game):
     setup.rows[-2][1](ctx)
     assert setup.rows[-2][0] == "Turn timer: 30 s"
     session = setup.new_session(ctx, {})
-    assert session.timer_turn == 30
+    assert session.match.options["timer"] == {"turn": 30, "mode": "turn"}
+
+
+def test_block_lottery_has_no_turns_and_no_timer_row(rig):
+    """Everyone takes from the pool at once: nobody's time would ever run."""
+    app, clock, runner = rig(config_of("[timer]\nturn = 20\n"))
+    setup = setup_screen(app.ctx, "block-lottery", None, ["Ann", "Bob"])
+    labels = [label for label, _ in setup.rows]
+    assert not any("timer" in label.lower() for label in labels) and labels[-1] == "Start"
+    assert "timer" not in setup.new_session(app.ctx, {}).match.options
+    command(app, "NEW block-lottery Ann,Bob")  # from afar, with [timer] on: no timer either
+    assert command(app, "STATUS")["timer"] is None
+    reply = execute(app, parse_command(
+        'NEW block-lottery Ann,Bob timer={"turn":30,"mode":"turn"} --force'))
+    assert reply.startswith("ERR ") and "no turns" in reply, reply
 
 
 def test_off_on_the_setup_is_off_for_that_game(rig):
@@ -507,10 +521,10 @@ def test_every_game_screen_shows_the_time_and_keeps_all_it_drew(rig, game, playe
 
 
 def test_a_move_that_is_nobodys_runs_no_time(rig):
-    """Block Lottery's pool is rolled for the table and anyone takes: the rules name no
-    player, so no time runs (and nothing is drawn)."""
+    """Card-Down begins with a card turned up for the table: the rules name no player,
+    so no time runs (and nothing is drawn)."""
     app, clock, runner = rig(config_of("[timer]\nturn = 30\n"))
-    command(app, "NEW block-lottery Ann,Bob")
+    command(app, "NEW card-down Ann,Bob")
     runner.advance(40)
     assert command(app, "STATUS")["timer"] == {
         "player": None, "left": 30, "turn": 30, "mode": "turn", "paused": False, "totals": {}}

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.errors import BadSetup, IllegalEvent, written
 from companion.lang import _, and_list, lazy, pgettext
+from companion.table.timer import TIMER_OPTION, check_timer_option
 from companion.words import counted
 
 Event = dict[str, Any]
@@ -103,10 +104,22 @@ class Match:
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     #: Whether the highest total leads (False: lowest is best, as in Final Card-Down).
     high_wins: ClassVar[bool] = True
+    #: Whether players take turns, so a turn timer has someone's time to run (False:
+    #: everyone plays at once, as in Block Lottery; such a game takes no timer).
+    has_turns: ClassVar[bool] = True
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         self.players: tuple[str, ...] = check_players(players, self.min_players, self.max_players)
-        self.options: dict[str, Any] = check_options(options or {}, self.option_defaults)
+        given = dict(options or {})
+        # The table's timer rides with the match (resume, export, import carry it) but is
+        # no rule of the game: every game with turns takes it, none has it by default.
+        timer = given.pop(TIMER_OPTION, None)
+        self.options: dict[str, Any] = check_options(given, self.option_defaults)
+        if TIMER_OPTION in (options or {}):
+            if not self.has_turns:
+                raise BadSetup(pgettext("screen 21xN", "{game} has no turns to time: no "
+                                        "option timer").format(game=self.title))
+            self.options[TIMER_OPTION] = check_timer_option(timer)
         self.events: list[Event] = []
         self.setup()
 
@@ -235,7 +248,21 @@ class Match:
         0-based position of the refused event. Replay skips the per-event safety copy
         that :meth:`apply` makes, because a refused log is thrown away whole.
         """
+        *_, match = cls.replaying(players, options, events)  # the one match, moved on
+        return match
+
+    @classmethod
+    def replaying(
+        cls,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        events: Iterable[Event],
+    ) -> Iterator[Match]:
+        """The match before the first of ``events``, then after each of them: one match
+        moved on between yields (read it before asking for the next), refused as
+        :meth:`replay` refuses. What the turn timer reads whose turn each event left."""
         match = cls(players, options)
+        yield match
         for index, event in enumerate(events):
             try:
                 match._handler_for(event)(event)
@@ -243,7 +270,7 @@ class Match:
                 err.index = index  # type: ignore[attr-defined]
                 raise
             match.events.append(event)
-        return match
+            yield match
 
     def undone(self) -> Match:
         """This match without its last event (raises IllegalEvent when there is none)."""

@@ -202,6 +202,7 @@ class BlockLottery(Match):
     title = "Block Lottery"
     min_players = 2
     max_players = 6
+    has_turns = False  # everyone takes from the pool at once: no turn timer
     option_defaults = {
         "prizes": [list(row) for row in DEFAULT_PRIZES],
         "lucky_card_bonus": False,

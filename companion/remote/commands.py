@@ -74,6 +74,7 @@ from companion.remote.reads import (
     waiting_state,
 )
 from companion.store import RosterFull
+from companion.timer_log import with_timer
 
 if TYPE_CHECKING:
     from companion.app import App
@@ -164,6 +165,7 @@ def new_game(app: App, game_id: str, names: list[str], options: Mapping[str, Any
         raise RemoteError("BADARG", _("options are NAME=VALUE pairs (a JSON object)"))
     options = dict(options or {})
     new_match(game_id, names, options)  # refused here, before anything changes
+    options = with_timer(game_id, options, app.ctx.config)  # [timer], kept with it
     names = _seated_by_the_roster(app.ctx.store, names)
     open_now = open_match(app)
     if open_now is not None and not force:

@@ -31,6 +31,7 @@ One concern a file; :class:`Store` joins them into the one API the rest of the c
 - :mod:`~companion.store.roster`: the names players are picked from;
 - :mod:`~companion.store.outbox`: the club publisher's marks;
   :mod:`~companion.store.meta`: this device's id and other kept values;
+  :mod:`~companion.store.clocks`: the turn timer's record of the match being played;
 - :mod:`~companion.store.backup`: a backup file of the log, checking one, putting it back.
 
 Durability: WAL journal with ``synchronous=FULL`` (each commit fsyncs the WAL), one
@@ -54,6 +55,7 @@ from __future__ import annotations
 
 from companion.names import NAME_MAX
 from companion.store.backup import BACKUP_SUFFIX, BackupError, BackupTooNew, LogInUse, Snapshots
+from companion.store.clocks import Clocks
 from companion.store.errors import DuplicateMatch, RosterFull, StoreCorrupt, StoreTooNew
 from companion.store.file import BUSY_TIMEOUT_S
 from companion.store.history import History
@@ -92,7 +94,7 @@ __all__ = [
 ]
 
 
-class Store(MatchLog, History, Roster, Outbox, Meta, Snapshots):
+class Store(MatchLog, History, Roster, Outbox, Meta, Snapshots, Clocks):
     """The SQLite game log (see the module docstring): one file, one connection, every
     part of what is kept in it.
 

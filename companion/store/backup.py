@@ -30,7 +30,6 @@ import os
 import sqlite3
 import time
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -40,6 +39,18 @@ from companion.store import schema
 from companion.store.file import Clock, StoreFile
 from companion.store.records import SELECT_MATCH, MatchRecord, record
 from companion.store.restoring import put_in_place
+from companion.store.room import (
+    FolderNotWritable,
+    FreeSpace,
+    NoRoom,
+    backup_needs,
+    block_size,
+    free_space,
+    measure,
+    restore_needs,
+    why_not_written,
+    writable_dir,
+)
 from companion.store.sql import fsync_dir, pragma, said, translate
 
 __all__ = [
@@ -47,6 +58,7 @@ __all__ = [
     "BackupError",
     "BackupTooNew",
     "FolderNotWritable",
+    "FreeSpace",
     "LogInUse",
     "NoRoom",
     "Snapshots",
@@ -54,6 +66,7 @@ __all__ = [
     "in_use",
     "install",
     "open_backup",
+    "restore_needs",
     "write_backup",
 ]
 
@@ -72,52 +85,6 @@ CHUNK = 1 << 20
 #: holds a shared lock for as long as it is open (the "DMS" lock of SQLite's unix VFS).
 _SHM_DMS_BYTE = 128
 COUNTS = ("matches", "events", "players", "unfinished")
-#: The free bytes of the file system holding a directory (injected in tests).
-FreeSpace = Callable[[Path], int]
-
-
-def free_space(directory: Path) -> int:
-    """The bytes this program may still write in ``directory``'s file system."""
-    stat = os.statvfs(directory)
-    return stat.f_bavail * stat.f_frsize
-
-
-def megabytes(size: int, *, up: bool) -> str:
-    """``size`` in MB (10^6 bytes), rounded up for what is needed, down for what is
-    free, so that "needs 3 MB; 3 MB free" never reads as a refusal of what fits."""
-    whole, part = divmod(size, 1_000_000)
-    return pgettext("screen 21x8", "{size} MB").format(size=whole + (1 if up and part else 0))
-
-
-def measure(directory: Path, needed: int, doing: str, free: FreeSpace) -> None:
-    """NoRoom (one line: "needs 300 MB; 62 MB free") before writing ``needed`` bytes in
-    ``directory``, when its file system has less than that free. ``doing`` says what
-    cannot be done then ("cannot write the backup in /media/stick")."""
-    try:
-        have = free(directory)
-    except OSError as err:
-        raise StoreError(said(doing, pgettext("screen 21x8", "{folder}: {reason}").format(
-            folder=directory, reason=err.strerror or err))) from None
-    if needed > have:
-        raise NoRoom(said(doing, pgettext("screen 21x8", "it needs {needed}; {free} free in "
-                                          "{folder}").format(
-            needed=megabytes(needed, up=True), free=megabytes(have, up=False),
-            folder=directory)))
-
-
-def writable_dir(directory: Path, doing: str) -> None:
-    """StoreError in words when nothing can be written in ``directory`` (a read-only
-    stick, a folder the service may not write)."""
-    if not directory.is_dir():
-        raise StoreError(said(doing, pgettext("screen 21x8", "it is not a directory")))
-    if os.access(directory, os.W_OK):
-        return
-    try:
-        read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
-    except OSError:
-        read_only = False
-    raise FolderNotWritable(said(doing, pgettext("screen 21x8", "it is read-only") if read_only
-                                 else pgettext("screen 21x8", "permission denied")))
 
 
 class BackupError(StoreError):
@@ -130,16 +97,6 @@ class BackupTooNew(BackupError):
     """The backup was made by a newer companion (a newer schema or format)."""
 
     exit_status = 3
-
-
-class NoRoom(StoreError):
-    """Not enough free space for what is about to be written; nothing was written."""
-
-    exit_status = 1
-
-
-class FolderNotWritable(StoreError):
-    """The folder a backup is to go in cannot be written (read-only, permissions)."""
 
 
 class LogInUse(StoreError):
@@ -158,9 +115,12 @@ class Snapshots(StoreFile):
         One step of the backup API (``pages=-1``) is one read transaction: the copy is
         one moment of the log, whatever another connection commits meanwhile (WAL lets
         that writer go on). The copy is switched to rollback-journal mode, one file.
-        The matches' secrets (:mod:`companion.chance`) never leave the device: they are
-        wiped from the copy in place (``secure_delete``, the journal in memory), so a
-        match restored from it draws from a new one.
+        It is opened for this connection alone (``locking_mode = EXCLUSIVE``), so
+        SQLite keeps the copy's WAL index in memory: no 32 KB ``-shm`` file on the
+        folder, which a nearly full stick may not have room for. The matches' secrets
+        (:mod:`companion.chance`) never leave the device: they are wiped from the copy in
+        place (``secure_delete``, the journal in memory), so a match restored from it
+        draws from a new one.
         """
         conn = self._live()
         try:
@@ -169,6 +129,7 @@ class Snapshots(StoreFile):
             raise translate(err, pgettext("screen 21x8", "cannot write the backup {file}")
                             .format(file=Path(dest).name)) from err
         try:
+            target.execute("PRAGMA locking_mode = EXCLUSIVE")
             conn.backup(target, pages=-1)
             target.execute("PRAGMA journal_mode = MEMORY")
             target.execute("PRAGMA secure_delete = ON")
@@ -179,6 +140,13 @@ class Snapshots(StoreFile):
                             .format(file=Path(dest).name)) from err
         finally:
             target.close()
+
+    def copy_size(self) -> tuple[int, int]:
+        """(the bytes a copy of the log made now takes, its page size): every page of
+        the log as a reader sees it, with what the write-ahead log holds."""
+        with self._reading() as conn:
+            page = pragma(conn, "page_size")
+            return pragma(conn, "page_count") * page, page
 
     def every_match(self) -> list[MatchRecord]:
         """Every match in the log (finished, playing and abandoned), by id."""
@@ -253,39 +221,62 @@ def write_backup(store: Snapshots, dest: str | os.PathLike[str], *, app_version:
 
     The file appears whole or not at all: it is written beside ``dest`` under a
     temporary name, synced, then renamed. Before anything is written, the folder must
-    be writable and have room for the copy of the log (NoRoom otherwise). StoreError
-    says what failed, in one line.
+    be writable and have room for the whole write (:func:`~companion.store.room.
+    backup_needs`: the copy, its journal files, the archive; NoRoom otherwise). A
+    failure at any step removes every file the backup wrote, ``dest`` too, and is said
+    in one line: NoRoom as before writing when the folder filled up meanwhile.
     """
     dest = Path(dest)
     doing = pgettext("screen 21x8", "cannot write the backup in {folder}").format(
         folder=dest.parent)
     writable_dir(dest.parent, doing)
-    measure(dest.parent, _log_bytes(Path(store.path)), doing, free)
-    partial, copy = _hidden(dest, ".partial"), _hidden(dest, ".db")
+    copy_bytes, page_size = store.copy_size()
+    needed = backup_needs(copy_bytes, page_size, block_size(dest.parent))
+    measure(dest.parent, needed, doing, free)
+    written = [*leftovers_of(dest), dest]
     try:
-        store.copy_to(copy)
-        manifest = manifest_for(copy, app_version=app_version, now=float(clock()))
-        with open(partial, "wb") as raw:
-            with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-                archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=2) + "\n")
-                archive.write(copy, DB_MEMBER)
-            raw.flush()
-            os.fsync(raw.fileno())
-        os.replace(partial, dest)
-        fsync_dir(dest.parent)
-    except OSError as err:
-        raise StoreError(said(pgettext("screen 21x8", "cannot write the backup {file}")
-                              .format(file=dest), err.strerror or err)) from None
+        manifest = _write_archive(store, dest, app_version, float(clock()))
+        written.remove(dest)  # whole and in place: the one file that stays
+    except (OSError, StoreError) as err:
+        _remove(written)
+        measure(dest.parent, needed, doing, free)  # the stick filled up meanwhile
+        if isinstance(err, OSError):
+            raise StoreError(said(pgettext("screen 21x8", "cannot write the backup {file}")
+                                  .format(file=dest), why_not_written(err))) from None
+        raise
     finally:
-        for leftover in leftovers_of(dest):
-            with contextlib.suppress(OSError):  # what failed is said above, once
-                leftover.unlink(missing_ok=True)
+        _remove(written)  # also when stopped by a signal (KeyboardInterrupt)
     return manifest
 
 
+def _write_archive(store: Snapshots, dest: Path, app_version: str,
+                   now: float) -> dict[str, Any]:
+    """The steps of :func:`write_backup`: the copy, its manifest, the zip beside
+    ``dest``, synced, renamed to ``dest``."""
+    partial, copy = _hidden(dest, ".partial"), _hidden(dest, ".db")
+    store.copy_to(copy)
+    manifest = manifest_for(copy, app_version=app_version, now=now)
+    with open(partial, "wb") as raw:
+        with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=2) + "\n")
+            archive.write(copy, DB_MEMBER)
+        raw.flush()
+        os.fsync(raw.fileno())
+    os.replace(partial, dest)
+    fsync_dir(dest.parent)
+    return manifest
+
+
+def _remove(paths: list[Path]) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):  # what failed is said once, by the caller
+            path.unlink(missing_ok=True)
+
+
 #: The endings of the hidden files a backup to NAME writes on its way (``.NAME.partial``,
-#: the log's copy ``.NAME.db`` and that copy's journal).
-LEFTOVER_ENDINGS = (".partial", ".db", ".db-journal")
+#: the log's copy ``.NAME.db`` and that copy's journal files: the rollback journal, and
+#: the write-ahead log and its index SQLite may open while the copy becomes one file).
+LEFTOVER_ENDINGS = (".partial", ".db", ".db-journal", ".db-wal", ".db-shm")
 
 
 def _hidden(dest: Path, ending: str) -> Path:
@@ -296,15 +287,6 @@ def leftovers_of(dest: Path) -> list[Path]:
     """The hidden files a backup to ``dest`` writes on its way (left behind when the
     device stops halfway)."""
     return [_hidden(dest, ending) for ending in LEFTOVER_ENDINGS]
-
-
-def _log_bytes(db: Path) -> int:
-    """The most a copy of the log ``db`` can take: the file and its write-ahead log."""
-    total = 0
-    for path in (db, Path(f"{db}-wal")):
-        with contextlib.suppress(OSError):
-            total += path.stat().st_size
-    return total
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -354,12 +336,6 @@ def open_backup(file: str | os.PathLike[str], work: Path, *,
             file=name, value=about["counts"], total=manifest["counts"]))
     manifest["device_id"] = about["device_id"]  # the log's own word, not the manifest's
     return manifest
-
-
-def restore_needs(db_bytes: int) -> int:
-    """The free space a restore of a ``db_bytes`` log needs in the state directory: the
-    copy, and room for bringing it up to date as it is checked (its write-ahead log)."""
-    return db_bytes + db_bytes // 8 + (1 << 20)
 
 
 def _read_manifest(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:

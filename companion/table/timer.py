@@ -21,16 +21,35 @@ game, and only their own total runs, only on their turn::
     (35, {'Ann': 35, 'Bob': 55})
 
 Running out decides nothing: the timer only says so (``left`` 0); the table decides.
+
+A timer's whole state is a small JSON object (:meth:`TurnTimer.state`): whose time runs,
+whether it is paused, and the seconds each player has used. The game log keeps it at a
+pause and an undo; with the times of the events after it, :func:`clock_after` says what
+every clock read at the last of them, and a restart goes on from there::
+
+    >>> state = clock_after(60, "clock", chess.state(30.0), 30.0, [(40.0, "Bob")])
+    >>> TurnTimer.restored(60, "clock", state, now=5.0).totals(5.0)
+    {'Ann': 25, 'Bob': 55}
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+from companion.errors import BadSetup, written
 from companion.lang import pgettext
 
 #: Seconds before the end when a timer warns (one short beep).
 WARN_AT = 10
+#: How turns count (``[timer] mode``, a match's ``timer`` option): every turn from full,
+#: or a chess clock.
+TIMER_MODES = ("turn", "clock")
+#: The longest a turn (or a chess clock's total) may be: a day.
+TIMER_MAX = 86_400
+#: The match option that keeps the setup's timer: ``{"turn": seconds, "mode": mode}``.
+TIMER_OPTION = "timer"
 #: Rounding slack: a deadline computed for "the shown second changes" lands within
 #: this of the change, and must count as past it (else the loop would wake again at once).
 _SLACK = 1e-6
@@ -165,6 +184,58 @@ class TurnTimer:
         """Each player's seconds left of their own total (a chess clock; players who
         have not had a turn yet are not listed)."""
         return {player: whole_seconds(time.left(now)) for player, time in self._times.items()}
+
+    def state(self, now: float) -> dict[str, Any]:
+        """What the timer is at ``now``, as JSON: ``{"player", "paused", "used"}``, the
+        seconds each player has used (of this turn in ``"turn"`` mode, of the whole game
+        on a chess clock)."""
+        used = {player: time.seconds - time.left(now) for player, time in self._times.items()}
+        if self.mode != "clock":  # only the turn running now counts
+            used = {player: spent for player, spent in used.items() if player == self.player}
+        return {"player": self.player, "paused": self.paused, "used": used}
+
+    @classmethod
+    def restored(cls, turn: int, mode: str, state: Mapping[str, Any], now: float) -> TurnTimer:
+        """A timer that goes on at ``now`` from ``state`` (see :meth:`state`)."""
+        timer = cls(turn, mode)
+        timer.paused = bool(state["paused"])
+        for player, spent in state["used"].items():
+            timer._times[player] = Countdown(turn)
+            timer._times[player].used = float(spent)
+        timer.player = state["player"]
+        if timer.player is not None:
+            timer._times.setdefault(timer.player, Countdown(turn))
+            if not timer.paused:
+                timer._times[timer.player].start(now)
+        return timer
+
+
+def clock_after(turn: int, mode: str, state: Mapping[str, Any], since: float,
+                turns: Iterable[tuple[float, str | None]]) -> dict[str, Any]:
+    """The timer's state (:meth:`TurnTimer.state`) after ``turns``: it was ``state`` at
+    ``since``, then at each (when, player) the turn was that player's (None: nobody's).
+    Read at the last of those moments, so time after it is not counted (nothing says
+    what happened then). A stretch that ends before it begins (the clock was set back
+    meanwhile) counts as no time; the next is counted from that moment on."""
+    timer = TurnTimer.restored(turn, mode, state, since)
+    last = since
+    for last, player in turns:
+        timer.follow(player, last)
+    return timer.state(last)
+
+
+def check_timer_option(value: Any) -> dict[str, Any]:
+    """A match's ``timer`` option, checked: ``{"turn": 0 to 86400, "mode": "turn" or
+    "clock"}``; BadSetup in one line otherwise."""
+    if (isinstance(value, dict) and set(value) == {"turn", "mode"}
+            and isinstance(value["turn"], int) and not isinstance(value["turn"], bool)
+            and 0 <= value["turn"] <= TIMER_MAX and value["mode"] in TIMER_MODES):
+        return {"turn": value["turn"], "mode": value["mode"]}
+    # Translators: {value} is what was given, as JSON; "turn", "mode", "clock" are kept
+    # as they are (what a program sends).
+    raise BadSetup(pgettext("screen 21xN", 'option timer is {{"turn": 0 to {most} seconds, '
+                            '"mode": "turn" or "clock"}}, not {value}')
+                   .format(most=TIMER_MAX, value=written(value)))
 
 
 class SandTimer(Countdown):

@@ -15,8 +15,8 @@ from companion.lang import lazy, pgettext
 from companion.session import Session
 from companion.table import scores
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting, text_width
-from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, Said, SetupScreen
-from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
+from companion.ui.screen import Context, Menu, MenuItem, Press, Said, Screen, is_
 
 #: The picker's item for a pass, beside the numbers (shown as :func:`pass_word`).
 PASS = "pass"

@@ -24,17 +24,9 @@ from companion.ui.canvas import (
     fitting,
     text_width,
 )
-from companion.ui.play import (
-    GameOverScreen,
-    GameScreen,
-    ResultScreen,
-    Row,
-    Said,
-    SetupScreen,
-    Standings,
-    ValuePicker,
-)
-from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
+from companion.ui.picker import ValuePicker
+from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen, Standings
+from companion.ui.screen import Context, Menu, MenuItem, Press, Said, Screen, is_
 from companion.ui.tools import Spinner
 
 #: The picker starts on the 10s: 16 of the 52 cards are worth ten.

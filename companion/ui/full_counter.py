@@ -33,7 +33,8 @@ from companion.ui.full_counter_cards import card_of, label
 from companion.ui.full_counter_deck import DeckScreen
 from companion.ui.full_counter_results import GameResult, MatchOver
 from companion.ui.full_counter_turns import BlindPicker, CardsHeld, StarterQuestion
-from companion.ui.play import GameScreen, Row, SetupScreen, Standings, ValuePicker, next_choice
+from companion.ui.picker import ValuePicker
+from companion.ui.play import GameScreen, Row, SetupScreen, Standings, next_choice
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
 from companion.ui.tools import ShuffleSetup
 

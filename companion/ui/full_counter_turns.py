@@ -14,7 +14,8 @@ from companion.games import full_counter as rules
 from companion.lang import pgettext
 from companion.ui.canvas import Canvas
 from companion.ui.full_counter_cards import card_of, label
-from companion.ui.play import GameScreen, ValuePicker
+from companion.ui.picker import ValuePicker
+from companion.ui.play import GameScreen
 from companion.ui.screen import MENU_ROWS, Context, Menu, MenuItem, Press, Screen, is_
 
 

@@ -15,7 +15,7 @@ from companion.games import scoreboard as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, fitting, text_width
-from companion.ui.play import GameOverScreen, GameScreen, Row, Said, SetupScreen
+from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -23,6 +23,7 @@ from companion.ui.screen import (
     MenuItem,
     Message,
     Press,
+    Said,
     Screen,
     is_,
     wrap,
