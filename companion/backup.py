@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from companion import __version__, games
 from companion.config import SYSTEM_CONFIG, Config
 from companion.errors import CompanionError, StoreError
-from companion.lang import _, ngettext, pgettext
+from companion.lang import _, pgettext
 from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
@@ -54,6 +54,7 @@ from companion.store.backup import (
     write_backup,
 )
 from companion.store.sql import READ, translate
+from companion.words import counted
 
 __all__ = ["BackupKeeper", "ForeignDevice", "backup_log", "backup_main", "backup_name",
            "restore_main"]
@@ -189,16 +190,11 @@ def restore_main(file: str, state_dir: Path, *, ids: str | None = None,
 
 
 def _counts(counts: Mapping[str, int]) -> str:
-    """What a backup holds: "12 matches, 340 events, 4 players"."""
-    # Translators: what a backup holds; the English says "1 matches" (a count, not a
-    # sentence); each form of yours may say it as your language counts.
+    """What a backup holds: "12 matches, 340 events, 4 players" ("1 match")."""
+    # Translators: what a backup holds: "12 matches, 340 events, 4 players".
     return _("{matches}, {events}, {players}").format(
-        matches=ngettext("{n} matches", "{n} matches", counts["matches"]).format(
-            n=counts["matches"]),
-        events=ngettext("{n} events", "{n} events", counts["events"]).format(
-            n=counts["events"]),
-        players=ngettext("{n} players", "{n} players", counts["players"]).format(
-            n=counts["players"]))
+        matches=counted(counts["matches"], "match"), events=counted(counts["events"], "event"),
+        players=counted(counts["players"], "player"))
 
 
 def _said_as_a_full_card(err: StoreError, state: Path, needed: int, free: FreeSpace) -> None:

@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, **kw: str) -> argparse.ArgumentParser:
         # Every command takes --config (README says so), first in its help.
         sub = commands.add_parser(name, **kw)
-        sub.add_argument("--config", metavar="PATH", help=_("configuration file (TOML)"))
+        sub.add_argument("--config", metavar="PATH", type=arguments.path,
+                         help=_("configuration file (TOML)"))
         return sub
 
     run = command("run", help=_("run the device (real pins and display)"))

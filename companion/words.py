@@ -34,6 +34,7 @@ COUNTS: dict[str, Callable[[int], str]] = {
     "pass": lambda n: ngettext("{n} pass", "{n} passes", n),
     # Translators: piles of cards the guided shuffle deals into.
     "pile": lambda n: ngettext("{n} pile", "{n} piles", n),
+    "player": lambda n: ngettext("{n} player", "{n} players", n),
     "round": lambda n: ngettext("{n} round", "{n} rounds", n),
     # Translators: tries left at typing a pairing code ("2 tries left").
     "try": lambda n: ngettext("{n} try", "{n} tries", n),

@@ -121,7 +121,7 @@ def test_what_a_backup_holds_and_a_restore_refusal_are_translated(
         played, tmp_path, shouting):
     out = io.StringIO()
     assert backup_main(played, str(tmp_path), "", out=out) == 0
-    assert out.getvalue().endswith(": 1 MATCHES, 0 EVENTS, 2 PLAYERS\n")
+    assert out.getvalue().endswith(": 1 MATCH, 0 EVENTS, 2 PLAYERS\n")
     with pytest.raises(StoreError) as refused:
         backup_main(tmp_path / "nowhere", str(tmp_path), "", out=io.StringIO())
     assert str(refused.value).startswith("NO GAME LOG IN ")
