@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help=_("serve the table page here, e.g. 127.0.0.1:8080 "
                             "(default: [web] listen)"))
 
-    command("config", help=_("print the effective configuration"))
+    config = command("config", help=_("print the effective configuration"))
+    config.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
     shuffle = command("shuffle", help=_("print a guided pile shuffle"))
     shuffle.add_argument("--cards", type=int, default=52, help=_("cards in the deck (2-800)"))

@@ -38,6 +38,7 @@ from companion.errors import StoreError
 from companion.lang import _, pgettext
 from companion.store import schema
 from companion.store.file import Clock, StoreFile
+from companion.store.folders import why_not_writable
 from companion.store.records import SELECT_MATCH, MatchRecord, record
 from companion.store.restoring import put_in_place
 from companion.store.sql import fsync_dir, pragma, said, translate
@@ -117,7 +118,7 @@ def writable_dir(directory: Path, doing: str) -> None:
     except OSError:
         read_only = False
     raise FolderNotWritable(said(doing, pgettext("screen 21x8", "it is read-only") if read_only
-                                 else pgettext("screen 21x8", "permission denied")))
+                                 else why_not_writable(directory)), read_only=read_only)
 
 
 class BackupError(StoreError):
@@ -139,7 +140,12 @@ class NoRoom(StoreError):
 
 
 class FolderNotWritable(StoreError):
-    """The folder a backup is to go in cannot be written (read-only, permissions)."""
+    """The folder a backup is to go in cannot be written: ``read_only`` (a read-only
+    mount, or a folder the service was not let write), else its owner and mode."""
+
+    def __init__(self, message: str, read_only: bool = False):
+        super().__init__(message)
+        self.read_only = read_only
 
 
 class LogInUse(StoreError):
