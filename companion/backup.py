@@ -65,6 +65,8 @@ Clock = Callable[[], float]
 
 #: Where the installed service keeps its game log (StateDirectory=companion in the unit).
 SERVICE_STATE = Path("/var/lib/companion")
+#: The drop-in deploy/install.sh writes to let the service write ``[backup] dir``.
+BACKUP_DROPIN = Path("/etc/systemd/system/companion.service.d/backup-dir.conf")
 
 
 def devices_state_dir(config: Config, env: Mapping[str, str] | None = None, *,
@@ -451,17 +453,30 @@ class BackupKeeper:
             if any(item[0] == "stop" for item in items):
                 return
 
+    def _under_systemd(self, line: str) -> str:
+        """What fixes a read-only backup folder for the service: ProtectSystem= keeps
+        every folder read-only that the installer did not let it write (running the
+        installer again helps); one it did is mounted read-only, or was mounted after
+        the service started (running the installer again would not help)."""
+        try:
+            let = BACKUP_DROPIN.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            let = []
+        if f"ReadWritePaths=-{os.path.normpath(self.directory)}" in let:
+            return pgettext("screen 21x8", "{reason} (mounted after companion started? sudo "
+                            "systemctl restart companion)").format(reason=line)
+        return pgettext("screen 21x8", "{reason} (run sudo deploy/install.sh again: "
+                        "it lets the service write it)").format(reason=line)
+
     def _back_up_safely(self, how: Callable[[], Path | None]) -> bool:
         """Run ``how``; True when it wrote a backup. A failure is one line, never more."""
         try:
             dest = how()
         except CompanionError as err:
             line = str(err)
-            if isinstance(err, FolderNotWritable) and os.environ.get("STATE_DIRECTORY"):
-                # The service under systemd: ProtectSystem= keeps every folder read-only
-                # that the installer was not told about.
-                line = pgettext("screen 21x8", "{reason} (run sudo deploy/install.sh again: "
-                                "it lets the service write it)").format(reason=line)
+            if isinstance(err, FolderNotWritable) and err.read_only \
+                    and os.environ.get("STATE_DIRECTORY"):
+                line = self._under_systemd(line)
             log.error("backups: %s", line)
             self.on_failure(line)
         except Exception as err:  # noqa: BLE001 - a backup must never stop the table

@@ -36,7 +36,7 @@ from typing import Any
 
 from companion import speaking
 from companion.commandline import build_parser
-from companion.config import Config, dump_toml, load_config
+from companion.config import Config, dump_toml, load_config, masked
 from companion.errors import (
     BadSetup,
     CompanionError,
@@ -101,6 +101,10 @@ def _config(args: argparse.Namespace) -> Config:
 
 def cmd_config(args: argparse.Namespace) -> int:
     config = _config(args)
+    if args.json:  # what deploy/install.sh reads: the service's own reading of the file
+        print(json.dumps({"source": config.source, **masked(config).as_dict()},
+                         ensure_ascii=False))
+        return 0
     print(_("# from {source}").format(source=config.source) if config.source
           else _("# from built-in defaults"))
     print(dump_toml(config), end="")

@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, **kw: str) -> argparse.ArgumentParser:
         # Every command takes --config (README says so), first in its help.
         sub = commands.add_parser(name, **kw)
-        sub.add_argument("--config", metavar="PATH", help=_("configuration file (TOML)"))
+        sub.add_argument("--config", metavar="PATH", type=arguments.path,
+                         help=_("configuration file (TOML)"))
         return sub
 
     run = command("run", help=_("run the device (real pins and display)"))
@@ -74,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help=_("serve the table page here, e.g. 127.0.0.1:8080 "
                             "(default: [web] listen)"))
 
-    command("config", help=_("print the effective configuration"))
+    config = command("config", help=_("print the effective configuration"))
+    config.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
     shuffle = command("shuffle", help=_("print a guided pile shuffle"))
     shuffle.add_argument("--cards", type=int, default=52, help=_("cards in the deck (2-800)"))

@@ -602,15 +602,21 @@ def _toml_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def masked(config: Config) -> Config:
+    """``config`` with the club password shown as ``********`` (a printed config ends up
+    in bug reports)."""
+    if not config.club.password:
+        return config
+    return config._replace(club=config.club._replace(password="********"))
+
+
 def dump_toml(config: Config) -> str:
     """The configuration as TOML text (the effective config, every key)."""
     lines = []
-    for section, values in config.as_dict().items():
+    for section, values in masked(config).as_dict().items():
         lines.append(f"[{section}]")
         for key, value in values.items():
-            if key == "password" and value:
-                shown = '"********"'  # printed configs end up in bug reports
-            elif isinstance(value, bool):
+            if isinstance(value, bool):
                 shown = "true" if value else "false"
             elif isinstance(value, str):
                 shown = _toml_string(value)

@@ -9,6 +9,8 @@ command line and the device can turn it into one clear line instead of a traceba
         show(str(err))          # "a die shows 1 to 6, not 7"
 """
 
+import math
+
 
 def one_line(text: str, limit: int = 200) -> str:
     """A message as one printable line: control characters (a newline typed into an
@@ -18,22 +20,73 @@ def one_line(text: str, limit: int = 200) -> str:
 
 
 def written(value: object, limit: int = 60) -> str:
-    """A value in a message as the person wrote it: text in quotes (``'Zed'``), every
-    other value as the JSON (or TOML) they typed, ``true``, ``null``, ``[1, 2]``, never
-    Python's ``True``, ``None`` or ``['a']``; one line, cut at ``limit``::
+    """A value in a message as the person wrote it, in the JSON (or TOML) they typed:
+    text in double quotes (``"6"`` for the string, ``6`` for the number), ``true``,
+    ``null``, ``[1, 2]``, a number as typed (``1e999``, never ``Infinity``), never
+    Python's ``'6'``, ``True``, ``None`` or ``['a']``; one line, cut at ``limit``::
 
         >>> written(True), written(None), written(["a", 1]), written("Zed"), written(2.5)
-        ('true', 'null', '["a", 1]', "'Zed'", '2.5')
+        ('true', 'null', '["a", 1]', '"Zed"', '2.5')
+        >>> written(typed_number("1e999")), written({"to": [typed_number("-1E400")]})
+        ('1e999', '{"to": [-1E400]}')
     """
+    return one_line(_json(value, limit, 0), limit)
+
+
+#: How deep :func:`written` follows lists and objects before it writes "..." (a value
+#: in a message is cut at a line's length anyway).
+_DEPTH_SHOWN = 20
+
+
+def _json(value: object, limit: int, depth: int) -> str:
+    """``value`` as JSON text, each :class:`TypedNumber` as it was typed; a part past
+    ``limit`` characters or :data:`_DEPTH_SHOWN` levels is left out as "..."."""
     import json  # only when a value is refused: the errors module loads with the device
 
-    if isinstance(value, str):
-        return one_line(f"'{value}'", limit)
+    if isinstance(value, TypedNumber):
+        return value.typed
+    if isinstance(value, list | tuple | dict):
+        if depth >= _DEPTH_SHOWN:
+            return "..."
+        items = value.items() if isinstance(value, dict) else ((None, item) for item in value)
+        parts: list[str] = []
+        size = 0
+        for key, item in items:
+            if size > limit:
+                parts.append("...")
+                break
+            part = _json(item, limit, depth + 1)
+            if isinstance(value, dict):
+                part = f"{_json(str(key), limit, depth + 1)}: {part}"
+            parts.append(part)
+            size += len(part) + 2
+        inside = ", ".join(parts)
+        return f"{{{inside}}}" if isinstance(value, dict) else f"[{inside}]"
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):  # a TOML date, or a number too large for JSON
-        text = str(value)
-    return one_line(text, limit)
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a TOML date: as TOML writes it
+        return str(value)
+
+
+class TypedNumber(float):
+    """A number that remembers how it was typed: ``1e999`` is infinite to Python, and
+    json.dumps writes ``Infinity``, a word nobody typed. The JSON readers make one only
+    for a number too large for a float (:func:`typed_number`); the rules refuse it like
+    any other number out of range, and :func:`written` says it as it came."""
+
+    typed: str
+
+    def __new__(cls, text: str) -> "TypedNumber":
+        number = super().__new__(cls, text)
+        number.typed = text
+        return number
+
+
+def typed_number(text: str) -> float:
+    """The JSON readers' ``parse_float``: the number, or a :class:`TypedNumber` keeping
+    its digits when they overflow a float (``1e999``)."""
+    number = float(text)
+    return number if math.isfinite(number) else TypedNumber(text)
 
 
 class CompanionError(Exception):

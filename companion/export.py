@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import games
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, typed_number
 from companion.lang import _
 from companion.store import MatchRecord, Store
 
@@ -322,7 +322,8 @@ def load_json(text: str) -> Any:
     ValueError: nested too deeply
     """
     try:
-        return json.loads(text)
+        # A number too large for a float keeps its digits for the refusal (1e999).
+        return json.loads(text, parse_float=typed_number)
     except json.JSONDecodeError as err:
         raise ValueError(err.msg) from None
     except RecursionError:
@@ -335,7 +336,8 @@ def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line of a JSON Lines text; LineError
     for a line that is not one JSON object (``companion replay`` and ``import``)."""
     numbered = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # A byte order mark (an export saved by a Windows editor) is no part of line 1.
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -14,6 +14,7 @@ reaches; anything else is one clear line::
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 
@@ -26,6 +27,10 @@ _KINDS = ((stat.S_ISDIR, N_("a directory")), (stat.S_ISCHR, N_("a character devi
           (stat.S_ISSOCK, N_("a socket")))
 
 
+#: The UTF-8 byte order mark: read as no part of a file's text (Python's "utf-8-sig").
+BOM = codecs.BOM_UTF8
+
+
 class UnreadableFile(CompanionError):
     """A named file is missing, not a regular file, too large or not UTF-8 text.
     ``missing`` is True when nothing is there at all."""
@@ -36,8 +41,9 @@ class UnreadableFile(CompanionError):
 
 
 def read_text_file(path: str | os.PathLike[str], limit: int, what: str) -> str:
-    """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes long;
-    :class:`UnreadableFile` says why not (``what`` names the file in the message)."""
+    """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes long,
+    without a byte order mark; :class:`UnreadableFile` says why not (``what`` names the
+    file in the message)."""
     # O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -64,11 +70,13 @@ def read_text_file(path: str | os.PathLike[str], limit: int, what: str) -> str:
     if len(data) > limit:
         raise UnreadableFile(_("{path}: {what} is larger than {size}").format(
             path=path, what=_(what), size=_size(limit)))
+    # A byte order mark (Windows editors write one) is no part of the text.
+    skipped = len(BOM) if data.startswith(BOM) else 0
     try:
-        return data.decode("utf-8")
+        return data[skipped:].decode("utf-8")
     except UnicodeDecodeError as problem:
         raise UnreadableFile(_("{path}: {what} is not UTF-8 text (byte {byte})").format(
-            path=path, what=_(what), byte=problem.start + 1)) from None
+            path=path, what=_(what), byte=skipped + problem.start + 1)) from None
 
 
 def _size(limit: int) -> str:

@@ -38,7 +38,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import games
-from companion.errors import BadSetup, CompanionError, IllegalEvent, StoreError, one_line
+from companion.errors import (
+    BadSetup,
+    CompanionError,
+    IllegalEvent,
+    StoreError,
+    one_line,
+    written,
+)
 from companion.export import (
     EVENT_TIME,
     START_EXTRAS,
@@ -131,6 +138,8 @@ def numbered_lines(source: TextIO) -> Iterator[tuple[int, str]]:
         if not line:
             return
         number += 1
+        if number == 1:  # a byte order mark (a Windows editor's) is no part of the line
+            line = line.removeprefix("\ufeff")
         if len(line) > LINE_MAX and not line.endswith("\n"):
             raise ImportRefused(_("line {line}: longer than {total} characters (not a line "
                                   "of an export)").format(line=number, total=f"{LINE_MAX:,}"))
@@ -194,7 +203,7 @@ def _start_line(number: int, start: dict[str, Any]) -> ExportedMatch:
     extra = [key for key in start if key not in known]
     if extra:
         raise ImportRefused(_("line {line}: a start line has no field {key}").format(
-            line=number, key=repr(extra[0])))
+            line=number, key=written(extra[0])))
     game, players, options = start.get("game"), start.get("players"), start.get("options", {})
     if not isinstance(game, str) or not game:
         raise ImportRefused(_('line {line}: the start line names no "{key}"').format(line=number,
@@ -331,7 +340,7 @@ def _check_names(players: Sequence[str], roster: Sequence[str], line: int) -> No
     for given, clean in zip(players, cleaned, strict=True):
         if given != clean:
             raise ImportRefused(_("line {line}: the name {given} is written {clean} here")
-                                .format(line=line, given=repr(given), clean=repr(clean)))
+                                .format(line=line, given=written(given), clean=written(clean)))
 
 
 def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
@@ -368,7 +377,7 @@ def import_stream(store: Store, reopen: Opener, report: Callable[[str], None],
         done = _store_batch(store, batch, report)
     except ImportRefused as problem:  # only if the file changed between the two reads
         raise FileChanged(ngettext(
-            "{reason} (the file changed while it was read; {n} matches were stored before it)",
+            "{reason} (the file changed while it was read; {n} match was stored before it)",
             "{reason} (the file changed while it was read; {n} matches were stored before it)",
             stored).format(reason=problem, n=stored)) from None
     return stored + done[0], refused + done[1]

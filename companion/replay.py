@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line
+from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line, written
 from companion.export import (
     START_EXTRAS,
     LineError,
@@ -137,7 +137,7 @@ def _replay(game: str, players: str | None, options: Sequence[str],
         numbered = numbered[1:]
         if "game" in start and start["game"] != game:
             raise UsageError(_("line {number}: this log is a game of {game}").format(
-                number=start_line, game=repr(start["game"])))
+                number=start_line, game=written(start["game"])))
     final_players = _agree_players(given_players, start, start_line)
     final_options = _agree_options(given_options, start, start_line)
     if start is None:
@@ -200,7 +200,7 @@ def _start(numbered: Sequence[tuple[int, Event]]) -> tuple[int, Event | None]:
     extra = [key for key in start if key not in START_FIELDS]
     if extra:
         raise LineError(number, _("a start line has no field {field}").format(
-            field=repr(extra[0])))
+            field=written(extra[0])))
     if "players" in start:
         named = start["players"]
         if not isinstance(named, list) or not all(isinstance(name, str) for name in named):

@@ -11,7 +11,7 @@ Every part gets its line, even when another is missing, and the verdict comes la
     down      NOT PRESSED in 10 s   GPIO6
     ok        WRONG: got BACK (GPIO19), check GPIO13
     ...
-    3 part(s) to check: display, down, ok
+    3 parts to check: display, down, ok
 
 The installed service holds the same pins and panel, so :func:`selftest_main` first
 asks systemd whether it runs: it says so in one line with the command, or, with
@@ -218,9 +218,8 @@ def run_selftest(
             report(part, _("not checked (no pins)"))
     else:
         failed += _check_board(config, board, show, edges, clock, report, wait, prompted)
-    # "part(s)" in both English forms keeps today's words; other languages write each.
     verdict = (_("all parts answered") if not failed
-               else ngettext("{n} part(s) to check: {parts}", "{n} part(s) to check: {parts}",
+               else ngettext("{n} part to check: {parts}", "{n} parts to check: {parts}",
                              len(failed)).format(n=len(failed), parts=", ".join(failed)))
     canvas = Canvas()
     canvas.title(pgettext("screen 21", "Selftest done"))

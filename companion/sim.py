@@ -507,15 +507,13 @@ def say_problems(logged: Any, log_file: Path | None, err: TextIO) -> None:
     if not logged.problems or log_file is None:
         return
     if not logged.lost:
-        # "problem(s)" in both English forms keeps today's words; a language with
-        # plural forms writes each.
-        print(ngettext("companion: {n} problem(s) logged in {path}",
-                       "companion: {n} problem(s) logged in {path}", logged.problems).format(
+        print(ngettext("companion: {n} problem logged in {path}",
+                       "companion: {n} problems logged in {path}", logged.problems).format(
                            n=logged.problems, path=log_file), file=err)
         return
-    print(ngettext("companion: {n} problem(s); {path} could not take them "
-                   "(its disk refused), the last {last}:",
-                   "companion: {n} problem(s); {path} could not take them "
+    print(ngettext("companion: {n} problem; {path} could not take it "
+                   "(its disk refused):",
+                   "companion: {n} problems; {path} could not take them "
                    "(its disk refused), the last {last}:", logged.problems).format(
                        n=logged.problems, path=log_file, last=len(logged.recent)), file=err)
     for line in logged.recent:

@@ -600,60 +600,133 @@ install_firmware() {
     fi
 }
 
-# --- the owner is told what the network sees -------------------------------------------
-# web_settings FILE: "ok", then [web] listen and open_reads as companion reads them,
-# one a line; or "!" and why not, on one line. Python's own TOML parser reads the file, so whatever
-# TOML allows ([ web ], ["web"], a comment after the header, an indented key, 'single'
-# quotes) reads here as it does for the service. python3 is on every Pi OS; the venv's
-# Python once it is made (the one the service runs).
-web_settings() {
-    local python=$PYTHON
-    [[ -x $PREFIX/bin/python ]] && python=$PREFIX/bin/python
-    "$python" - "$1" <<'PY' 2>/dev/null || echo "! $python cannot read TOML (it needs Python 3.11+)"
-import sys
-import tomllib
+# --- what companion reads in the config -------------------------------------------------
+# One reader for the installer and the service: the installed program itself (`companion
+# config --json`; this checkout's with --no-venv), so a config companion refuses is said
+# here in companion's own line, and the page and the backup folder are told as the
+# service will read them. read_config sets:
+#   CONFIG_STATE    ok; refused (companion refuses the file: the service will not start);
+#                   unknown (companion could not be asked). CONFIG_PROBLEM: the line why.
+#   PAGE_REACH       off, loopback, everywhere (0.0.0.0, [::]) or address (one address)
+#   PAGE_LISTEN PAGE_HOST PAGE_PORT PAGE_OPEN_READS BACKUP_DIR: the values, as read
+CONFIG_STATE=unknown
+CONFIG_PROBLEM=""
+PAGE_REACH=off PAGE_LISTEN="" PAGE_HOST="" PAGE_PORT="" PAGE_OPEN_READS=true BACKUP_DIR=""
 
-try:
-    with open(sys.argv[1], "rb") as file:
-        web = tomllib.load(file).get("web", {})
-except (OSError, ValueError) as problem:  # a TOMLDecodeError is a ValueError
-    print("!", " ".join(str(problem).split()))
-    raise SystemExit(0)
-listen = web.get("listen", "") if isinstance(web, dict) else None
-reads = web.get("open_reads", True) if isinstance(web, dict) else None
-if not isinstance(listen, str) or not listen.isprintable() or not isinstance(reads, bool):
-    print("! [web] listen must be text and open_reads true or false")
-else:
-    print("ok", listen, "true" if reads else "false", sep="\n")
-PY
+# companion_here ARGS...: the companion the service runs (this checkout's without a venv).
+companion_here() {
+    if [[ -x $PREFIX/bin/companion ]]; then
+        "$PREFIX/bin/companion" "$@"
+    else
+        # -P: not the current directory first (a checkout run from another one)
+        PYTHONPATH=$SRC${PYTHONPATH:+:$PYTHONPATH} "$PYTHON" -P -m companion "$@"
+    fi
 }
 
+# `companion config --json` as the six lines read_config takes (a loopback address is
+# any 127.x.y.z or ::1; localhost is one by name).
+CONFIG_LINES='
+import ipaddress, json, sys
+config = json.load(sys.stdin)
+web = config["web"]
+host, _, port = web["listen"].rpartition(":")
+try:
+    address = ipaddress.ip_address(host[1:-1] if host.startswith("[") else host)
+except ValueError:
+    address = None
+if not web["listen"]:
+    reach = "off"
+elif host.lower() == "localhost" or (address is not None and address.is_loopback):
+    reach = "loopback"
+elif address is not None and address.is_unspecified:
+    reach = "everywhere"
+else:
+    reach = "address"
+for line in (reach, web["listen"], host, port, str(web["open_reads"]).lower(),
+             config["backup"]["dir"]):
+    print(line)
+'
+
+read_config() {
+    local config=$ETC/config.toml json="" python=$PYTHON status=0 lines=()
+    [[ -x $PREFIX/bin/python ]] && python=$PREFIX/bin/python
+    json=$(companion_here config --config "$config" --json 2>"$WORK/config.err") || status=$?
+    if ((status == 78)); then # EX_CONFIG: the service would exit with it too
+        CONFIG_STATE=refused
+        CONFIG_PROBLEM=$(head -n 1 -- "$WORK/config.err")
+        return 0
+    fi
+    if ((status == 0)); then
+        mapfile -t lines < <(printf '%s\n' "$json" | "$python" -c "$CONFIG_LINES" 2>/dev/null)
+    fi
+    if ((${#lines[@]} != 6)); then
+        CONFIG_PROBLEM="companion did not answer (exit $status): $(head -n 1 -- "$WORK/config.err")"
+        return 0
+    fi
+    CONFIG_STATE=ok
+    PAGE_REACH=${lines[0]} PAGE_LISTEN=${lines[1]} PAGE_HOST=${lines[2]} PAGE_PORT=${lines[3]}
+    PAGE_OPEN_READS=${lines[4]} BACKUP_DIR=${lines[5]}
+}
+
+# unit_values NAME: every value the unit and its drop-ins give NAME, one a line, in the
+# order systemd reads them (an empty NAME= clears the ones before).
+unit_values() {
+    local name=$1 file line words values=()
+    for file in "$UNIT" "$DROPINS"/*.conf; do
+        [[ -f $file ]] || continue
+        while IFS= read -r line || [[ -n $line ]]; do
+            line=${line#"${line%%[![:space:]]*}"}
+            [[ $line == "$name="* ]] || continue
+            line=${line#*=}
+            if [[ -z ${line//[[:space:]]/} ]]; then
+                values=()
+            else
+                read -r -a words <<<"$line"
+                values+=("${words[@]}")
+            fi
+        done <"$file"
+    done
+    ((${#values[@]} == 0)) || printf '%s\n' "${values[@]}"
+}
+
+# The last value of NAME in the unit and its drop-ins ("" when none).
+unit_value() { unit_values "$1" | tail -n 1; }
+
+is_no() { [[ ${1,,} == @(no|false|off|0) ]]; }
+
+# --- the owner is told what the network sees -------------------------------------------
 tell_about_the_page() {
-    local config=$ETC/config.toml settings listen reads port where address
-    [[ -f $config ]] || return 0
-    mapfile -t settings < <(web_settings "$config")
-    if [[ ${settings[0]:-} != ok ]]; then
-        say "cannot tell whether the table page is on: $config: ${settings[0]#! }" \
+    local config=$ETC/config.toml where address
+    if [[ $CONFIG_STATE == refused ]]; then
+        say "companion refuses $config, so the service will not start until it is fixed:"
+        say "  $CONFIG_PROBLEM"
+        say "  after fixing it: companion config (checks it), then: sudo systemctl restart companion"
+        return 0
+    fi
+    if [[ $CONFIG_STATE != ok ]]; then
+        say "cannot tell whether the table page is on: $config: $CONFIG_PROBLEM" \
             "(companion says what is wrong when it starts: journalctl -u companion)"
         return 0
     fi
-    listen=${settings[1]} reads=${settings[2]}
-    if [[ -z $listen ]]; then
-        say "the table page is off ([web] listen = \"\" in $config)"
-        return 0
-    fi
-    port=${listen##*:}
-    case ${listen%:*} in
-        127.0.0.1 | localhost | "[::1]") where="this machine only: http://127.0.0.1:$port" ;;
-        *)
-            address=$(hostname -I 2>/dev/null | awk '{print $1}') || address=""
-            where="the whole local network: http://$(hostname 2>/dev/null || echo raspberrypi).local:$port"
-            where+="${address:+ or http://$address:$port}"
+    case $PAGE_REACH in
+        off)
+            say "the table page is off ([web] listen = \"\" in $config)"
+            return 0
             ;;
+        loopback) where="this machine only: http://$PAGE_HOST:$PAGE_PORT" ;;
+        everywhere)
+            address=$(hostname -I 2>/dev/null | awk '{print $1}') || address=""
+            where="the whole local network: http://$(hostname 2>/dev/null || echo raspberrypi).local:$PAGE_PORT"
+            where+="${address:+ or http://$address:$PAGE_PORT}"
+            ;;
+        *) where="the network at http://$PAGE_HOST:$PAGE_PORT" ;;
     esac
-    say "the table page is on, for $where ([web] listen = \"$listen\")"
-    if [[ $reads == false ]]; then
+    say "the table page is on, for $where ([web] listen = \"$PAGE_LISTEN\")"
+    if [[ $PAGE_OPEN_READS == false ]]; then
         say "reading it needs a paired phone ([web] open_reads = false)"
+    elif [[ $PAGE_REACH == loopback ]]; then
+        say "it listens on the loopback: no other machine reaches it; a browser or program" \
+            "on this one can read it ([web] open_reads = true)"
     else
         say "anyone on that network can read it: the game on the table, the history," \
             "the players and their figures ([web] open_reads = true)"
@@ -661,6 +734,21 @@ tell_about_the_page() {
     say "changing anything needs a phone paired with the code under Settings > Pair a phone"
     say "reads for paired phones only: open_reads = false under [web] in $config;" \
         "page off: listen = \"\"; then: sudo systemctl restart companion"
+    tell_port_allowed
+}
+
+# The unit lets the service listen on port 8080 only (SocketBindAllow=): a page moved to
+# another port would not start, so the owner is told how to let it.
+tell_port_allowed() {
+    local allowed
+    allowed=" $(unit_values SocketBindAllow | tr '\n' ' ')"
+    if [[ $allowed == *" any "* || $allowed == *" tcp:$PAGE_PORT "* ||
+        $allowed == *" $PAGE_PORT "* ]]; then
+        return 0
+    fi
+    say "warning: the service may listen on${allowed% } only (SocketBindAllow= in $UNIT)," \
+        "so the page on port $PAGE_PORT will not start: a drop-in lets it, see" \
+        "systemd/README.md (Network)"
 }
 
 # --- 6. service --------------------------------------------------------------------------
@@ -670,26 +758,16 @@ install_unit() {
     fi
 }
 
-# The configured [backup] dir, "" when unset (read with Python's own TOML parser: the
-# installer's Python is 3.11+); the config's own check says what is wrong with it.
-backup_dir_of() {
-    "$PYTHON" - "$1" <<'PY' 2>/dev/null || true
-import sys, tomllib
-with open(sys.argv[1], "rb") as f:
-    value = tomllib.load(f).get("backup", {}).get("dir", "")
-print(value if isinstance(value, str) else "")
-PY
-}
-
 # ProtectSystem=strict leaves every folder but the state dir read-only for the service:
 # a drop-in lets it write the configured [backup] dir (none when there is none).
 allow_backup_dir() {
-    local config=$ETC/config.toml dir="" dropin=$DROPINS/backup-dir.conf
-    [[ -f $config ]] || return 0
-    if grep -q backup -- "$config"; then
-        dir=$(backup_dir_of "$config")
+    local config=$ETC/config.toml dir=$BACKUP_DIR dropin=$DROPINS/backup-dir.conf
+    if [[ $CONFIG_STATE != ok ]]; then
+        return 0 # the drop-in stays as it is until companion takes the config (said below)
     fi
-    if [[ -n $dir ]] && ! backup_dir_allowed "$dir" "$config"; then
+    if [[ -n $dir ]] && backup_dir_allowed "$dir" "$config"; then
+        dir=$ALLOWED_DIR
+    else
         dir=""
     fi
     if [[ -z $dir ]]; then
@@ -713,25 +791,116 @@ allow_backup_dir() {
     fi
     say "the service may write the backup folder $dir ([backup] dir; $dropin)"
     say "  it must be mounted before the service starts (or: sudo systemctl restart" \
-        "companion), and writable by the user companion (a FAT stick: mount it with" \
-        "uid=companion)"
+        "companion)"
+    tell_backup_owner "$dir"
 }
 
-# backup_dir_allowed DIR CONFIG: true when the service can be let write DIR; else says why.
+# backup_dir_allowed DIR CONFIG: true when the service can be let write DIR (then
+# ALLOWED_DIR is DIR written plainly, without . or .. or a trailing /); else says why.
+ALLOWED_DIR=""
 backup_dir_allowed() {
-    local dir=$1 config=$2
+    local dir=$1 config=$2 why
     if [[ $dir != /* || $dir =~ [[:space:]\"\'%\\] ]]; then
         say "[backup] dir = \"$dir\" in $config: the service can only be let write an" \
             "absolute path without spaces, quotes, \\ or %: backups cannot be written"
         return 1
     fi
-    case $dir/ in
-        /home/* | /root/* | /run/user/*)
-            say "[backup] dir = \"$dir\" in $config: the service cannot see /home, /root" \
-                "or /run/user (ProtectHome=yes): use a folder under /media, /mnt or /srv"
-            return 1
+    ALLOWED_DIR=$(realpath -m -s -- "$dir")
+    why=$(hidden_by_unit "$ALLOWED_DIR")
+    if [[ -n $why ]]; then
+        say "[backup] dir = \"$dir\" in $config: the service cannot use it ($why):" \
+            "no backup would reach you; use a folder under /media, /mnt or /srv"
+        return 1
+    fi
+}
+
+# hidden_by_unit DIR: why the unit keeps DIR from the service ("" when it does not):
+# the kernel's file systems, PrivateTmp's /tmp and /var/tmp of the service's own (emptied
+# at each start), ProtectHome's /home, /root and /run/user, InaccessiblePaths.
+hidden_by_unit() {
+    local dir=$1/ value path
+    case $dir in
+        /proc/* | /sys/* | /dev/*)
+            value=${dir#/}
+            echo "/${value%%/*} is the kernel's, not a folder for files"
+            return
             ;;
     esac
+    value=$(unit_value PrivateTmp)
+    if [[ -n $value ]] && ! is_no "$value"; then
+        case $dir in
+            /tmp/* | /var/tmp/*)
+                echo "PrivateTmp=$value in $UNIT gives it a /tmp and /var/tmp of its own," \
+                    "emptied at each start"
+                return
+                ;;
+        esac
+    fi
+    value=$(unit_value ProtectHome)
+    if [[ -n $value ]] && ! is_no "$value"; then
+        case $dir in
+            /home/* | /root/* | /run/user/*)
+                echo "ProtectHome=$value in $UNIT: it cannot see /home, /root or /run/user"
+                return
+                ;;
+        esac
+    fi
+    while IFS= read -r path; do
+        path=${path#-}
+        path=${path#+}
+        if [[ $path == /* && $dir == "${path%/}"/* ]]; then
+            echo "InaccessiblePaths=$path in the unit hides it"
+            return
+        fi
+    done < <(unit_values InaccessiblePaths)
+}
+
+# tell_backup_owner DIR: when the folder is there and the user companion cannot write it,
+# who owns it and what would let companion write it (else every backup fails).
+tell_backup_owner() {
+    local dir=$1 here=$R$1 owner group mode uid gid fs="" source="" target=""
+    [[ -d $here ]] || return 0
+    read -r owner group mode uid gid < <(stat -c '%U %G %a %u %g' -- "$here")
+    if service_may_write "$uid" "$gid" "$mode"; then
+        return 0
+    fi
+    say "  but the folder does not let the user $USER_NAME write: $dir belongs to" \
+        "$owner:$group (mode $mode)"
+    if command -v findmnt >/dev/null; then
+        read -r fs source target < <(findmnt -n -o FSTYPE,SOURCE,TARGET -T "$here" || true)
+    fi
+    target=/${target#"$R"}
+    target=${target//\/\//\/}
+    case $fs in
+        vfat | msdos | exfat | ntfs | ntfs3 | fuseblk)
+            say "  $source ($fs) has no owners of its own: mount it with" \
+                "uid=$USER_NAME,gid=$USER_NAME, e.g. this line in /etc/fstab:"
+            say "    $source $target $fs defaults,nofail,uid=$USER_NAME,gid=$USER_NAME 0 0"
+            say "  then: sudo umount $target && sudo mount $target (running this installer" \
+                "again does not change who may write it)"
+            ;;
+        *)
+            say "  to let it: sudo chown $USER_NAME:$USER_NAME $dir (running this installer" \
+                "again does not change who may write it)"
+            ;;
+    esac
+}
+
+# service_may_write UID GID MODE: whether the user companion may write (and enter) a
+# folder of that owner, group and mode (the user not made yet: as anyone else).
+service_may_write() {
+    local uid=$1 gid=$2 mode=$((8#$3)) mine="" groups=""
+    mine=$(id -u "$USER_NAME" 2>/dev/null) || mine=""
+    groups=" $(id -G "$USER_NAME" 2>/dev/null) " || groups=" "
+    if [[ $mine == 0 ]]; then
+        return 0
+    elif [[ -n $mine && $uid == "$mine" ]]; then
+        (((mode >> 6 & 3) == 3))
+    elif [[ $groups == *" $gid "* ]]; then
+        (((mode >> 3 & 3) == 3))
+    else
+        (((mode & 3) == 3))
+    fi
 }
 
 start_service() {
@@ -765,6 +934,7 @@ if ((VENV)); then
     install_venv
 fi
 install_config
+read_config
 if ((FIRMWARE)); then
     install_firmware
 fi

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from companion_cli import companion
 from test_backup import finish_scoreboard, make_backup, one_line_refusal, played  # noqa: F401
+from test_owner_folders import keep_one_backup
 
 from companion.backup import BackupKeeper, backup_log, devices_state_dir, restore_main
 from companion.config import SYSTEM_CONFIG, parse_config
@@ -182,24 +183,25 @@ def test_the_service_is_told_how_to_get_its_folder_written(tmp_path: Path,
                                                            monkeypatch) -> None:
     """Under systemd (ProtectSystem=strict), a folder the installer was not told about
     is read-only: the one line on the screen says what to do."""
+    import companion.backup as keepers
     import companion.store.backup as backups
 
     stick = tmp_path / "stick"
     stick.mkdir()
-    access = os.access
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    access, statvfs = os.access, os.statvfs
     monkeypatch.setattr(backups.os, "access",
                         lambda path, mode: Path(path) != stick and access(path, mode))
+    monkeypatch.setattr(backups.os, "statvfs",
+                        lambda path: ReadOnly() if Path(path) == stick else statvfs(path))
+    monkeypatch.setattr(keepers, "BACKUP_DROPIN", tmp_path / "no-dropin.conf")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    failures: list[str] = []
-    with Store.in_dir(tmp_path / "state") as store:
-        keeper = BackupKeeper(store.path, stick, 3, on_failure=failures.append).start()
-        try:
-            finish_scoreboard(store, [keeper.listener])
-            assert keeper.wait()
-        finally:
-            keeper.stop()
-    assert failures == [f"cannot write the backup in {stick}: permission denied (run sudo "
-                        "deploy/install.sh again: it lets the service write it)"]
+    assert keep_one_backup(tmp_path, stick) == [
+        f"cannot write the backup in {stick}: it is read-only (run sudo deploy/install.sh "
+        "again: it lets the service write it)"]
 
 
 def test_backup_and_restore_find_the_services_log_on_an_installed_device(

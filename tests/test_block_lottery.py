@@ -229,7 +229,7 @@ def test_bl3_a_taken_die_keeps_its_face_and_must_be_in_the_pool() -> None:
     assert match.state()["last_take"] == {"player": "Bob", "face": 2}
     refused(match, take("Ann", 2), "there is no 2 in the pool (it has 4 4")
     refused(match, take("Ann", 7), "a die shows 1 to 6")
-    refused(match, take("Zed", 4), "'Zed' is not playing")
+    refused(match, take("Zed", 4), '"Zed" is not playing')
 
 
 def test_dice_cannot_be_taken_before_the_pool_or_after_the_end() -> None:
@@ -274,7 +274,7 @@ def test_bl4_no_card_to_draw_ends_the_round_for_anyone() -> None:
 def test_the_last_die_is_not_declared_and_unknown_causes_are_refused() -> None:
     match = match_of(events=[pool()])
     refused(match, end("Ann", "last_die"), "ends it by itself")
-    refused(match, end("Ann", "bored"), "'empty_hand' or 'deck_out'")
+    refused(match, end("Ann", "bored"), '"empty_hand" or "deck_out"')
     refused(match, {"type": "end", "player": "Ann"}, 'needs "cause"')
 
 
@@ -295,7 +295,7 @@ def test_bl5_each_player_re_rolls_any_of_their_dice_once() -> None:
     refused(match, reroll("Ann", [4], [5]), "already re-rolled")
     refused(match, reroll("Bob", [4], [5]), "Bob has no 4 to re-roll (their dice: 1)")
     refused(match, reroll("Cy", [1], [5]), "Cy has no 1")
-    refused(match, reroll("Bob", [1], [5, 6]), '"to" lists the 1 new faces')
+    refused(match, reroll("Bob", [1], [5, 6]), '"to" lists the 1 new face, one per die')
     refused(match, reroll("Bob", [], []), '"from" lists the faces')
     refused(match, reroll("Bob", [1], [0]), "a die shows 1 to 6")
     match.apply(reroll("Bob", [1], [1]))  # rolling the same face again is a re-roll too
@@ -313,7 +313,7 @@ def test_bl5_three_tokens_without_replacement_on_the_lowest_free_space() -> None
     match = ended_round()
     match.apply(token("ALL"))
     refused(match, token("ALL"), "token ALL is already on the prize card")
-    refused(match, token("7"), "no token '7'")
+    refused(match, token("7"), 'no token "7"')
     refused(match, token(4), "no token 4")
     match.apply(token("4"))
     assert match.state()["tokens_left"] == ["1", "2", "3", "5", "6", "NONE"]
@@ -454,7 +454,7 @@ def test_bl9_lucky_cards_score_the_round_number_each() -> None:
     state = match.state()
     assert (state["lucky_number"], state["lucky_each"]) == (5, 2)
     refused(match, score("Bob", 8, 0), 'needs "lucky"')
-    refused(match, score("Bob", 8, 0, lucky=9), "9 lucky cards but only 8 cards in blocks")
+    refused(match, score("Bob", 8, 0, lucky=9), "9 lucky cards but only 8 in blocks")
     refused(match, score("Bob", 8, 0, lucky=8), "8 natural 5s entered; the deck has only 7")
     match.apply(score("Bob", 8, 0, lucky=5))
     refused(match, score("Ann", 4, 8, lucky=3), "8 natural 5s")
@@ -517,9 +517,9 @@ def test_replay_and_undo_give_the_same_match() -> None:
 
 def test_wrong_fields_are_refused() -> None:
     match = match_of(events=[pool()])
-    refused(match, {"type": "take", "player": "Ann", "face": 1, "dice": 2}, "no field 'dice'")
+    refused(match, {"type": "take", "player": "Ann", "face": 1, "dice": 2}, 'no field "dice"')
     refused(match, {"type": "take", "player": "Ann"}, 'needs "face"')
-    refused(match, {"type": "deal"}, "has no 'deal' event")
+    refused(match, {"type": "deal"}, 'has no "deal" event')
 
 
 def example_log() -> str:

@@ -192,14 +192,14 @@ def test_drawing_takes_one_card_and_ends_the_turn() -> None:
 def test_only_the_player_whose_turn_it_is() -> None:
     match = started()
     refused(match, play("Bob", "7 blue clubs"), "it is Ann's turn, not Bob's")
-    refused(match, draw("Zed"), "'Zed' is not playing")
+    refused(match, draw("Zed"), '"Zed" is not playing')
 
 
 def test_fields_are_checked() -> None:
     match = started()
-    refused(match, {"type": "draw", "player": "Ann", "cards": 1}, "no field 'cards'")
+    refused(match, {"type": "draw", "player": "Ann", "cards": 1}, 'no field "cards"')
     refused(match, {"type": "draw"}, 'needs "player"')
-    refused(match, {"type": "shuffle"}, "has no 'shuffle' event")
+    refused(match, {"type": "shuffle"}, 'has no "shuffle" event')
 
 
 # -- CD4: the effects ----------------------------------------------------------------------
@@ -492,7 +492,7 @@ def test_hands_are_entered_as_values_or_sums_and_checked_against_the_count() -> 
     refused(match, {"type": "hand", "player": "Cy", "sum": 15 * cy + 1}, f"add up to 0-{15 * cy}")
     refused(match, {"type": "hand", "player": "Cy", "sum": True}, "add up to")
     refused(match, {"type": "hand", "player": "Cy"}, 'needs "values"')
-    refused(match, {"type": "hand", "player": "Cy", "sum": 3, "values": []}, "no field 'sum'")
+    refused(match, {"type": "hand", "player": "Cy", "sum": 3, "values": []}, 'no field "sum"')
     match.apply({"type": "hand", "player": "Bob", "values": ["A", "F"] + ["0"] * (bob - 2)})
     refused(match, {"type": "hand", "player": "Bob", "sum": 1}, "already entered")
     match.apply({"type": "hand", "player": "Cy", "sum": 12})

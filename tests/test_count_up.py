@@ -145,15 +145,15 @@ def test_only_the_player_on_turn_plays_or_passes():
     game = match(play("Ann", 5))
     refused(game, play("Ann", 6), "it is Bob's turn, not Ann's")
     refused(game, pass_("Ann"), "it is Bob's turn, not Ann's")
-    refused(game, play("Zed", 6), "'Zed' is not playing")
+    refused(game, play("Zed", 6), '"Zed" is not playing')
 
 
 def test_event_fields_are_checked():
     refused(match(), {"type": "play", "player": "Ann"}, 'a play event needs "card"')
-    refused(match(), {"type": "play", "player": "Ann", "card": 3, "suit": "x"}, "no field 'suit'")
+    refused(match(), {"type": "play", "player": "Ann", "card": 3, "suit": "x"}, 'no field "suit"')
     refused(match(play("Ann", 3)), {"type": "pass", "player": "Bob", "card": 4},
-            "no field 'card'")
-    refused(match(), {"type": "call", "player": "Ann"}, "Count Up 21 has no 'call' event")
+            'no field "card"')
+    refused(match(), {"type": "call", "player": "Ann"}, 'Count Up 21 has no "call" event')
 
 
 def test_a_player_with_no_cards_must_pass():

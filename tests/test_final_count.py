@@ -264,18 +264,18 @@ def test_wrong_player_wrong_value_and_strangers_are_refused() -> None:
     refused(match, roll("Bob", 0), "a die shows 1 to 6, not 0")
     refused(match, roll("Bob", True), "a die shows 1 to 6")
     refused(match, roll("Bob", "3"), "a die shows 1 to 6")
-    refused(match, roll("Zed", 3), "'Zed' is not playing")
-    refused(match, call("Zed"), "'Zed' is not playing")
+    refused(match, roll("Zed", 3), '"Zed" is not playing')
+    refused(match, call("Zed"), '"Zed" is not playing')
     refused(match, call("Cy"), "Cy cannot call now: it is Bob's turn (Ann may still call")
 
 
 def test_malformed_events_are_refused() -> None:
     match = match_of()
-    refused(match, {"type": "dance"}, "no 'dance' event")
+    refused(match, {"type": "dance"}, 'no "dance" event')
     refused(match, {"player": "Ann"}, 'needs a "type"')
     refused(match, ["roll"], "an event is a JSON object")
     refused(match, {"type": "roll", "player": "Ann"}, 'a roll event needs "value"')
-    refused(match, {"type": "roll", "player": "Ann", "value": 3, "vlaue": 3}, "no field 'vlaue'")
+    refused(match, {"type": "roll", "player": "Ann", "value": 3, "vlaue": 3}, 'no field "vlaue"')
     refused(match, {"type": "call", "player": ["Ann"]}, "is not playing")
 
 
@@ -304,8 +304,8 @@ def test_cards_only_after_the_final_round_board_first_then_hands_once() -> None:
     refused(match, board("2", "3"), "the Board is entered once")
     match.apply(hand("Bob", "4", "5", "6"))
     refused(match, hand("Bob", "4", "5", "6"), "Bob's cards are already entered")
-    refused(match, hand("Zed", "4", "5", "6"), "'Zed' is not playing")
-    refused(match, hand("Ann", "4", "5", "X"), "'X' is not a card rank")
+    refused(match, hand("Zed", "4", "5", "6"), '"Zed" is not playing')
+    refused(match, hand("Ann", "4", "5", "X"), '"X" is not a card rank')
     refused(match, hand("Ann", "4", "5", 6), "6 is not a card rank")
     refused(match, {"type": "hand", "player": "Ann", "cards": "456"}, "cards are a list")
     assert match.expecting().choices["player"] == ("Ann", "Cy")

@@ -194,7 +194,7 @@ def test_fu2_the_starter_may_lead_any_value():
 def test_no_play_before_the_starter_is_found():
     match = FullCounter(["Ann", "Bob"])
     refused(match, play("Ann", 5), "nobody is taking turns now (find who starts")
-    refused(match, starter(2, ["Zed"]), "'Zed' is not playing")
+    refused(match, starter(2, ["Zed"]), '"Zed" is not playing')
     refused(match, {"type": "starter", "value": 2, "face_up": "Ann"},
             "face_up is a list of players")
 
@@ -238,7 +238,7 @@ def test_fu3_a_chain_is_two_or_more_numbers():
     match = match_of()
     refused(match, chain("Ann", 5, 5), "a chain has at least two values")
     refused(match, chain("Ann", 10, 12), "numbered cards 1-11, not 12")
-    refused(match, chain("Ann", "wildfire", 2), "not 'wildfire'")
+    refused(match, chain("Ann", "wildfire", 2), 'not "wildfire"')
 
 
 def test_fu3_picking_up_takes_the_pile_and_ends_the_turn():
@@ -253,7 +253,7 @@ def test_fu3_picking_up_takes_the_pile_and_ends_the_turn():
 def test_fu3_only_the_player_whose_turn_it_is():
     match = match_of()
     refused(match, play("Bob", 5), "it is Ann's turn, not Bob's")
-    refused(match, pickup("Zed"), "'Zed' is not playing")
+    refused(match, pickup("Zed"), '"Zed" is not playing')
 
 
 # -- FU4: what may be played -------------------------------------------------------------
@@ -478,7 +478,7 @@ def test_fu8_out_goes_during_a_game_only():
 
 def test_the_match_ends_between_games_and_fewest_losses_win():
     match = match_of("Ann,Bob", events=[out("Ann")])        # Bob loses game 1, deals 2
-    refused(match, {"type": "end", "now": True}, "an end event has no field 'now' (fields: none)")
+    refused(match, {"type": "end", "now": True}, 'an end event has no field "now" (fields: none)')
     match.apply(starter(2, ["Bob"]))
     refused(match, {"type": "end"}, "the match ends between games (finish this game first)")
     match.apply(out("Bob"))                                  # Ann loses game 2
@@ -534,7 +534,7 @@ def test_quick_mode_keeps_turns_direction_order_and_burns_without_values():
 
 def test_quick_mode_refuses_values_chains_and_blind_cards():
     match = match_of(quick=True)
-    refused(match, play("Ann", 5), "a play event has no field 'value'")
+    refused(match, play("Ann", 5), 'a play event has no field "value"')
     refused(match, chain("Ann", 5, 6), "quick mode has no chain event")
     refused(match, blind("Ann", 5), "quick mode has no blind event")
     refused(match, quick("Ann", "jump"), "a quick play's effect is one of plain")
@@ -546,7 +546,7 @@ def test_quick_mode_refuses_values_chains_and_blind_cards():
 
 def test_full_mode_refuses_effects():
     refused(match_of(), quick("Ann", "plain"), "a play event needs \"value\"")
-    refused(match_of(), {**play("Ann", 5), "effect": "plain"}, "has no field 'effect'")
+    refused(match_of(), {**play("Ann", 5), "effect": "plain"}, 'has no field "effect"')
 
 
 # -- the record, the docs, replay, the store ------------------------------------------------

@@ -182,8 +182,10 @@ def test_stats_for_a_player_nobody_has_says_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err in ("companion stats: Nobody: no finished games (no player of that name on "
                    f"the roster: {names})\n" for names in ("Ann, Bob", "Bob, Ann"))
-    assert cli.main(["stats", "--state-dir", str(state), "--player", "ann"]) == 0
-    assert "Ann" in capsys.readouterr().out  # playing now: known, with no finished game
+    # Playing now, with no finished game: known (no "no player of that name"), and no
+    # "0 played" row for the match not finished.
+    assert cli.main(["stats", "--state-dir", str(state), "--player", "ann"]) == 1
+    assert capsys.readouterr().err == "companion stats: ann: no finished games\n"
 
 
 def test_replay_reads_no_endless_file():

@@ -127,7 +127,7 @@ def test_a_file_that_does_not_replay_stores_nothing(source: Path, tmp_path: Path
     (lambda lines: lines[1:], "line 1: a match begins with a start line"),
     (lambda lines: ["[1, 2]", *lines], "line 1: an event is a JSON object"),
     (lambda lines: [lines[0][:-1] + ', "colour": 1}', *lines[1:]],
-     "line 1: a start line has no field 'colour'"),
+     'line 1: a start line has no field "colour"'),
     (lambda lines: [lines[0].replace('"started": ', '"started": -'), *lines[1:]],
      'line 1: "started" is before 2000'),
     (lambda lines: [lines[0], lines[1].replace('"at": ', '"at": "soon", "x": '),
@@ -155,7 +155,7 @@ def test_names_follow_the_one_name_rule(tmp_path: Path) -> None:
         with pytest.raises(ImportRefused, match="line 1: Ànn would look like Ann"):
             import_text(store, text, print)
         spaced = text.replace('"Bob"', '"Bob "')
-        with pytest.raises(ImportRefused, match="line 1: the name 'Bob ' is written 'Bob'"):
+        with pytest.raises(ImportRefused, match='line 1: the name "Bob " is written "Bob"'):
             import_text(store, spaced.replace("Ànn", "Ann"), print)
         # The roster's player in another spelling (another case, a Cyrillic А) is that
         # player: imported as played, and nobody joins the roster twice.

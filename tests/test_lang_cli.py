@@ -153,11 +153,11 @@ def test_a_missing_language_file_is_one_line(languages, capsys, monkeypatch):
     assert main(["shuffle", "--config", config, "--cards", "10"]) == 78
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith("companion: config error: ui.language is 'de', but its language "
+    assert err.startswith('companion: config error: ui.language is "de", but its language '
                           "file ")
     assert main(["shuffle", "--config", config, "--help"]) == 0  # help still works
     assert "show this help message and exit" in capsys.readouterr().out
-    with pytest.raises(ConfigError, match="ui.language is 'de'"):
+    with pytest.raises(ConfigError, match='ui.language is "de"'):
         make_app(Config(ui=Ui("de")), board_factory=sim_board_factory, panel=sim_panel(),
                  clock=ManualClock())
 

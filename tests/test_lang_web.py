@@ -152,7 +152,7 @@ def test_json_errors_are_translated_and_their_codes_are_not(device, shouting) ->
     device.pair()
     reply = device.client.post("/api/events", json={"events": {}})
     assert reply.status_code == 400
-    assert reply.json()["error"] == "UNKNOWN FIELD 'events' (FIELDS: event)"
+    assert reply.json()["error"] == 'UNKNOWN FIELD "events" (FIELDS: event)'
     reply = device.client.post("/api/roll", json={})
     assert reply.json()["code"] == "NOGAME"
     assert reply.json()["error"] == "NO GAME ON THE SCREEN (NEW STARTS ONE)"

@@ -208,7 +208,8 @@ def test_the_simulators_warnings_reach_the_terminal_when_their_file_cannot_take_
     err = io.StringIO()
     say_problems(logged, Path("/dev/full"), err)
     text = err.getvalue()
-    assert "could not take them" in text and "games are not saved: disk full" in text
+    assert "companion: 1 problem; /dev/full could not take it (its disk refused):" in text
+    assert "games are not saved: disk full" in text
     assert "logged in" not in text
 
 
@@ -218,7 +219,7 @@ def test_warnings_in_a_file_that_took_them_are_pointed_at(tmp_path: Path) -> Non
         logging.getLogger("companion").warning("the club broker is away")
     err = io.StringIO()
     say_problems(logged, log_file, err)
-    assert err.getvalue() == f"companion: 1 problem(s) logged in {log_file}\n"
+    assert err.getvalue() == f"companion: 1 problem logged in {log_file}\n"
     assert "the club broker is away" in log_file.read_text()
 
 
@@ -324,4 +325,5 @@ def test_the_simulator_on_a_full_card_asks_at_q_and_quits_at_the_second(
     said = LostNote(state).read()
     assert "2 events of Final Count were lost" in said, said
     err = capsys.readouterr().err
-    assert "could not take them" in err and "2 events of Final Count are lost" in err
+    assert "1 problem; " in err and "could not take it" in err
+    assert "2 events of Final Count are lost" in err

@@ -143,10 +143,10 @@ def test_no_players_at_all_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"game": "poker"}, "no game 'poker'"),
+        ({"game": "poker"}, 'no game "poker"'),
         ({"game": "not-built-yet"}, "coming soon"),
         ({"options": ["hit_goal"]}, "NAME=VALUE"),
-        ({"options": ["jokers=2"]}, "unknown option 'jokers'"),
+        ({"options": ["jokers=2"]}, 'unknown option "jokers"'),
         ({"options": ["hit_goal=3"]}, "true or false"),
         ({"players": "Ann"}, "2 to 4 players"),
         ({"players": "Ann,Ann"}, "same name"),
@@ -206,7 +206,7 @@ def test_a_bad_start_line_exits_1(tmp_path: Path) -> None:
     status, _, err = run(tmp_path, '{"type": "start", "players": "Ann,Bob"}\n')
     assert status == 1 and err.startswith("line 1: ")
     status, _, err = run(tmp_path, '{"type": "start", "players": ["Ann", "Bob"], "x": 1}\n')
-    assert status == 1 and "no field 'x'" in err
+    assert status == 1 and 'no field "x"' in err
 
 
 def test_a_start_line_for_another_game_is_refused(tmp_path: Path) -> None:

@@ -81,7 +81,7 @@ def test_points_are_whole_numbers(value):
 def test_points_are_bounded_per_entry():
     board = sheet(points("Ann", 9999), points("Bob", -9999))
     refused(board, points("Cy", 10000), "points are -9999 to 9999 per entry, not 10000")
-    refused(sheet(), points("Zed", 1), "'Zed' is not playing")
+    refused(sheet(), points("Zed", 1), '"Zed" is not playing')
     refused(sheet(), {"type": "points", "player": "Ann"}, 'a points event needs "points"')
 
 
@@ -117,7 +117,7 @@ def test_end_only_between_rounds_and_after_one():
     refused(half, END, "round 2 is half entered: waiting for Ann, Cy (enter 0 for no "
                        "points, or undo)")
     assert half.expecting().types == ("points",)
-    refused(half, {"type": "end", "now": True}, "no field 'now'")
+    refused(half, {"type": "end", "now": True}, 'no field "now"')
     done = sheet(points("Ann", 1), points("Bob", 2), points("Cy", 3))
     assert done.expecting().types == ("points", "end") and done.state()["can_end"]
     done.apply(END)

@@ -71,7 +71,7 @@ def test_a_dead_and_a_swapped_button_are_named():
     assert status == 1
     assert "down      NOT PRESSED in 0 s   GPIO6" in report
     assert "ok        WRONG: got BACK (GPIO19), check GPIO13" in report
-    assert report.endswith("2 part(s) to check: down, ok\n")
+    assert report.endswith("2 parts to check: down, ok\n")
 
 
 def test_the_pattern_lights_every_edge_pixel():
@@ -96,7 +96,7 @@ def test_a_missing_display_does_not_stop_the_buttons_and_the_buzzer():
     assert lines[1] == "buzzer    beeped on GPIO12: did you hear it?" and board.beeps == 1
     assert [line.split()[:2] for line in lines[2:7]] == [
         ["up", "ok"], ["down", "ok"], ["ok", "ok"], ["back", "NOT"], ["roll", "ok"]]
-    assert lines[7:] == ["2 part(s) to check: display, back"]
+    assert lines[7:] == ["2 parts to check: display, back"]
 
 
 def test_pins_that_cannot_open_still_get_a_line_per_part():
@@ -111,7 +111,7 @@ def test_pins_that_cannot_open_still_get_a_line_per_part():
     assert [line.split()[0] for line in lines[2:8]] == ["buzzer", "up", "down", "ok", "back",
                                                         "roll"]
     assert all("not checked" in line for line in lines[2:8])
-    assert lines[8:] == ["1 part(s) to check: pins"]
+    assert lines[8:] == ["1 part to check: pins"]
 
 
 # --- the service ---------------------------------------------------------------------
@@ -226,7 +226,7 @@ def test_selftest_command_reports_every_part_without_a_display(device_env):
     assert lines[0].startswith("display   NOT FOUND: no display answers at 0x3C on I2C bus 99")
     assert lines[1].startswith("buzzer    beeped on GPIO12")
     assert [line.split()[0] for line in lines[2:7]] == ["up", "down", "ok", "back", "roll"]
-    assert lines[-1] == "6 part(s) to check: display, up, down, ok, back, roll"
+    assert lines[-1] == "6 parts to check: display, up, down, ok, back, roll"
     assert log.read_text().split("\n")[0] == "is-active --quiet companion.service"
 
 

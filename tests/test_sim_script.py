@@ -116,7 +116,7 @@ def test_new_refuses_bad_players_and_unknown_games(tmp_path):
     done = companion("sim", "--new", "count-up-21", "--players", "A,B,C", "--script", str(script))
     assert done.returncode == 2 and "takes 2 players, not 3" in done.stderr  # not "2 to 2"
     done = companion("sim", "--new", "poker", "--players", "A,B", "--script", str(script))
-    assert done.returncode == 2 and "no game 'poker'" in done.stderr
+    assert done.returncode == 2 and 'no game "poker"' in done.stderr
     done = companion("sim", "--new", "final-count", "--players", "A,B", "--option", "jokers=1",
                      "--script", str(script))
     assert done.returncode == 2 and "unknown option" in done.stderr

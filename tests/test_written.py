@@ -12,7 +12,7 @@ from companion.games import new_match
 
 @pytest.mark.parametrize(("value", "shown"), [
     (True, "true"), (None, "null"), (["a", 1], '["a", 1]'), ({"x": 1}, '{"x": 1}'),
-    ("Zed", "'Zed'"), ("a\nb", "'a\\nb'"), (2.5, "2.5"),
+    ("Zed", '"Zed"'), ("a\nb", '"a\\nb"'), ("6", '"6"'), (2.5, "2.5"),
 ])
 def test_a_value_is_written_as_typed(value, shown) -> None:
     assert written(value) == shown

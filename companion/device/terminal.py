@@ -27,7 +27,7 @@ import os
 import sys
 import termios
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, TextIO
@@ -118,12 +118,31 @@ LEGEND = N_(
 NEEDED = (max(66, *(len(line) for line in LEGEND.splitlines())), 19 + len(LEGEND.splitlines()))
 
 
-def _terminal_size(stream: TextIO) -> tuple[int, int]:
+#: The size a terminal is taken to have when it reports none and $COLUMNS/$LINES do not
+#: say either: the standard terminal's (the screen fits it).
+STANDARD = (80, 24)
+
+
+def terminal_size(stream: TextIO, env: Mapping[str, str] | None = None) -> tuple[int, int]:
+    """(columns, lines) of the terminal ``stream`` writes to. A serial login often
+    reports 0x0 (nobody told the kernel the size): then ``$COLUMNS`` and ``$LINES`` say
+    it, else :data:`STANDARD`; each of the two on its own. Not a terminal (a test's
+    buffer, a pipe): :data:`NEEDED`, nothing to cut."""
     try:
         size = os.get_terminal_size(stream.fileno())
     except (AttributeError, OSError, ValueError):
-        return NEEDED  # not a terminal (a test's buffer, a pipe): nothing to cut
-    return size.columns, size.lines
+        return NEEDED
+    env = os.environ if env is None else env
+    return (size.columns or _size_from(env, "COLUMNS", STANDARD[0]),
+            size.lines or _size_from(env, "LINES", STANDARD[1]))
+
+
+def _size_from(env: Mapping[str, str], name: str, default: int) -> int:
+    """``$name`` as a size (a whole number from 1 to 10000), else ``default``."""
+    text = env.get(name, "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 5 and 0 < int(text) <= 10_000:
+        return int(text)
+    return default
 
 
 class TerminalScreen:
@@ -149,7 +168,7 @@ class TerminalScreen:
         #: The key legend (None: :data:`LEGEND` in the language spoken when it is drawn).
         self.stream = stream if stream is not None else sys.stdout
         self.legend = legend
-        self.size = size or (lambda: _terminal_size(self.stream))
+        self.size = size or (lambda: terminal_size(self.stream))
         self._lines: list[str] | None = None
         self._last: bytes | None = None
         self._status = ""

@@ -376,7 +376,7 @@ def check_fields(event: Event, kind: str, required: Sequence[str] = (),
         text = (pgettext("screen 21xN", "an {kind} event has no field {extra} (fields: {fields})")
                 if vowel else
                 pgettext("screen 21xN", "a {kind} event has no field {extra} (fields: {fields})"))
-        raise IllegalEvent(text.format(kind=kind, extra=", ".join(map(repr, extra)),
+        raise IllegalEvent(text.format(kind=kind, extra=", ".join(map(written, extra)),
                                        fields=fields))
 
 

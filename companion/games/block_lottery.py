@@ -45,7 +45,7 @@ from companion.games.base import (
     die_face,
     entered_field,
 )
-from companion.lang import _, and_list, lazy, ngettext, pgettext
+from companion.lang import _, and_list, lazy, ngettext, npgettext, pgettext
 from companion.table import scores
 from companion.table.bag import LOTTERY_TOKENS
 from companion.table.dice import SIDES
@@ -349,7 +349,8 @@ class BlockLottery(Match):
                                         '"from" lists the faces of the dice picked up, like '
                                         '[2, 2, 5]'))
         if not isinstance(after, list) or len(after) != len(before):
-            text = pgettext("screen 21xN", '"to" lists the {n} new faces, one per die picked up')
+            text = npgettext("screen 21xN", '"to" lists the {n} new face, one per die picked up',
+                             '"to" lists the {n} new faces, one per die picked up', len(before))
             raise IllegalEvent(text.format(n=len(before)))
         for face in before + after:
             die_face(face)
@@ -499,7 +500,8 @@ class BlockLottery(Match):
             text = pgettext("screen 21xN", "the middle token is {value}: no lucky cards this round")
             raise IllegalEvent(text.format(value=self.tokens[1]))
         if lucky > blocks:
-            text = pgettext("screen 21xN", "{n} lucky cards but only {total} cards in blocks")
+            text = npgettext("screen 21xN", "{n} lucky card but only {total} in blocks",
+                             "{n} lucky cards but only {total} in blocks", lucky)
             raise IllegalEvent(text.format(n=lucky, total=blocks))
         return lucky
 
@@ -539,8 +541,10 @@ class BlockLottery(Match):
             return
         dealt = HAND_SIZE * len(self.players)
         if total < dealt:
-            text = pgettext("screen 21xN",
-                            "only {n} cards entered; {total} were dealt and none leave play")
+            text = npgettext("screen 21xN",
+                             "only {n} card entered; {total} were dealt and none leave play",
+                             "only {n} cards entered; {total} were dealt and none leave play",
+                             total)
             raise IllegalEvent(text.format(n=total, total=dealt))
         if self.end_cause == DECK_OUT and total != self.deck_size:
             text = pgettext("screen 21xN", "the deck ran out, so all {total} cards are in blocks "

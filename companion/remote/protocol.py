@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from companion.errors import typed_number
 from companion.lang import _
 from companion.names import BadName, check_players
 from companion.remote import commands
@@ -350,7 +351,8 @@ def _parse_event(rest: str) -> dict[str, Any]:
     if not rest:
         raise RemoteError("BADJSON", _("usage: {usage}").format(usage='EVENT {"type": ...}'))
     try:
-        event = json.loads(rest, parse_constant=_no_constant)
+        event = json.loads(rest, parse_constant=_no_constant,
+                           parse_float=typed_number)  # 1e999 said as typed
     except (ValueError, RecursionError) as problem:
         if isinstance(problem, json.JSONDecodeError):
             why = problem.msg

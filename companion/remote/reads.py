@@ -230,12 +230,12 @@ def open_match(app: App) -> dict[str, Any] | None:
             return None
     count = len(session.match.events)
     if on_screen:
-        where = ngettext("{n} events", "{n} events", count)
+        where = ngettext("{n} event", "{n} events", count)
     elif session.saved:
-        where = ngettext("{n} events, waiting to be resumed", "{n} events, waiting to be resumed",
+        where = ngettext("{n} event, waiting to be resumed", "{n} events, waiting to be resumed",
                          count)
     else:
-        where = ngettext("{n} events, not saved, waiting to be resumed",
+        where = ngettext("{n} event, not saved, waiting to be resumed",
                          "{n} events, not saved, waiting to be resumed", count)
     where = where.format(n=count)
     return {"session": session, "match_id": session.match_id,

@@ -183,13 +183,15 @@ class Tally:
         GAME -> its own figures and ``players`` -> NAME -> theirs; ``players`` -> NAME
         -> over all games; ``head_to_head`` when ``player`` names two.
 
-        ``unfinished`` matches (begun at or after ``since``) add to ``last_played``.
+        ``unfinished`` matches (begun at or after ``since``) add to ``last_played`` of the
+        games and players that have a finished match; they add no row of their own (a
+        match never finished is no "0 played" row anywhere).
         """
         wanted = _wanted(player)
         names = dict(self.names)
         seen = self._unfinished_seen(unfinished, since, names)
         games: dict[str, Any] = {}
-        for game_id in _game_order(set(self.games) | {g for g, _key in seen}):
+        for game_id in _game_order(self.games):
             if game is not None and game_id != game:
                 continue
             shown = self._game(game_id, seen, wanted, names)
@@ -218,10 +220,10 @@ class Tally:
         for (game_id, key), when in seen.items():
             if key is not None and game in (None, game_id):
                 open_last[key] = max(open_last.get(key, when), when)
-        keys = [key for key in set(records) | set(open_last) if wanted is None or key in wanted]
+        keys = [key for key in records if wanted is None or key in wanted]
         rows = {}
         for key in keys:
-            record = records.get(key, _Record())
+            record = records[key]
             rows[key] = {**record.common(),
                          "last_played": _latest(record.last_played, open_last.get(key))}
         order = sorted(keys, key=lambda key: (-rows[key]["wins"], -rows[key]["plays"], key))
@@ -254,12 +256,11 @@ class Tally:
     ) -> dict[str, Any]:
         tally = self.games.get(game_id, _Game())
         low = tally.all_low and tally.plays > 0
-        keys = set(tally.players) | {key for g, key in seen if g == game_id and key}
         rows = {}
-        for key in keys:
+        for key in tally.players:
             if wanted is not None and key not in wanted:
                 continue
-            record = tally.players.get(key, _Record())
+            record = tally.players[key]
             rating = tally.ratings.get(key)
             rows[key] = {
                 **record.common(),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion.errors import StoreError
 from companion.lang import pgettext
+from companion.store.folders import why_not_writable
 from companion.store.sql import said
 from companion.words import size
 
@@ -49,7 +50,12 @@ class NoRoom(StoreError):
 
 
 class FolderNotWritable(StoreError):
-    """The folder a backup is to go in cannot be written (read-only, permissions)."""
+    """The folder a backup is to go in cannot be written: ``read_only`` (a read-only
+    mount, or a folder the service was not let write), else its owner and mode."""
+
+    def __init__(self, message: str, read_only: bool = False):
+        super().__init__(message)
+        self.read_only = read_only
 
 
 def free_space(directory: Path) -> int:
@@ -118,7 +124,7 @@ def writable_dir(directory: Path, doing: str) -> None:
     except OSError:
         read_only = False
     raise FolderNotWritable(said(doing, pgettext("screen 21x8", "it is read-only") if read_only
-                                 else pgettext("screen 21x8", "permission denied")))
+                                 else why_not_writable(directory)), read_only=read_only)
 
 
 def why_not_written(err: OSError) -> str:

@@ -169,8 +169,7 @@ class DiceCup:
             text = pgettext("screen 21xN", "choose a die by its number, not {value}")
             raise BadSetup(text.format(value=repr(index)))
         if not 0 <= index < self._count:
-            # Translators: English says "dice" for any count here; give each form.
-            text = npgettext("screen 21xN", "there is no die number {value}: the cup has {n} dice",
+            text = npgettext("screen 21xN", "there is no die number {value}: the cup has {n} die",
                              "there is no die number {value}: the cup has {n} dice", self._count)
             raise BadSetup(text.format(value=index + 1, n=self._count))
         self._held = self._held ^ {index}

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from companion.errors import BadSetup
-from companion.lang import N_, _, pgettext
+from companion.lang import N_, _, npgettext, pgettext
 from companion.words import counted
 
 T = TypeVar("T")
@@ -110,8 +110,10 @@ def _check_plan(cards: int, piles: int, plan: Sequence[Sequence[int]]) -> None:
     _check_piles(piles)
     for number, one_pass in enumerate(plan, start=1):
         if len(one_pass) != cards:
-            text = pgettext("screen 21xN",
-                            "pass {value} names piles for {n} cards, but the deck has {total}")
+            text = npgettext("screen 21xN",
+                             "pass {value} names a pile for {n} card, but the deck has {total}",
+                             "pass {value} names piles for {n} cards, but the deck has {total}",
+                             len(one_pass))
             raise BadSetup(text.format(value=number, n=len(one_pass), total=cards))
         for pile in one_pass:
             _check_pile_number(pile, piles)
@@ -210,8 +212,9 @@ def deal(deck: Sequence[T], one_pass: Sequence[int], piles: int) -> list[T]:
     """
     _check_piles(piles)
     if len(one_pass) != len(deck):
-        text = pgettext("screen 21xN", "the pass names piles for {n} cards, but the deck has "
-                                       "{total}")
+        text = npgettext("screen 21xN", "the pass names a pile for {n} card, but the deck has "
+                         "{total}", "the pass names piles for {n} cards, but the deck has "
+                         "{total}", len(one_pass))
         raise BadSetup(text.format(n=len(one_pass), total=len(deck)))
     stacks: list[list[T]] = [[] for _ in range(piles)]
     for card, pile in zip(deck, one_pass, strict=True):

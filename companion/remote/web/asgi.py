@@ -34,7 +34,7 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from companion.errors import one_line
+from companion.errors import one_line, written
 from companion.lang import _
 from companion.remote import commands
 from companion.remote.commands import RemoteError
@@ -133,10 +133,10 @@ async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ..
         # Translators: {known} lists the field names (JSON keys, not translated) or "none".
         known = ", ".join(fields) or _("none")
         raise Refusal(400, _("unknown field {field} (fields: {known})").format(
-            field=repr(one_line(unknown[0], 40)), known=known))
+            field=written(unknown[0], 40), known=known))
     for name in required:
         if name not in data:
-            raise Refusal(400, _("the field {field} is missing").format(field=repr(name)))
+            raise Refusal(400, _("the field {field} is missing").format(field=written(name)))
     for name, value in data.items():
         kinds = fields[name]
         if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple)
@@ -152,7 +152,7 @@ def _too_big() -> str:
 
 
 def _wrong_type(name: str) -> str:
-    return _("the field {field} has the wrong type").format(field=repr(name))
+    return _("the field {field} has the wrong type").format(field=written(name))
 
 
 def _no_constant(name: str) -> Any:
@@ -162,16 +162,18 @@ def _no_constant(name: str) -> Any:
 
 def _whole_number(text: str) -> int:
     value = int(text) if len(text) <= 20 else INT_MAX + 1
-    if abs(value) > INT_MAX:
-        raise Refusal(400, _("a number in the body is out of range"), code="BADARG")
-    return value
+    return value if abs(value) <= INT_MAX else _out_of_range(text)
 
 
 def _finite_number(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
-        raise Refusal(400, _("a number in the body is out of range"), code="BADARG")
-    return value
+    return value if math.isfinite(value) else _out_of_range(text)
+
+
+def _out_of_range(text: str) -> Any:
+    # Translators: {value} is the number as the body held it (1e999).
+    raise Refusal(400, _("the number {value} in the body is out of range").format(
+        value=one_line(text, 40)), code="BADARG")
 
 
 def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -182,7 +184,7 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         twice = next(key for key, _value in pairs if key in seen or seen.add(key))
         raise Refusal(400, _("the key {key} is in the body twice").format(
-            key=repr(one_line(twice, 40))), code="BADARG")
+            key=written(twice, 40)), code="BADARG")
     return data
 
 

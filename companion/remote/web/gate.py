@@ -13,7 +13,10 @@ In order, for every request:
    before a byte of the body is read: a form or a ``no-cors`` fetch from another page
    never reaches a handler. A request that gives ``Host``, ``Origin``,
    ``Content-Type``, ``Content-Length`` or ``Sec-Fetch-Site`` twice is refused (400):
-   two readers could each take a different one.
+   two readers could each take a different one; so is one with both Content-Length and
+   Transfer-Encoding. (The server refuses both framings before h11 parses the request,
+   :func:`companion.remote.web.server.framing_problem`: h11 merges two equal
+   Content-Length headers into one, so this door would never see them.)
 3. **Headers** on every answer: a Content-Security-Policy with no inline script or
    style and no framing, ``nosniff``, no referrer, and ``Cache-Control: no-store`` on
    the API.
@@ -188,6 +191,10 @@ class Gate:
             # check here might read one and the handler the other.
             raise Refused(400, "BADARG", _("the header {header} is given twice").format(
                 header=twice))
+        given = {key for key, _value in scope.get("headers", [])}
+        if b"content-length" in given and b"transfer-encoding" in given:
+            raise Refused(400, "BADARG",
+                          _("a request gives Content-Length or Transfer-Encoding, not both"))
         host_header = hosts[0].decode("latin-1")
         host, port = split_host(host_header)
         server = scope.get("server") or ("", 0)

@@ -15,12 +15,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import socket
 import threading
 from typing import Any
 
 from companion.config import parse_listen
 from companion.errors import CompanionError
+from companion.lang import _
+from companion.remote.web.gate import with_headers
 
 log = logging.getLogger("companion")
 
@@ -107,17 +110,60 @@ class WebServer:
             self.source.detach()
 
 
+#: Where a request's head ends: a blank line (h11 takes a bare LF for a line end too).
+_HEAD_END = re.compile(rb"\n\r?\n")
+
+
+def framing_problem(head: bytes) -> str:
+    """Why the request at the start of ``head`` (raw bytes, as they came) says its
+    body's length ambiguously, in words; "" when it does not, or its head is not all
+    here yet. Two Content-Length headers (equal or not, or one listing two values) or
+    Content-Length beside Transfer-Encoding: two readers could each take a different
+    body (request smuggling), so the request is refused before it is parsed. h11 would
+    merge equal lengths and let chunked win, and the page would never see either."""
+    end = _HEAD_END.search(head)
+    if end is None:
+        return ""
+    lengths, encoded = 0, False
+    for line in head[: end.start()].split(b"\n")[1:]:
+        if line[:1] in (b" ", b"\t"):
+            continue  # a folded line goes on the header above it
+        name, colon, value = line.partition(b":")
+        name = name.strip().lower()
+        if colon and name == b"content-length":
+            lengths += 1 + value.count(b",")
+        elif colon and name == b"transfer-encoding":
+            encoded = True
+    if lengths > 1:
+        return _("a request gives its Content-Length once")
+    if lengths and encoded:
+        return _("a request gives Content-Length or Transfer-Encoding, not both")
+    return ""
+
+
 def json_errors_h11() -> type:
     """uvicorn's h11 protocol, answering a request it cannot parse (a negative
     Content-Length, a broken header) with the pages' one-line JSON instead of plain
-    text, so every refusal has one shape."""
+    text, so every refusal has one shape; and refusing a request whose raw head frames
+    its body twice (:func:`framing_problem`) before h11 reads it."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class JsonErrors(H11Protocol):
+        def handle_events(self) -> None:
+            # At IDLE the unread bytes begin with the next request's head (pipelined
+            # ones too: h11 reads one request at a time).
+            if self.conn.their_state is h11.IDLE:
+                problem = framing_problem(self.conn.trailing_data[0])
+                if problem:
+                    log.warning("web page: refused a request: %s", problem)
+                    self.transport.write(_raw_400(problem))
+                    self.transport.close()
+                    return
+            super().handle_events()
+
         def send_400_response(self, msg: str) -> None:
-            body = json.dumps({"error": "the request is not valid HTTP", "code": "BADARG"}
-                              ).encode()
+            body = _error_body(_("the request is not valid HTTP"))
             headers = [(b"content-type", b"application/json"),
                        (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
             for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
@@ -126,6 +172,20 @@ def json_errors_h11() -> type:
             self.transport.close()
 
     return JsonErrors
+
+
+def _error_body(message: str) -> bytes:
+    return json.dumps({"error": message, "code": "BADARG"}, ensure_ascii=False).encode()
+
+
+def _raw_400(message: str) -> bytes:
+    """A whole 400 answer with the pages' one-line JSON, written without h11 (which has
+    seen no request to answer)."""
+    body = _error_body(message)
+    head = [b"HTTP/1.1 400 Bad Request", b"content-type: application/json",
+            b"content-length: " + str(len(body)).encode(), b"connection: close"]
+    head += [name + b": " + value for name, value in with_headers([], api=True)]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
 def bind(listen: str) -> socket.socket:
