@@ -254,9 +254,9 @@ def test_every_setup_has_the_timer_row_and_the_game_takes_it(game):
     ctx = Context(config=config_of("[timer]\nturn = 20\n"))
     setup = setup_screen(ctx, game, None, None)
     labels = [label for label, _ in setup.rows]
-    assert labels[-2] == "Turn timer: 20 s" and labels[-1] == "Start"
-    setup.rows[-2][1](ctx)
-    assert setup.rows[-2][0] == "Turn timer: 30 s"
+    assert labels[-3:] == ["Turn timer: 20 s", "Start", "Help"]
+    setup.rows[-3][1](ctx)
+    assert setup.rows[-3][0] == "Turn timer: 30 s"
     session = setup.new_session(ctx, {})
     assert session.timer_turn == 30
 
@@ -266,8 +266,8 @@ def test_off_on_the_setup_is_off_for_that_game(rig):
     app, clock, runner = rig(config)
     setup = setup_screen(app.ctx, "final-count", None, ["Ann", "Bob"])
     while setup.timer_turn:
-        setup.rows[-2][1](app.ctx)
-    assert setup.rows[-2][0] == "Turn timer: off"
+        setup.rows[-3][1](app.ctx)
+    assert setup.rows[-3][0] == "Turn timer: off"
     app.set_screen(setup.begin(app.ctx))
     assert app.current_session() is not None
     assert command(app, "STATUS")["timer"] is None
@@ -276,7 +276,7 @@ def test_off_on_the_setup_is_off_for_that_game(rig):
 def test_clock_mode_setup_offers_minutes_each():
     ctx = Context(config=config_of('[timer]\nturn = 600\nmode = "clock"\n'))
     setup = setup_screen(ctx, "final-count", None, None)
-    assert setup.rows[-2][0] == "Clock: 10 min each"
+    assert setup.rows[-3][0] == "Clock: 10 min each"
 
 
 # -- bad configuration ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from companion.clock import said_when
 from companion.export import score_rows
 from companion.lang import lazy, npgettext, number, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
+from companion.ui.keys import GO_BACK, OK_BACK, Key, Keys
 from companion.ui.roster import roster_menu
 from companion.ui.screen import (
     MENU_ROWS,
@@ -121,9 +122,13 @@ class GameTable(Screen):
     """The top of a game's table: place, name and wins small, the rating big, two
     players a screen. UP/DOWN move, OK opens the player's card."""
 
-    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-    # device's buttons: keep them as they are.
-    hint = lazy("screen 21", "UP/DN move  OK card")
+    # Translators: a hint line (21 characters): the button names printed on the device
+    # (UP, DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+    keys = Keys(lazy("screen 21", "A game's top players"),
+                lazy("screen 21", "UP/DOWN move  OK card"),
+                Key("UP/DOWN", lazy("screen 21xN", "The player above or below.")),
+                Key("OK/ROLL", lazy("screen 21xN", "The player's card: their figures in every "
+                                    "game.")), GO_BACK)
     ROWS = 2
     ROW_H = 21
 
@@ -167,7 +172,9 @@ class PlayerCard(Screen):
     """A player's figures: all games together first, then one game a page (rating big).
     UP/DOWN turn the pages."""
 
-    hint = lazy("screen 21", "UP/DN game  OK back")
+    keys = Keys(lazy("screen 21", "A player's card"), lazy("screen 21", "UP/DOWN game  OK back"),
+                Key("UP/DOWN", lazy("screen 21xN", "All games together, then one game a "
+                                    "page.")), OK_BACK, GO_BACK)
 
     def __init__(self, name: str, shown: Mapping[str, Any], parent: Screen):
         super().__init__(parent)
@@ -291,6 +298,15 @@ def finished_games(ctx: Context, parent: Screen) -> Screen:
     return Menu(pgettext("screen 21", "Finished games"), items, parent)
 
 
+SHEET_ROWS = Key("UP/DOWN", lazy("screen 21xN", "Scroll the rows: a hand or a round each; "
+                                 "the totals stay on the last line."))
+SHEET_KEYS = Keys(lazy("screen 21", "A score table"), lazy("screen 21", "UP/DOWN rows  OK back"),
+                  SHEET_ROWS, OK_BACK, GO_BACK)
+SHEET_WIDE_KEYS = Keys(lazy("screen 21", "A wide score table"),
+                       lazy("screen 21", "UP/DOWN rows  OK more"), SHEET_ROWS,
+                       Key("OK/ROLL", lazy("screen 21xN", "The next four players.")), GO_BACK)
+
+
 class MatchSheet(Screen):
     """A match's score table: a column per player (four at a time; OK shows the next
     four), a row per hand or round (UP/DOWN scroll), the totals always on the last line."""
@@ -312,10 +328,8 @@ class MatchSheet(Screen):
         self.top = 0    # first round row shown
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        if self.pages > 1:
-            return pgettext("screen 21", "UP/DN rows  OK more")
-        return pgettext("screen 21", "UP/DN rows  OK back")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return SHEET_WIDE_KEYS if self.pages > 1 else SHEET_KEYS
 
     @property
     def pages(self) -> int:

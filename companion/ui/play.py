@@ -32,6 +32,8 @@ from companion.ui.canvas import (
     newest_that_fit,
     text_width,
 )
+from companion.ui.help import game_help
+from companion.ui.keys import PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Keys
 from companion.ui.moves import describe, move_word
 from companion.ui.roster import PlayerPicker
 from companion.ui.screen import (
@@ -52,11 +54,11 @@ log = logging.getLogger("companion")
 
 
 class Said:
-    """A screen's fixed text (a class's ``hint``, ``title``, ``note``) read as a plain
-    str in the language spoken at that moment, so a switch of language shows on the
-    next frame::
+    """A screen's fixed text (a class's ``title``, ``note``, ``heading``) read as a
+    plain str in the language spoken at that moment, so a switch of language shows on
+    the next frame::
 
-        hint = Said(lazy("screen 21", "OK next"))
+        note = Said(lazy("screen 21", "First entered starts"))
     """
 
     def __init__(self, text: lazy):
@@ -67,9 +69,11 @@ class Said:
 
 
 class GameScreen(Screen):
-    """A game's main screen. ``home`` is where leaving the game goes."""
+    """A game's main screen. ``home`` is where leaving the game goes; ``all_keys`` are
+    the keys of every screen of the game, for its Help (the order a game meets them)."""
 
     roll_ready = True
+    all_keys: tuple[Keys, ...] = ()
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(home)
@@ -110,8 +114,10 @@ class GameScreen(Screen):
         """The screen after an event was applied."""
         return self.route(ctx)
 
-    def menu(self, ctx: Context) -> Screen:
-        """The game menu: undo, standings, leave."""
+    def menu(self, ctx: Context, came_from: Screen | None = None) -> Screen:
+        """The game menu: undo, standings, leave, Help (``came_from``: the screen it was
+        opened from, whose buttons Help says first; default this one)."""
+        came_from = self if came_from is None else came_from
         items = [MenuItem(pgettext("screen 21", "Back to the game"),
                           lambda ctx, menu: self.route(ctx))]
         if self.match.events:
@@ -131,6 +137,8 @@ class GameScreen(Screen):
                 pgettext("screen 21", "End this game?"),
                 wrap(pgettext("screen 21x4", "It will not be offered to resume.")),
                 lambda ctx: self._abandon(), menu)))
+        items.append(MenuItem(pgettext("screen 21", "Help"), lambda ctx, menu: game_help(
+            self.match.game_id, came_from, menu)))
         return Menu(self.session.title, items, self)
 
     def describe_event(self, event: dict, named: bool = True) -> str:
@@ -183,9 +191,7 @@ class ValuePicker(Screen):
     OK all of them), ROLL is done. ``submit`` gets the list and returns the next screen
     (or raises to refuse)."""
 
-    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
-    # on the device's buttons: keep them as they are.
-    hint = Said(lazy("screen 21", "OK add  ROLL done"))
+    keys = PICKER_KEYS
     roll_ready = True
 
     def __init__(
@@ -319,7 +325,7 @@ class Standings(Screen):
     the total big beside them, or (when a long name and a long total do not fit side by
     side) one player a page with the total under the name."""
 
-    hint = Said(lazy("screen 21", "UP/DN more  OK back"))
+    keys = STANDINGS_KEYS
     #: How big the totals are drawn: two rows of it fit with a blank line between.
     SCALE = 2
 
@@ -388,7 +394,7 @@ class SetupScreen(Screen):
     options in :meth:`option_rows` and creates its session and table in :meth:`start`.
     """
 
-    hint = Said(lazy("screen 21", "OK change  ROLL start"))
+    keys = SETUP_KEYS
     roll_ready = True
     game_id = ""
     #: The names shown, and played under, while nobody is seated.
@@ -424,7 +430,8 @@ class SetupScreen(Screen):
                                 len(names)).format(n=len(names)))
         timer = (timer_label(self.timer_turn, self.timer_mode), self._next_timer)
         return [(who, self.pick_players), *self.option_rows(), timer,
-                (pgettext("screen 21", "Start"), self.begin)]
+                (pgettext("screen 21", "Start"), self.begin),
+                (pgettext("screen 21", "Help"), lambda ctx: game_help(self.game_id, self, self))]
 
     def _next_timer(self, ctx: Context) -> Screen:
         choices = timer_choices(self.timer_mode, self.configured_turn)
@@ -543,7 +550,7 @@ class ResultScreen(Screen):
         if press.button in ("ok", "roll") and not press.long:
             return self.next_screen(ctx)
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         return self
 
 
@@ -589,7 +596,7 @@ class GameOverScreen(Screen):
             shown = self.up_screen()
             return self if shown is None else shown
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         if press.button in ("ok", "roll") and self.parent is not None:
             return self.parent
         return self
