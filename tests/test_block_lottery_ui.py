@@ -76,7 +76,7 @@ def test_the_setup_lists_players_variants_prizes_and_deck_and_starts_the_game():
     labels = [label for label, _ in setup.rows]
     assert labels == ["Players: Ann, Bob", "Lucky Card: off", "Long Game: off",
                       "Round 1 prizes 1 2 3", "Round 2 prizes 2 3 4", "Round 3 prizes 3 4 5",
-                      "Deck 7x1-7 +3 wild", "Start"]  # no turns: no Timer row
+                      "Deck 7x1-7 +3 wild", "Start", "Help"]  # no turns: no Timer row
     setup = push(setup, ctx, "down", "ok", "down", "ok")
     assert setup.options["lucky_card_bonus"] and setup.options["long_game"]
     table = push(setup, ctx, "roll")
@@ -109,7 +109,7 @@ def test_prize_values_are_changed_with_the_buttons_and_the_default_is_shown():
 def test_the_deck_is_set_on_the_setup_screen_too():
     ctx = Context(rng=random.Random(1))
     setup = BlockLotterySetup(None, ["Ann", "Bob"])
-    editor = push(setup, ctx, "up", "up", "ok")   # round the top, past Start
+    editor = push(setup, ctx, "up", "up", "up", "ok")   # round the top, past Help, Start
     assert editor.title == "Deck" and editor.defaults == [7, 3]
     push(editor, ctx, "up", "ok", "down", "roll")
     assert (setup.options["cards_per_number"], setup.options["wilds"]) == (8, 2)
@@ -126,7 +126,7 @@ def test_roll_rolls_the_pool_and_the_screen_counts_each_face():
     state = table.match.state()
     assert len(state["rolled"]) == 15 and state["pool_left"] == 15
     assert state["pool"] == [state["rolled"].count(face) for face in range(1, 7)]
-    assert table.hint == "OK take ROLL end rnd"
+    assert table.hint == "OK take  ROLL end"
 
 
 def test_a_player_takes_a_die_in_two_or_three_presses():
@@ -391,7 +391,7 @@ def test_resume_from_the_store_comes_back_where_the_table_was(tmp_path):
         screen = table_screen(resumed, None).route(ctx)
         assert isinstance(screen, RoundOver)                     # told again why it ended
         table = push(screen, ctx, "ok")
-        assert table.match.phase == "finalise" and table.hint == "OK reroll ROLL draw"
+        assert table.match.phase == "finalise" and table.hint == "OK re-roll  ROLL draw"
     finally:
         store.close()
 

@@ -58,7 +58,7 @@ def test_quick_turns_are_one_press_each() -> None:
     assert table.match.in_hand["Ann"] == 6 and table.match.current == "Bob"
     screen = presses(screen, ctx, "roll")            # Bob drew
     assert table.match.in_hand["Bob"] == 8 and table.match.current == "Cy"
-    assert screen is table and table.hint == "OK/DN card ROLL draw"
+    assert screen is table and table.hint == "OK/DOWN lay ROLL draw"
 
 
 def test_a_special_card_is_two_presses() -> None:
@@ -82,7 +82,7 @@ def test_a_special_card_is_two_presses() -> None:
 def test_a_c_gives_one_more_card_or_roll_for_none() -> None:
     ctx, table = game()
     screen = presses(table, ctx, "roll", "down", "roll")   # Ann: a C
-    assert table.match.current == "Ann" and table.hint == "OK/DN card ROLL done"
+    assert table.match.current == "Ann" and table.hint == "OK/DOWN lay  ROLL end"
     screen = presses(screen, ctx, "roll")                  # no second card
     assert table.match.current == "Bob" and table.match.in_hand["Ann"] == 6
 
@@ -197,7 +197,7 @@ def test_a_whole_game_entered_by_values_then_the_next_game() -> None:
     assert isinstance(standings, Standings) and standings.rows[0] == ("Ann", 0)
     screen = presses(standings, ctx, "ok")
     assert screen is table and table.match.state()["phase"] == "deal"
-    assert table.hint == "ROLL turned up DN end"
+    assert table.hint == "ROLL card  DOWN end"
     confirm = presses(screen, ctx, "down")
     assert isinstance(confirm, Confirm)
     over = presses(confirm, ctx, "ok")

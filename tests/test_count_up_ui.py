@@ -54,7 +54,7 @@ def test_setup_starts_a_match_to_the_chosen_number_of_games():
 def test_the_lead_offers_every_number_not_played_and_no_pass():
     ctx, table = game()
     assert table.choices() == list(range(1, 22))
-    assert table.hint == "UP/DN card  OK lead" and not table.roll_ready
+    assert table.hint == "UP/DOWN card  OK lead" and not table.roll_ready
     assert table.selected() == 1
     table.press(ctx, press("up", long=True))        # a long press moves 5
     assert table.selected() == 6
@@ -90,7 +90,7 @@ def test_a_pass_announces_the_trick_and_the_winner_leads():
     assert won.trick == {"leader": "Ann", "cards": [7, 8], "winner": "Bob"}
     assert table.match.current == "Bob"
     back = won.press(ctx, press("ok"))
-    assert back is table and table.hint == "UP/DN card  OK lead"
+    assert back is table and table.hint == "UP/DOWN card  OK lead"
 
 
 def test_up_on_the_announcement_already_moves_the_leaders_picker():

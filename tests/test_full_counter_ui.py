@@ -81,7 +81,7 @@ def test_setup_shows_mode_games_and_the_deck_profile_and_roll_starts():
     setup = FullCounterSetup(None, ["Ann", "Bob"])
     assert [item.label for item in setup.items] == [
         "Players: Ann, Bob", "Mode: full, counted", "Games: until ended",
-        "Deck: FU1, 52 cards", "Turn timer: off", "Start"]
+        "Deck: FU1, 52 cards", "Turn timer: off", "Start", "Help"]
     setup = push(setup, ctx, "DOWN OK DOWN OK OK")
     assert setup.items[1].label == "Mode: quick, no count" and setup.items[2].label == "Games: 3"
     question = push(setup, ctx, "ROLL")
@@ -104,7 +104,7 @@ def test_the_deck_profile_is_edited_and_a_clash_is_refused():
     # The refusal keeps the value as set, still being edited: the draft is not lost.
     again = push(refused, ctx, "OK")
     assert again is deck and deck.key == "black_market" and deck.editing == 3
-    assert setup.deck["black_market"] == 2 and deck.hint == "UP/DN value  OK keep"
+    assert setup.deck["black_market"] == 2 and deck.hint == "UP/DOWN value OK keep"
     cancelled = push(deck, ctx, "BACK")             # BACK cancels the edit: 3 again
     assert cancelled is deck and deck.editing is None and setup.deck == before
     back = push(deck, ctx, "BACK")
@@ -236,7 +236,7 @@ def test_the_loser_is_shown_deals_next_and_the_match_ends_from_the_result():
     ctx, game, screen = started(("Ann", "Bob"), zones=False)
     result = push(screen, ctx, "OK DOWN DOWN OK OK")               # Someone is out: Ann
     assert isinstance(result, GameResult) and result.record["loser"] == "Bob"
-    assert result.hint == "OK next  DN end match"
+    assert result.hint == "OK next  DOWN end"
     losses = push(result, ctx, "UP")
     assert isinstance(losses, Standings) and losses.rows == [("Ann", 0), ("Bob", 1)]
     question = push(losses, ctx, "OK OK")

@@ -107,7 +107,7 @@ def test_settings_menu_follows_the_switch_it_sits_under(speak):
     speak()
     assert menu.title == "SETTINGS" and picture(menu) != before
     assert [str(item.label) for item in menu.items] == ["PAIR A PHONE", "PAIRED PHONES",
-                                                        "LANGUAGE", "THIS DEVICE"]
+                                                        "LANGUAGE", "THIS DEVICE", "HELP"]
 
 
 def test_this_device_lines_are_translated_with_numbers_as_the_language_writes(speak):
@@ -129,7 +129,7 @@ def test_a_title_kept_lazy_reads_as_a_str_of_the_language_spoken_now(speak):
     assert dice.title == "DICE" and json.dumps({"screen": dice.title}) == '{"screen": "DICE"}'
     menu = tools_menu(None)
     assert type(menu.title) is str and menu.title == "TOOLS"
-    assert menu.hint == "UP/DN MOVE  OK PICK"
+    assert menu.hint == "UP/DOWN MOVE  OK PICK"
 
 
 def test_a_title_set_on_a_screen_may_be_lazy_and_switches(speak):
@@ -145,9 +145,9 @@ def test_the_base_screens_own_words(speak):
     assert Confirm("Q", ["x"], lambda ctx: None, Menu("M", [])).hint == "OK YES   BACK NO"
     lines = Lines("L", [])
     assert [str(line) for line in lines.lines] == ["(NOTHING YET)"]
-    assert lines.hint == "UP/DN SCROLL  OK BACK"
+    assert lines.hint == "UP/DOWN MORE  OK BACK"
     long_message = Message("M", ["a"] * 6)
-    assert long_message.hint == "UP/DN MORE  OK BACK"
+    assert long_message.hint == "UP/DOWN MORE  OK BACK"
 
 
 def test_the_canvas_takes_lazy_texts_wherever_it_takes_text(speak):
@@ -186,7 +186,7 @@ def test_tools_speak_the_language(speak):
     dice = DiceScreen()
     english = picture(dice)
     speak()
-    assert picture(dice) != english and dice.hint == "UP/DN COUNT ROLL ROLL"
+    assert picture(dice) != english and dice.hint == "UP/DOWN COUNT OK ROLL"
     from companion.table.bag import TokenBag
     bag = BagScreen(TokenBag(["1", "2", "3"]))
     assert bag.title == "TOKEN BAG: 3 LEFT"
@@ -200,7 +200,7 @@ def test_tools_speak_the_language(speak):
     guide.press(ctx, press("ok"))
     assert guide.title == "PASS 1/2 CARDS 1-8"
     first = FirstPlayer()
-    assert first.hint == "UP/DN PLAYERS ROLL GO" and first.title == "FIRST PLAYER"
+    assert first.hint == "UP/DOWN SEATS ROLL GO" and first.title == "FIRST PLAYER"
 
 
 def test_first_player_keeps_the_word_order_around_the_seat(speak, monkeypatch):
@@ -249,7 +249,7 @@ def test_a_players_card_switches_language(speak):
     speak()
     assert picture(card) != english  # "All games" is lazy: the same card, drawn again
     card.press(Context(), press("down"))
-    assert card.hint == "UP/DN GAME  OK BACK"
+    assert card.hint == "UP/DOWN GAME  OK BACK"
 
 
 def test_roster_and_seating_speak_the_language(speak):
@@ -268,7 +268,7 @@ def test_roster_and_seating_speak_the_language(speak):
     assert picker.title == "PLAYERS 0 OF 2-4" and picker.rows[0] == "+ NEW NAME"
     # OK on the translated first row still opens the letter picker
     letters = picker.press(ctx, press("ok"))
-    assert letters.title == "NEW NAME" and letters.hint == "OK ADD  HOLD OK: DONE"
+    assert letters.title == "NEW NAME" and letters.hint == "OK ADD  ROLL DONE"
     refused = picker.press(ctx, press("roll"))
     assert refused.lines == ["SEAT 2 TO 4", "PLAYERS FIRST."]
 

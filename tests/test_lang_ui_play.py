@@ -133,7 +133,7 @@ def test_class_hints_and_titles_follow_a_switch(speak):
     assert "Final Count" in words  # the game's name stays as its rule sheet prints it
 
     sand = SandTimerScreen(Context(), None)
-    assert drawn(sand)[0] == "SAND TIMER" and sand.hint == "UP/DN MIN  ROLL GO"
+    assert drawn(sand)[0] == "SAND TIMER" and sand.hint == "UP/DOWN TIME  ROLL GO"
 
 
 def test_the_game_menu_speaks_it_and_scoreboard_still_finds_its_place(speak):
@@ -144,7 +144,7 @@ def test_the_game_menu_speaks_it_and_scoreboard_still_finds_its_place(speak):
     menu = table.menu(ctx)
     labels = [item.label for item in menu.items]
     assert labels == ["BACK TO THE GAME", "FINAL SCORES NOW", "STANDINGS", "LEAVE (KEPT)",
-                      "END THIS GAME"]
+                      "END THIS GAME", "HELP"]
     assert "ROLL Ann  OK PICK" in drawn(table)
     assert ScoreboardSetup(None, ["Ann", "Bob"]).rows[1][0] == "TARGET: NONE"
 

@@ -33,6 +33,7 @@ from companion.games import engine
 from companion.session import Session
 from companion.ui.canvas import HEIGHT, LINE_H, WIDTH, Canvas, text_width
 from companion.ui.games import setup_screen, table_screen
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import Context, Menu, Screen
 
 #: Names at the 12-character cap in the widest letters, distinct only at the end.
@@ -192,7 +193,7 @@ class Walk:
         names = list(LONG_NAMES[:players])
 
         def new_table() -> Screen:
-            session = Session.start(game_id, names, dict(options))
+            session = Session.start(game_id, names, dict(options), secret=self.ctx.new_secret())
             return table_screen(session, self.home).route(self.ctx)
 
         def back_in(last: Screen) -> Screen:
@@ -241,7 +242,7 @@ def test_the_inspector_finds_a_cut_an_overlap_and_text_off_the_panel(inspector):
 
     class Tidy(Screen):
         title = "Dice"
-        hint = "ROLL roll  OK hold"
+        keys = Keys("Dice", "ROLL roll  OK hold", Key("ROLL", "Roll."), Key("OK", "Hold."))
 
         def draw(self, canvas: Canvas) -> None:
             canvas.title(self.title, "2/3")
@@ -275,11 +276,17 @@ GAMES = [
 ]
 
 
+#: The walk's seed where 3 does not reach every screen: Block Lottery's card count
+#: refuses most random counts and asks before BACK drops what was typed, so a walk
+#: stays there long; only a round in which dice were taken reaches the re-rolls.
+SEEDS = {"block-lottery": 14}
+
+
 @pytest.mark.parametrize(("game_id", "players", "options", "must_see"), GAMES,
                          ids=[f"{g[0]}-{'-'.join(g[2]) or 'plain'}" for g in GAMES])
 def test_every_screen_met_on_a_walk_through_the_game_fits(inspector, game_id, players, options,
                                                           must_see):
-    walk = Walk(inspector, seed=3).game(game_id, players, options, 2500)
+    walk = Walk(inspector, seed=SEEDS.get(game_id, 3)).game(game_id, players, options, 2500)
     assert must_see <= walk.seen, f"the walk never reached {must_see - walk.seen}"
     assert not walk.failures, "\n" + walk.report()
 
@@ -435,7 +442,7 @@ def test_a_long_refusal_scrolls_instead_of_losing_its_last_words(inspector):
     for button in ("ok", "down", "down", "ok"):                  # two values, not a chain
         picker.press(ctx, press(button))
     refusal = picker.press(ctx, press("roll"))
-    assert len(refusal.lines) > 4 and refusal.hint == "UP/DN more  OK back"
+    assert len(refusal.lines) > 4 and refusal.hint == "UP/DOWN more  OK back"
     seen = []
     for _ in refusal.lines:
         assert inspector.check(refusal) == []
@@ -491,7 +498,7 @@ def test_card_down_at_ten_players_fits_on_every_entry_screen(inspector):
 def test_the_inspector_finds_a_plural_after_one(inspector):
     class Counted(Screen):
         title = "1 games"
-        hint = "1 dice left"
+        keys = Keys("Counted", "1 dice left")
 
         def draw(self, canvas: Canvas) -> None:
             canvas.title(self.title)
@@ -502,7 +509,8 @@ def test_the_inspector_finds_a_plural_after_one(inspector):
 
 
 def test_card_down_game_two_deal_hint_is_whole(inspector):
-    """From the second game on, the deal's hint also offers DN end: whole, in both modes."""
+    """From the second game on, the deal's hint also offers DOWN end: whole, in both
+    modes."""
     import test_card_down as engine_tests
 
     session = Session.start("card-down", ["Ann", "Bob", "Cy"], {"games": 3})
@@ -516,7 +524,7 @@ def test_card_down_game_two_deal_hint_is_whole(inspector):
     problems = []
     for exact in (False, True):
         table.exact = exact
-        assert table.hint.endswith("DN end")
+        assert table.hint.endswith("DOWN end")
         problems += inspector.check(table)
     assert not problems, problems
 

@@ -254,9 +254,9 @@ def test_every_setup_with_turns_has_the_timer_row_and_the_match_keeps_it(game):
     ctx = Context(config=config_of("[timer]\nturn = 20\n"))
     setup = setup_screen(ctx, game, None, None)
     labels = [label for label, _ in setup.rows]
-    assert labels[-2] == "Turn timer: 20 s" and labels[-1] == "Start"
-    setup.rows[-2][1](ctx)
-    assert setup.rows[-2][0] == "Turn timer: 30 s"
+    assert labels[-3:] == ["Turn timer: 20 s", "Start", "Help"]
+    setup.rows[-3][1](ctx)
+    assert setup.rows[-3][0] == "Turn timer: 30 s"
     session = setup.new_session(ctx, {})
     assert session.match.options["timer"] == {"turn": 30, "mode": "turn"}
 
@@ -266,7 +266,7 @@ def test_block_lottery_has_no_turns_and_no_timer_row(rig):
     app, clock, runner = rig(config_of("[timer]\nturn = 20\n"))
     setup = setup_screen(app.ctx, "block-lottery", None, ["Ann", "Bob"])
     labels = [label for label, _ in setup.rows]
-    assert not any("timer" in label.lower() for label in labels) and labels[-1] == "Start"
+    assert not any("timer" in label.lower() for label in labels) and labels[-2:] == ["Start", "Help"]
     assert "timer" not in setup.new_session(app.ctx, {}).match.options
     command(app, "NEW block-lottery Ann,Bob")  # from afar, with [timer] on: no timer either
     assert command(app, "STATUS")["timer"] is None
@@ -280,8 +280,8 @@ def test_off_on_the_setup_is_off_for_that_game(rig):
     app, clock, runner = rig(config)
     setup = setup_screen(app.ctx, "final-count", None, ["Ann", "Bob"])
     while setup.timer_turn:
-        setup.rows[-2][1](app.ctx)
-    assert setup.rows[-2][0] == "Turn timer: off"
+        setup.rows[-3][1](app.ctx)
+    assert setup.rows[-3][0] == "Turn timer: off"
     app.set_screen(setup.begin(app.ctx))
     assert app.current_session() is not None
     assert command(app, "STATUS")["timer"] is None
@@ -290,7 +290,7 @@ def test_off_on_the_setup_is_off_for_that_game(rig):
 def test_clock_mode_setup_offers_minutes_each():
     ctx = Context(config=config_of('[timer]\nturn = 600\nmode = "clock"\n'))
     setup = setup_screen(ctx, "final-count", None, None)
-    assert setup.rows[-2][0] == "Clock: 10 min each"
+    assert setup.rows[-3][0] == "Clock: 10 min each"
 
 
 # -- bad configuration ---------------------------------------------------------------------------

@@ -195,7 +195,7 @@ def test_a_long_bag_shows_the_newest_and_first_tokens_and_lists_every_one():
     drawn, left = bag._lines()
     assert drawn.startswith("Drawn: < ") and drawn.endswith(" " + bag.bag.drawn[-1])
     assert left.startswith("Left: ") and left.endswith(" >")
-    assert bag.hint == "ROLL draw  DN list"
+    assert bag.hint == "ROLL draw  DOWN list"
     listed = bag.press(c, press("down"))
     words = " ".join(listed.lines).split()
     assert sorted(w for w in words if w.isdigit()) == sorted(tokens)

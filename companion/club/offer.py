@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.lang import pgettext
+from companion.lang import lazy, pgettext
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import Confirm, Context, Message, Press, Screen, is_, wrap
 
 
@@ -35,10 +36,10 @@ class RoundOffer(Message):
         self.app = app
         self.offer = offer
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK and BACK are the names printed on the device's buttons.
-        return pgettext("screen 21", "OK start  BACK no")
+    # Translators: OK and BACK are the names printed on the device's buttons.
+    keys = Keys(lazy("screen 21", "A club round"), lazy("screen 21", "OK start  BACK no"),
+                Key("OK", lazy("screen 21xN", "Start the club's game with these players.")),
+                Key("BACK", lazy("screen 21xN", "Not now: back to what was on the screen.")))
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "ok"):

@@ -15,7 +15,7 @@ from companion.errors import BadSetup
 from companion.games import block_lottery as rules
 from companion.lang import npgettext, pgettext
 from companion.ui.block_lottery_draw import centred_x
-from companion.ui.block_lottery_table import BlockLotteryTable
+from companion.ui.block_lottery_table import NUMBERS_KEYS, BlockLotteryTable
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas
 from companion.ui.play import GameScreen, Row, SetupScreen
 from companion.ui.screen import Context, Press, Screen, is_
@@ -112,10 +112,7 @@ class NumbersEditor(Screen):
     puts the defaults back, BACK goes to the previous one or leaves unchanged."""
 
     roll_ready = True
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "UP/DN set  OK next")
+    keys = NUMBERS_KEYS
 
     def __init__(self, title: str, labels: list[str], values: list[int], defaults: list[int],
                  low: int, high: int, done: Callable[[Context, list[int]], Screen],

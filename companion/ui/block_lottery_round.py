@@ -20,8 +20,9 @@ from companion.ui.block_lottery_draw import (
     token_word,
 )
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, fitting, text_width
+from companion.ui.keys import FINAL_STANDINGS, GAME_DONE, GAME_MENU, Key, Keys
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Standings
-from companion.ui.screen import Context, Message, Press, Screen, folded, is_, wrap
+from companion.ui.screen import Confirm, Context, Message, Press, Screen, folded, is_, wrap
 from companion.ui.tools import Spinner, step_value
 
 # Translators: the button names printed on the device (UP, DN/DOWN, OK, BACK, ROLL) stay
@@ -39,15 +40,49 @@ ROUND_ENDS = {
 }
 
 
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+ROUND_OVER_KEYS = Keys(lazy("screen 21", "A round's end"), lazy("screen 21", "OK re-rolls"),
+                       Key("OK/ROLL", lazy("screen 21xN", "On to the re-rolls.")), GAME_MENU)
+REROLLED_KEYS = Keys(lazy("screen 21", "A re-roll rolled"), lazy("screen 21", "OK back"),
+                     Key("OK/ROLL/BACK", lazy("screen 21xN", "Back to the re-roll list.")))
+REROLL = (Key("UP/DOWN", lazy("screen 21xN", "Move to another face of the player's dice.")),
+          Key("OK", lazy("screen 21xN", "Pick up one more die of that face (round to none "
+                         "again).")),
+          Key("OK", lazy("screen 21xN", "Put every die back down."), long=True),
+          Key("BACK", lazy("screen 21xN", "Back to the list: nothing is re-rolled.")))
+REROLL_KEYS = Keys(lazy("screen 21", "A player's re-roll"),
+                   lazy("screen 21", "OK pick up ROLL roll"),
+                   *REROLL, Key("ROLL", lazy("screen 21xN", "Roll the dice picked up.")),
+                   Key("ROLL", lazy("screen 21xN", "Enter the faces rolled at the table "
+                                    "instead."), long=True))
+REROLL_REAL_KEYS = Keys(lazy("screen 21", "Re-roll, real dice"),
+                        lazy("screen 21", "OK pick up ROLL enter"), *REROLL,
+                        Key("ROLL", lazy("screen 21xN", "Enter the faces the table rolled for "
+                                         "the dice picked up.")))
+SCORE_KEYS = Keys(lazy("screen 21", "Counting the cards"),
+                  lazy("screen 21", "UP/DOWN count OK next"),
+                  Key("UP/DOWN", lazy("screen 21xN", "Change the number marked (held: by "
+                                      "five).")),
+                  Key("OK", lazy("screen 21xN", "The next line: cards in blocks, in hand, "
+                                 "lucky cards.")),
+                  Key("ROLL", lazy("screen 21xN", "Enter the player's count.")),
+                  Key("BACK", lazy("screen 21xN", "The line before; on the first, the game menu "
+                                   "(after asking, once numbers were typed).")))
+RESULT_KEYS = Keys(lazy("screen 21", "A round's scores"), lazy("screen 21", "OK next  UP back"),
+                   Key("OK/ROLL/DOWN", lazy("screen 21xN", "The next page: each player's "
+                                            "parts, then on.")),
+                   Key("UP", lazy("screen 21xN", "The page before.")), GAME_MENU)
+OVER_KEYS = Keys(lazy("screen 21", "The game's end"), lazy("screen 21", "DOWN totals  OK end"),
+                 FINAL_STANDINGS, GAME_DONE, GAME_MENU)
+
 # -- the end of a round ---------------------------------------------------------------------
 
 
 class RoundOver(ResultScreen):
     """Who ended the round and how, and who deals next; then the re-rolls."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK re-rolls")
+    keys = ROUND_OVER_KEYS
 
     def draw(self, canvas: Canvas) -> None:
         state = self.table.match.state()
@@ -84,13 +119,10 @@ class RerollScreen(Screen):
         self.spin_counts = list(self.owned)
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         if self.rolled is not None:
-            return pgettext("screen 21", "OK back")
-        # Translators: OK picks up a die of the face under the cursor; ROLL rolls the
-        # dice picked up (or: enters the faces the table rolled).
-        return (pgettext("screen 21", "OK pick up ROLL enter") if self.physical
-                else pgettext("screen 21", "OK pick up ROLL roll"))
+            return REROLLED_KEYS
+        return REROLL_REAL_KEYS if self.physical else REROLL_KEYS
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -208,10 +240,7 @@ class ScoreEntry(Screen):
 
     roll_ready = True
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK: the next line; ROLL enters the player's cards.
-        return pgettext("screen 21", "OK next  ROLL enter")
+    keys = SCORE_KEYS
 
     def __init__(self, table: GameScreen, player: str):
         super().__init__(table)
@@ -226,6 +255,7 @@ class ScoreEntry(Screen):
         self.fields = ["blocks", "hand"] + (["lucky"] if self.lucky_number else [])
         # Whoever took a die has played a block, so at least 3 cards.
         self.values = {"blocks": rules.MIN_BLOCK if self.dice else 0, "hand": 0, "lucky": 0}
+        self.first = dict(self.values)  # as the count began: BACK asks once they differ
         self.cursor = 0
 
     @property
@@ -247,9 +277,20 @@ class ScoreEntry(Screen):
         elif is_(press, "back"):
             if self.cursor:
                 self.cursor -= 1
+            elif self.values != self.first:
+                return self._ask_to_leave(ctx)
             else:
-                return self.table.menu(ctx)
+                return self.table.menu(ctx, self)
         return self
+
+    def _ask_to_leave(self, ctx: Context) -> Screen:
+        """BACK on the first line once numbers were typed: leave them, or count on."""
+        # Translators: a question when BACK would leave a player's card count typed but
+        # not entered: OK leaves (the numbers are not kept), BACK counts on.
+        lines = folded(pgettext("screen 21x4", "The numbers typed for {name} are not kept: "
+                                "OK leaves, BACK counts on.").format(name=self.player))
+        return Confirm(pgettext("screen 21", "Leave the count?"), lines,
+                       lambda ctx: self.table.menu(ctx, self), self)
 
     def _stepped(self, field: str, press: Press) -> int:
         value = step_value(self.values[field], press, 0, 99, 5)
@@ -308,9 +349,7 @@ class RoundResult(ResultScreen):
         self.summaries = self._summary_pages()
         self.page = 0
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK next  UP back")
+    keys = RESULT_KEYS
 
     @property
     def pages(self) -> int:
@@ -401,9 +440,7 @@ class RoundResult(ResultScreen):
 class GameOver(GameOverScreen):
     """The winner(s) and their total big; DOWN shows every total; round 3 broke a tie?"""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "DN totals  OK end")
+    keys = OVER_KEYS
 
     def title_right(self, result: dict) -> str:
         return npgettext("screen 9", "{n} round", "{n} rounds", rules.ROUNDS).format(

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from companion.config import physical, physical_dice
 from companion.games import block_lottery as rules
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.dice import roll_dice
 from companion.ui.block_lottery_draw import (
@@ -30,6 +30,13 @@ from companion.ui.block_lottery_draw import (
     token_word,
 )
 from companion.ui.block_lottery_round import (
+    OVER_KEYS,
+    REROLL_KEYS,
+    REROLL_REAL_KEYS,
+    REROLLED_KEYS,
+    RESULT_KEYS,
+    ROUND_OVER_KEYS,
+    SCORE_KEYS,
     GameOver,
     RerollScreen,
     RoundOver,
@@ -37,6 +44,7 @@ from companion.ui.block_lottery_round import (
     ScoreEntry,
 )
 from companion.ui.canvas import BODY_TOP, Canvas
+from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
 from companion.ui.play import GameScreen
 from companion.ui.screen import (
     MENU_ROWS,
@@ -55,6 +63,42 @@ from companion.ui.tools import Spinner
 
 # -- the table ------------------------------------------------------------------------------
 
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+POOL_KEYS = Keys(lazy("screen 21", "A round's start"), lazy("screen 21", "ROLL roll the pool"),
+                 Key("ROLL/OK", lazy("screen 21xN", "Roll the 15 dice of the pool (a table "
+                                     "with real dice enters their faces).")), GAME_MENU)
+TAKE_KEYS = Keys(lazy("screen 21", "The pool"), lazy("screen 21", "OK take  ROLL end"),
+                 Key("UP/DOWN", lazy("screen 21xN", "Move to a face still in the pool.")),
+                 Key("OK", lazy("screen 21xN", "A player takes a die of that face: say who.")),
+                 Key("ROLL", lazy("screen 21xN", "The round is over: say how and who ended "
+                                  "it.")), GAME_MENU)
+FINALISE_KEYS = Keys(lazy("screen 21", "The re-rolls"), lazy("screen 21", "OK re-roll  ROLL draw"),
+                     Key("UP/DOWN", lazy("screen 21xN", "Move to a player with dice.")),
+                     Key("OK", lazy("screen 21xN", "That player re-rolls some dice, once a "
+                                    "round.")),
+                     Key("ROLL", lazy("screen 21xN", "Start the lottery (after asking while "
+                                      "someone may still re-roll).")), GAME_MENU)
+LOTTERY_KEYS = Keys(lazy("screen 21", "The lottery"), lazy("screen 21", "ROLL draw a token"),
+                    Key("ROLL/OK", lazy("screen 21xN", "Draw the next lottery token from the "
+                                        "tin.")), GAME_MENU)
+#: The setup's editor of prize values and the deck (companion.ui.block_lottery).
+NUMBERS_KEYS = Keys(lazy("screen 21", "Editing numbers"),
+                    lazy("screen 21", "UP/DOWN set  OK next"),
+                    Key("UP/DOWN", lazy("screen 21xN", "Change the number underlined (held: "
+                                        "five).")),
+                    Key("OK", lazy("screen 21xN", "The next number; after the last, done.")),
+                    Key("ROLL", lazy("screen 21xN", "Done: keep these numbers.")),
+                    Key("OK", lazy("screen 21xN", "The rule sheet's numbers again."),
+                        long=True),
+                    Key("BACK", lazy("screen 21xN", "The number before; on the first, leave "
+                                     "them as they were.")))
+
+SCORING_KEYS = Keys(lazy("screen 21", "The lottery drawn"),
+                    lazy("screen 21", "ROLL count the cards"),
+                    Key("ROLL/OK", lazy("screen 21xN", "On to counting each player's cards.")),
+                    GAME_MENU)
+
 
 class Ceremony(Spinner):
     """The lottery's draw: a longer spin than a die roll, so the table can watch it land."""
@@ -68,6 +112,10 @@ class Ceremony(Spinner):
 class BlockLotteryTable(GameScreen):
     """The round in play: the pool roll, the pool with who took what, the re-rolls and the
     lottery. Counting cards, results and the end of the game are screens of their own."""
+
+    all_keys = (SETUP_KEYS, NUMBERS_KEYS, POOL_KEYS, PICKER_KEYS, TAKE_KEYS, ROUND_OVER_KEYS,
+                FINALISE_KEYS, REROLL_KEYS, REROLL_REAL_KEYS, REROLLED_KEYS, LOTTERY_KEYS,
+                SCORING_KEYS, SCORE_KEYS, RESULT_KEYS, STANDINGS_KEYS, OVER_KEYS)
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
@@ -121,23 +169,9 @@ class BlockLotteryTable(GameScreen):
     # -- buttons ---------------------------------------------------------------------------
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        phase = self.match.phase
-        if phase == rules.POOL:
-            # Translators: ROLL rolls the 15 dice of the pool. The button names (UP, DN,
-            # OK, BACK, ROLL) are printed on the device: keep them in every hint.
-            return pgettext("screen 21", "ROLL roll the pool")
-        if phase == rules.PLAY:
-            # Translators: OK: a player takes the die picked; ROLL: the round ends ("rnd"
-            # = round).
-            return pgettext("screen 21", "OK take ROLL end rnd")
-        if phase == rules.FINALISE:
-            # Translators: OK: the player picked re-rolls; ROLL draws the lottery.
-            return pgettext("screen 21", "OK reroll ROLL draw")
-        if phase == rules.LOTTERY:
-            # Translators: ROLL draws a lottery token from the tin.
-            return pgettext("screen 21", "ROLL draw a token")
-        return pgettext("screen 21", "ROLL count the cards")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return {rules.POOL: POOL_KEYS, rules.PLAY: TAKE_KEYS, rules.FINALISE: FINALISE_KEYS,
+                rules.LOTTERY: LOTTERY_KEYS}.get(self.match.phase, SCORING_KEYS)
 
     def press(self, ctx: Context, press: Press) -> Screen:
         phase = self.match.phase

@@ -22,12 +22,32 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games import card_down as rules
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip
-from companion.ui.card_down_hands import GameResult, MatchOver, SumPicker, ToMenu, WentOut
-from companion.ui.card_down_turns import CardPicker, ColourMenu, SpecialCard, WordQuestion
+from companion.ui.card_down_hands import (
+    MATCH_OVER_KEYS,
+    POINTS_KEYS,
+    SUM_KEYS,
+    WENT_OUT_KEYS,
+    GameResult,
+    MatchOver,
+    SumPicker,
+    ToMenu,
+    WentOut,
+)
+from companion.ui.card_down_turns import (
+    CARD_KEYS,
+    COLOUR_KEYS,
+    SPECIAL_CARD_KEYS,
+    WORD_KEYS,
+    CardPicker,
+    ColourMenu,
+    SpecialCard,
+    WordQuestion,
+)
 from companion.ui.card_down_words import BESIDE_X, colour_word, suit_word
+from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
 from companion.ui.play import GameScreen, Row, SetupScreen, next_choice
 from companion.ui.screen import (
     Confirm,
@@ -44,6 +64,50 @@ from companion.ui.screen import (
 
 #: The "games" option as the setup screen offers it (0: until the table stops).
 GAME_COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10)
+
+# What the table's buttons do, deal and turn, quick and exact entry.
+END = Key("DOWN", lazy("screen 21xN", "End the match here (after asking): the lowest total "
+                       "wins."))
+FIRST_EXACT = Key("ROLL/OK", lazy("screen 21xN", "Enter the card turned up to start the "
+                                  "discard pile: its value, colour and suit."))
+FIRST_QUICK = Key("ROLL", lazy("screen 21xN", "The card turned up to start the discard pile "
+                               "(OK: enter it exactly)."))
+DRAW = Key("ROLL", lazy("screen 21xN", "The player draws a card; the turn passes."))
+NO_MORE = Key("ROLL", lazy("screen 21xN", "No more card: the turn passes."))
+LAY_EXACT = Key("OK", lazy("screen 21xN", "Enter the card laid: value, colour and suit."))
+LAY_PLAIN = Key("OK", lazy("screen 21xN", "A plain card laid (no 2, A, B, C, D or 0)."))
+LAY_SPECIAL = Key("DOWN", lazy("screen 21xN", "A special card laid: one more press says "
+                               "which."))
+HANDS = Key("DOWN", lazy("screen 21xN", "Every hand's count of cards and the piles."))
+CALL_OUT = Key("UP", lazy("screen 21xN", "Call out a player who forgot TRIO, DUO or UNO (the "
+                          "line says who); else every hand's count."))
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+DEAL_EXACT_KEYS = Keys(lazy("screen 21", "The deal, exact"), lazy("screen 21", "ROLL card"),
+                       FIRST_EXACT, GAME_MENU)
+DEAL_QUICK_KEYS = Keys(lazy("screen 21", "The deal, quick"), lazy("screen 21", "ROLL turned up"),
+                       FIRST_QUICK, GAME_MENU)
+NEXT_EXACT_KEYS = Keys(lazy("screen 21", "The next deal, exact"),
+                       lazy("screen 21", "ROLL card  DOWN end"), FIRST_EXACT, END, GAME_MENU)
+NEXT_QUICK_KEYS = Keys(lazy("screen 21", "The next deal, quick"),
+                       lazy("screen 21", "ROLL card  DOWN end"), FIRST_QUICK, END, GAME_MENU)
+STACK_KEYS = Keys(lazy("screen 21", "2s stacked"), lazy("screen 21", "OK a 2  ROLL draw {n}"),
+                  Key("OK", lazy("screen 21xN", "The player lays another 2: the next one draws "
+                                 "2 more.")),
+                  Key("ROLL", lazy("screen 21xN", "The player draws every stacked card; the "
+                                   "turn passes.")), CALL_OUT, HANDS, GAME_MENU)
+AGAIN_EXACT_KEYS = Keys(lazy("screen 21", "After a C, exact"),
+                        lazy("screen 21", "OK card  ROLL no more"), LAY_EXACT, NO_MORE, CALL_OUT,
+                        HANDS, GAME_MENU)
+AGAIN_QUICK_KEYS = Keys(lazy("screen 21", "After a C, quick"),
+                        lazy("screen 21", "OK/DOWN lay  ROLL end"), LAY_PLAIN, LAY_SPECIAL,
+                        NO_MORE, CALL_OUT, GAME_MENU)
+TURN_EXACT_KEYS = Keys(lazy("screen 21", "A turn, exact"), lazy("screen 21", "OK card  ROLL draw"),
+                       LAY_EXACT, DRAW, CALL_OUT, HANDS, GAME_MENU)
+TURN_QUICK_KEYS = Keys(lazy("screen 21", "A turn, quick"),
+                       lazy("screen 21", "OK/DOWN lay ROLL draw"), LAY_PLAIN, LAY_SPECIAL, DRAW,
+                       CALL_OUT, GAME_MENU)
+WAIT_KEYS = Keys(lazy("screen 21", "Between games"), "", GAME_MENU)
 
 
 class CardDownSetup(SetupScreen):
@@ -80,6 +144,10 @@ class CardDownTable(GameScreen):
     """The game in play: the top card big, what it asks for, whose turn, every count."""
 
     roll_ready = True
+    all_keys = (SETUP_KEYS, DEAL_QUICK_KEYS, DEAL_EXACT_KEYS, TURN_QUICK_KEYS, SPECIAL_CARD_KEYS,
+                TURN_EXACT_KEYS, CARD_KEYS, STACK_KEYS, AGAIN_QUICK_KEYS, AGAIN_EXACT_KEYS,
+                WORD_KEYS, COLOUR_KEYS, WENT_OUT_KEYS, PICKER_KEYS, SUM_KEYS, POINTS_KEYS,
+                STANDINGS_KEYS, WAIT_KEYS, NEXT_QUICK_KEYS, NEXT_EXACT_KEYS, MATCH_OVER_KEYS)
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
@@ -128,9 +196,9 @@ class CardDownTable(GameScreen):
     def undone(self, ctx: Context) -> None:
         self.results_seen = min(self.results_seen, len(self.match.games))
 
-    def menu(self, ctx: Context) -> Screen:
+    def menu(self, ctx: Context, came_from: Screen | None = None) -> Screen:
         """The game menu with card entry (quick/exact) and the hands."""
-        menu = super().menu(ctx)
+        menu = super().menu(ctx, came_from)
         # Translators: how cards are entered, beside "Card entry" in the game menu.
         mode = pgettext("screen 6", "exact") if self.exact else pgettext("screen 6", "quick")
         # Translators: the game menu row that switches how cards are entered (its mode
@@ -188,31 +256,24 @@ class CardDownTable(GameScreen):
     # -- buttons ---------------------------------------------------------------------
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         match = self.match
         if match.phase == rules.DEAL:
-            # one space: "ROLL turned up DN end" is the whole line (21 columns)
             if "end_match" in match.expecting().types:
-                # Translators: at the deal: ROLL enters the first card turned up (exact
-                # entry: picks it), DN ends the match. The button names (UP, DN, OK, BACK,
-                # ROLL) are printed on the device: keep them in every hint.
-                return (pgettext("screen 21", "ROLL card DN end") if self.exact
-                        else pgettext("screen 21", "ROLL turned up DN end"))
-            return (pgettext("screen 21", "ROLL card") if self.exact
-                    else pgettext("screen 21", "ROLL turned up"))
+                return NEXT_EXACT_KEYS if self.exact else NEXT_QUICK_KEYS
+            return DEAL_EXACT_KEYS if self.exact else DEAL_QUICK_KEYS
         if match.phase != rules.PLAY:
-            return ""
+            return WAIT_KEYS
         if match.stacked:
-            # Translators: 2s are stacked: OK lays another 2, ROLL draws {n} cards.
-            return pgettext("screen 21", "OK a 2  ROLL draw {n}").format(n=match.stacked)
+            return STACK_KEYS
         # Quick entry: OK lays a plain card, DOWN one that acts (a 2, A-D): both lay a
         # card, in words that fit 21 columns.
         if match.follow_up == rules.AGAIN:
-            # Translators: after a C the player may lay one more card; ROLL: no more.
-            return (pgettext("screen 21", "OK card  ROLL no more") if self.exact
-                    else pgettext("screen 21", "OK/DN card ROLL done"))
-        return (pgettext("screen 21", "OK card  ROLL draw") if self.exact
-                else pgettext("screen 21", "OK/DN card ROLL draw"))
+            return AGAIN_EXACT_KEYS if self.exact else AGAIN_QUICK_KEYS
+        return TURN_EXACT_KEYS if self.exact else TURN_QUICK_KEYS
+
+    def key_values(self) -> dict[str, object]:
+        return {"n": self.match.stacked}
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.match.phase == rules.DEAL:

@@ -8,10 +8,28 @@ question there leads to the game menu.
 from __future__ import annotations
 
 from companion.games import card_down as rules
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas
+from companion.ui.keys import FINAL_STANDINGS, GAME_DONE, GAME_MENU, Key, Keys
 from companion.ui.play import GameScreen, MatchOverScreen, ResultScreen, Standings
 from companion.ui.screen import Context, Press, Screen, folded, is_, wrap
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+WENT_OUT_KEYS = Keys(lazy("screen 21", "Someone went out"),
+                     lazy("screen 21", "OK values  DOWN sums"),
+                     Key("OK/ROLL", lazy("screen 21xN", "Enter each hand card by card.")),
+                     Key("DOWN", lazy("screen 21xN", "Enter each hand as one sum of points.")),
+                     GAME_MENU)
+SUM_KEYS = Keys(lazy("screen 21", "A hand's sum"), lazy("screen 21", "UP/DOWN sum  ROLL ok"),
+                Key("UP/DOWN", lazy("screen 21xN", "One point more or less (held: ten).")),
+                Key("OK/ROLL", lazy("screen 21xN", "Enter the sum.")), GAME_MENU)
+POINTS_KEYS = Keys(lazy("screen 21", "A game's points"), lazy("screen 21", "OK standings"),
+                   Key("UP/DOWN", lazy("screen 21xN", "Scroll the players.")),
+                   Key("OK/ROLL", lazy("screen 21xN", "The standings after this game.")),
+                   GAME_MENU)
+MATCH_OVER_KEYS = Keys(lazy("screen 21", "The match's end"), lazy("screen 21", "DOWN all  OK end"),
+                       FINAL_STANDINGS, GAME_DONE, GAME_MENU)
 
 
 class ToMenu(Screen):
@@ -30,10 +48,7 @@ class WentOut(Screen):
 
     roll_ready = True
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK: enter each hand card by card; DN: each hand's sum of points.
-        return pgettext("screen 21", "OK values  DN sums")
+    keys = WENT_OUT_KEYS
 
     def __init__(self, table: GameScreen):
         super().__init__(table)
@@ -44,7 +59,7 @@ class WentOut(Screen):
             self.table.by_sum = is_(press, "down")
             return self.table.route(ctx)
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         return self
 
     def draw(self, canvas: Canvas) -> None:
@@ -64,10 +79,7 @@ class SumPicker(Screen):
 
     roll_ready = True
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: UP/DN change the sum, ROLL enters it ("ok").
-        return pgettext("screen 21", "UP/DN change ROLL ok")
+    keys = SUM_KEYS
 
     def __init__(self, table: GameScreen, player: str, held: int, parent: Screen):
         super().__init__(parent)
@@ -102,9 +114,7 @@ class GameResult(ResultScreen):
 
     ROWS = 4
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK standings")
+    keys = POINTS_KEYS
 
     def __init__(self, table: GameScreen, index: int):
         super().__init__(table)
@@ -143,9 +153,7 @@ class GameResult(ResultScreen):
 class MatchOver(MatchOverScreen):
     """The lowest total wins the match: winner(s) and their total big; DOWN all totals."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "DN all  OK end")
+    keys = MATCH_OVER_KEYS
 
     def extra_line(self, result: dict) -> str:
         # Translators: under "Winner", beside the winning total: the lowest total wins.

@@ -11,11 +11,39 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games import card_down as rules
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, Canvas, clip, fitting
 from companion.ui.card_down_words import BESIDE_X, FIELD_WORDS, SPECIAL_KEYS, colour_word, suit_word
+from companion.ui.keys import GAME_MENU, Key, Keys
 from companion.ui.play import GameScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+CARD_KEYS = Keys(lazy("screen 21", "Entering a card"), lazy("screen 21", "OK next  ROLL enter"),
+                 Key("UP/DOWN", lazy("screen 21xN", "Change the part marked: the value, the "
+                                     "colour or the suit (held: four at a time).")),
+                 Key("OK", lazy("screen 21xN", "Mark the next part.")),
+                 Key("ROLL", lazy("screen 21xN", "Enter the card; one that cannot go is "
+                                  "refused with the reason.")),
+                 Key("BACK", lazy("screen 21xN", "Go back without a card.")))
+SPECIAL_CARD_KEYS = Keys(
+    lazy("screen 21", "A special card"), lazy("screen 21", "BACK cancel"),
+    Key("UP", lazy("screen 21xN", "A 2: the next player draws 2 or lays a 2.")),
+    Key("DOWN", lazy("screen 21xN", "An A: the next player is skipped.")),
+    Key("OK", lazy("screen 21xN", "A B: the order of play turns round.")),
+    Key("ROLL", lazy("screen 21xN", "A C: the player may lay one more card.")),
+    Key("OK", lazy("screen 21xN", "A D: the player names a colour."), long=True),
+    Key("ROLL", lazy("screen 21xN", "A 0 (NULL), which goes on anything."), long=True),
+    Key("BACK", lazy("screen 21xN", "Cancel: no card was laid.")))
+WORD_KEYS = Keys(lazy("screen 21", "TRIO, DUO or UNO?"), lazy("screen 21", "OK said  DOWN forgot"),
+                 Key("OK/ROLL", lazy("screen 21xN", "The player said the word in time.")),
+                 Key("DOWN", lazy("screen 21xN", "The player forgot it: the next player may "
+                                  "call it out and make them draw 2.")), GAME_MENU)
+COLOUR_KEYS = Keys(lazy("screen 21", "A colour named"), lazy("screen 21", "UP/DOWN move  OK pick"),
+                   Key("UP/DOWN", lazy("screen 21xN", "Move to the colour the player named.")),
+                   Key("OK/ROLL", lazy("screen 21xN", "That colour (or none named).")),
+                   GAME_MENU)
 
 
 class CardPicker(Screen):
@@ -26,11 +54,7 @@ class CardPicker(Screen):
     roll_ready = True
     FIELDS = ("value", "colour", "suit")
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: UP/DN change the part under the cursor, OK moves to the next
-        # part (">"), ROLL enters the card.
-        return pgettext("screen 21", "UP/DN OK> ROLL enter")
+    keys = CARD_KEYS
 
     def __init__(self, table: GameScreen, title: str, player: str | None):
         super().__init__(table)
@@ -121,9 +145,7 @@ def _on_card(card: rules.Card | None) -> str:
 class SpecialCard(Screen):
     """Quick mode: which special card was played, one press each (held for D and 0)."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "BACK cancel")
+    keys = SPECIAL_CARD_KEYS
 
     def __init__(self, table: GameScreen):
         super().__init__(table)
@@ -155,10 +177,7 @@ class WordQuestion(Screen):
 
     roll_ready = True
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK: the player said the word in time; DN: they forgot it.
-        return pgettext("screen 21", "OK said  DN forgot")
+    keys = WORD_KEYS
 
     def __init__(self, table: GameScreen):
         super().__init__(table)
@@ -173,7 +192,7 @@ class WordQuestion(Screen):
         if is_(press, "down"):
             return self._answer(ctx, "forgot")
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         return self
 
     def _answer(self, ctx: Context, kind: str) -> Screen:
@@ -188,15 +207,18 @@ class WordQuestion(Screen):
         # as a question, drawn big (7 characters).
         canvas.centered(BODY_TOP + 1, pgettext("screen 7", "{word}?").format(word=self.word),
                         scale=3)
-        # Translators: did the player say the word in time? (The shorter form is shown
-        # when the name is long.)
-        question = pgettext("screen 21", "Did {name} say it?").format(name=self.player)
-        canvas.line(3, fitting(question, pgettext("screen 21", "Said it in time?")),
-                    center=True)
+        # Translators: did the player say the word ({word}: TRIO, DUO or UNO) in time? (The
+        # shorter form is shown when the name is long.)
+        question = pgettext("screen 21 (if it fits)", "Did {name} say {word}?")
+        canvas.line(3, fitting(question.format(name=self.player, word=self.word),
+                               pgettext("screen 21", "Said {word} in time?").format(
+                                   word=self.word)), center=True)
 
 
 class ColourMenu(Menu):
     """After a D: the colour the player names (or none); BACK opens the game menu."""
+
+    keys = COLOUR_KEYS
 
     def __init__(self, table: GameScreen):
         self.table = table
@@ -221,5 +243,5 @@ class ColourMenu(Menu):
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         return super().press(ctx, press)

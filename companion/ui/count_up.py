@@ -15,6 +15,7 @@ from companion.lang import lazy, pgettext
 from companion.session import Session
 from companion.table import scores
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting, text_width
+from companion.ui.keys import GAME_DONE, GAME_MENU, SETUP_KEYS, Key, Keys
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Said, Screen, is_
 
@@ -28,6 +29,33 @@ ROWS_Y = BODY_TOP + 22
 SCORE_Y = BODY_TOP + 11
 #: A long UP/DOWN moves the picker this many places.
 BIG_STEP = 5
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+LEAD_KEYS = Keys(lazy("screen 21", "A lead"), lazy("screen 21", "UP/DOWN card  OK lead"),
+                 Key("UP/DOWN", lazy("screen 21xN", "Move to the card led (held: five at a "
+                                     "time).")),
+                 Key("OK", lazy("screen 21xN", "Enter it: the trick begins.")), GAME_MENU)
+FOLLOW_KEYS = Keys(lazy("screen 21", "A follow"), lazy("screen 21", "OK play  ROLL pass"),
+                   Key("UP/DOWN", lazy("screen 21xN", "Move to the card played: only the cards "
+                                       "that may follow are offered, and pass.")),
+                   Key("OK", lazy("screen 21xN", "Enter the card (or the pass) under the "
+                                  "cursor.")),
+                   Key("ROLL", lazy("screen 21xN", "Pass: the other player wins the trick.")),
+                   GAME_MENU)
+PASS_KEYS = Keys(lazy("screen 21", "Nothing to follow"), lazy("screen 21", "OK or ROLL: pass"),
+                 Key("OK/ROLL", lazy("screen 21xN", "The player passes: the other wins the "
+                                     "trick.")), GAME_MENU)
+OVER = Keys(lazy("screen 21", "The match is over"), "", GAME_MENU)
+TRICK_KEYS = Keys(lazy("screen 21", "A trick won"), lazy("screen 21", "OK next  UP/DOWN pick"),
+                  Key("OK/ROLL", lazy("screen 21xN", "On: the winner leads the next trick.")),
+                  Key("UP/DOWN", lazy("screen 21xN", "On, moving the leader's card at once.")),
+                  GAME_MENU)
+GAME_KEYS = Keys(lazy("screen 21", "A game won"), lazy("screen 21", "OK next"),
+                 Key("OK/ROLL", lazy("screen 21xN", "On to the next game.")), GAME_MENU)
+MATCH_KEYS = Keys(lazy("screen 21", "The match won"), lazy("screen 21", "DOWN games  OK end"),
+                  Key("DOWN", lazy("screen 21xN", "Every game: its winner and the tricks (*: "
+                                   "won on the last trick).")), GAME_DONE, GAME_MENU)
 
 
 def pass_word() -> str:
@@ -62,6 +90,9 @@ class CountUpSetup(SetupScreen):
 class CountUpTable(GameScreen):
     """The trick in play. UP/DOWN pick a card from what the rules allow (and "pass"),
     OK enters it, ROLL passes; BACK opens the game menu (undo, standings, leave)."""
+
+    all_keys = (SETUP_KEYS, LEAD_KEYS, FOLLOW_KEYS, PASS_KEYS, TRICK_KEYS, GAME_KEYS, MATCH_KEYS,
+                OVER)
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
@@ -120,16 +151,12 @@ class CountUpTable(GameScreen):
         return self.can_pass
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         if self.match.over:
-            return ""
+            return OVER
         if not self.match.trick:
-            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
-            # on the device's buttons: keep them as they are.
-            return pgettext("screen 21", "UP/DN card  OK lead")
-        if self.choices() == [PASS]:
-            return pgettext("screen 21", "OK or ROLL: pass")
-        return pgettext("screen 21", "OK play  ROLL pass")
+            return LEAD_KEYS
+        return PASS_KEYS if self.choices() == [PASS] else FOLLOW_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.match.over:
@@ -227,7 +254,7 @@ class TrickWon(ResultScreen):
     """Who took the trick and the tricks so far; the winner leads next. OK or ROLL goes
     on; UP/DOWN go on and already move the leader's picker."""
 
-    hint = Said(lazy("screen 21", "OK next  UP/DN pick"))
+    keys = TRICK_KEYS
 
     def __init__(self, table: CountUpTable):
         super().__init__(table)
@@ -265,7 +292,7 @@ def draw_score(canvas: Canvas, players: Sequence[str], counts: dict[str, int]) -
 class GameResult(ResultScreen):
     """A game's winner, its tricks (and the last-trick tie-break), the match score."""
 
-    hint = Said(lazy("screen 21", "OK next"))
+    keys = GAME_KEYS
 
     def __init__(self, table: CountUpTable, index: int):
         super().__init__(table)
@@ -290,7 +317,7 @@ class GameResult(ResultScreen):
 class MatchOver(GameOverScreen):
     """The match winner and the games score big; DOWN lists the games; OK ends."""
 
-    hint = Said(lazy("screen 21", "DN games  OK end"))
+    keys = MATCH_KEYS
     # The title bar's right says "first to 5": 10 columns left.
     heading = Said(lazy("screen 10", "Match over"))
 

@@ -24,6 +24,17 @@ from companion.ui.canvas import (
     fitting,
     text_width,
 )
+from companion.ui.keys import (
+    ANY_BACK,
+    FINAL_STANDINGS,
+    GAME_DONE,
+    GAME_MENU,
+    PICKER_KEYS,
+    SETUP_KEYS,
+    STANDINGS_KEYS,
+    Key,
+    Keys,
+)
 from companion.ui.picker import ValuePicker
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen, Standings
 from companion.ui.screen import Context, Menu, MenuItem, Press, Said, Screen, is_
@@ -36,6 +47,29 @@ COMMON_RANK = "10"
 TURN_DIE = 20
 #: Width of a chart legend's marker and the gap after it.
 LEGEND_MARK = 8
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+GOAL_KEYS = Keys(lazy("screen 21", "Rolling for the goal"), lazy("screen 21", "ROLL roll for goal"),
+                 Key("ROLL", lazy("screen 21xN", "Roll a die for the Hit Goal; after two the "
+                                  "goal is set, the higher face first.")), GAME_MENU)
+ROLL = Key("ROLL", lazy("screen 21xN", "Roll the die for the player named (a table with real "
+                        "dice enters the face); the screen says what the face means."))
+CALL_KEYS = Keys(lazy("screen 21", "A turn"), lazy("screen 21", "ROLL roll  OK call"), ROLL,
+                 Key("OK", lazy("screen 21xN", "Call: everyone else has one more turn, then "
+                                "the hand ends. Right after a roll the device asks who calls.")),
+                 GAME_MENU)
+ROLL_KEYS = Keys(lazy("screen 21", "The final round"), lazy("screen 21", "ROLL roll  BACK menu"),
+                 ROLL, GAME_MENU)
+LAST_ROLL_KEYS = Keys(lazy("screen 21", "The last roll"), lazy("screen 21", "OK Board cards"),
+                      Key("OK/ROLL", lazy("screen 21xN", "On to the Board's cards; the last roll "
+                                          "stays on the screen until then.")), GAME_MENU)
+HAND_KEYS = Keys(lazy("screen 21", "A hand's result"), lazy("screen 21", "OK totals"),
+                 Key("OK/ROLL", lazy("screen 21xN", "The totals after this hand.")), GAME_MENU)
+OVER_KEYS = Keys(lazy("screen 21", "The game's end"), lazy("screen 21", "UP chart  DOWN totals"),
+                 Key("UP", lazy("screen 21xN", "A chart of every total, hand by hand.")),
+                 FINAL_STANDINGS, GAME_DONE, GAME_MENU)
+CHART_KEYS = Keys(lazy("screen 21", "The chart"), lazy("screen 21", "OK back"), ANY_BACK)
 
 
 class FinalCountSetup(SetupScreen):
@@ -61,6 +95,9 @@ class FinalCountSetup(SetupScreen):
 
 class FinalCountTable(GameScreen):
     """The hand in play: whose turn, the die, the goal, the draw pile, the final round."""
+
+    all_keys = (SETUP_KEYS, GOAL_KEYS, CALL_KEYS, ROLL_KEYS, LAST_ROLL_KEYS, PICKER_KEYS,
+                HAND_KEYS, STANDINGS_KEYS, OVER_KEYS, CHART_KEYS)
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
@@ -121,17 +158,13 @@ class FinalCountTable(GameScreen):
     # -- buttons ---------------------------------------------------------------------
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         # Whose roll it is stands on the screen; the hint is the buttons.
         if self.match.phase == rules.GOAL:
-            # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
-            # on the device's buttons: keep them as they are.
-            return pgettext("screen 21", "ROLL roll for goal")
+            return GOAL_KEYS
         if self.match.phase == rules.BOARD:
-            return pgettext("screen 21", "OK Board cards")
-        if "call" in self.match.expecting().types:
-            return pgettext("screen 21", "ROLL roll  OK call")
-        return pgettext("screen 21", "ROLL roll  BACK menu")
+            return LAST_ROLL_KEYS
+        return CALL_KEYS if "call" in self.match.expecting().types else ROLL_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         match = self.match
@@ -313,7 +346,7 @@ def _bust() -> str:
 class HandResult(ResultScreen):
     """Every player's best total, BUST/GOAL marks, winners, bonus, split and points."""
 
-    hint = Said(lazy("screen 21", "OK totals"))
+    keys = HAND_KEYS
 
     def __init__(self, table: FinalCountTable, index: int):
         super().__init__(table)
@@ -347,7 +380,7 @@ class HandResult(ResultScreen):
 class GameOver(GameOverScreen):
     """The winner(s) big; DOWN shows every total; UP a chart of totals by hand."""
 
-    hint = Said(lazy("screen 21", "UP plot DN all OK end"))
+    keys = OVER_KEYS
 
     def title_right(self, result: dict) -> str:
         hands = len(result["hands"])
@@ -360,7 +393,7 @@ class GameOver(GameOverScreen):
 class TotalsChart(Screen):
     """Each player's cumulative total by hand, one line each, with the 300 line."""
 
-    hint = Said(lazy("screen 21", "OK back"))
+    keys = CHART_KEYS
 
     def __init__(self, match, parent: Screen):
         super().__init__(parent)

@@ -30,9 +30,23 @@ from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
 from companion.ui.full_counter_cards import card_of, label
-from companion.ui.full_counter_deck import DeckScreen
-from companion.ui.full_counter_results import GameResult, MatchOver
-from companion.ui.full_counter_turns import BlindPicker, CardsHeld, StarterQuestion
+from companion.ui.full_counter_deck import DECK_EDIT_KEYS, DECK_KEYS, DeckScreen
+from companion.ui.full_counter_results import (
+    LAST_LOSER_KEYS,
+    LOSER_KEYS,
+    MATCH_OVER_KEYS,
+    GameResult,
+    MatchOver,
+)
+from companion.ui.full_counter_turns import (
+    BLIND_KEYS,
+    CARDS_HELD_KEYS,
+    STARTER_KEYS,
+    BlindPicker,
+    CardsHeld,
+    StarterQuestion,
+)
+from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
 from companion.ui.picker import ValuePicker
 from companion.ui.play import GameScreen, Row, SetupScreen, Standings, next_choice
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Press, Screen, is_, wrap
@@ -63,6 +77,28 @@ EFFECT_TIMES = {
     # Translators: Full Counter, {n} Magnetic Rays laid together ("x" = times).
     rules.MAGNETIC_RAYS: lazy("screen 11", "flip x{n}"),
 }
+CARDS = Key("DOWN", lazy("screen 21xN", "Every player's cards by count: in hand, face up, "
+                        "face down (a match that counts the cards)."))
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+PLAY_KEYS = Keys(lazy("screen 21", "A turn"), lazy("screen 21", "ROLL play  OK other"),
+                 Key("ROLL", lazy("screen 21xN", "The play of the player whose turn it is: "
+                                  "pick its cards, OK adds each, ROLL enters them.")),
+                 Key("OK", lazy("screen 21xN", "Something else: a pick-up, a face-down card, "
+                                "who is out.")), CARDS, GAME_MENU)
+FLIP_KEYS = Keys(lazy("screen 21", "Face-down cards left"),
+                 lazy("screen 21", "ROLL flip  OK other"),
+                 Key("ROLL", lazy("screen 21xN", "The player turned over a face-down card: "
+                                  "say which.")),
+                 Key("OK", lazy("screen 21xN", "Something else: a pick-up, every player's "
+                                "cards.")), CARDS, GAME_MENU)
+QUICK_KEYS = Keys(lazy("screen 21", "A turn, quick mode"),
+                  lazy("screen 21", "ROLL plain  OK power"),
+                  Key("ROLL", lazy("screen 21xN", "A plain play by the player whose turn it "
+                                   "is.")),
+                  Key("OK", lazy("screen 21xN", "Something else: a power or an ability (and "
+                                 "how many), four of a value burnt, a pick-up, who is out.")),
+                  GAME_MENU)
 #: How many games a match lasts, as the setup screen offers it (0: until ended).
 GAME_COUNTS = (0, 1, 3, 5, 10)
 #: The right-hand column of the table screen, and the characters that fit in it.
@@ -146,6 +182,10 @@ class FullCounterTable(GameScreen):
     """The game in play: whose turn, the direction, ascending or descending, the value to
     beat and how many of it lie on top, the last play, who is out."""
 
+    all_keys = (SETUP_KEYS, DECK_KEYS, DECK_EDIT_KEYS, STARTER_KEYS, PLAY_KEYS, PICKER_KEYS,
+                FLIP_KEYS, BLIND_KEYS, QUICK_KEYS, CARDS_HELD_KEYS, LOSER_KEYS,
+                LAST_LOSER_KEYS, STANDINGS_KEYS, MATCH_OVER_KEYS)
+
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
         self.results_seen = len(self.match.games)
@@ -170,10 +210,10 @@ class FullCounterTable(GameScreen):
     def undone(self, ctx: Context) -> None:
         self.results_seen = min(self.results_seen, len(self.match.games))
 
-    def menu(self, ctx: Context) -> Screen:
+    def menu(self, ctx: Context, came_from: Screen | None = None) -> Screen:
         """The game menu, with losses for standings, the end of the match between games
         and the shuffle guide for the next deal."""
-        menu = super().menu(ctx)
+        menu = super().menu(ctx, came_from)
         items = []
         for item in menu.items:
             if _is_row(item, "Standings"):
@@ -223,16 +263,10 @@ class FullCounterTable(GameScreen):
     # -- buttons ---------------------------------------------------------------------
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         if self.match.quick:
-            # Translators: ROLL enters a plain play, OK a card with a power. The button
-            # names (UP, DN, OK, BACK, ROLL) are printed on the device: keep them in every
-            # hint.
-            return pgettext("screen 21", "ROLL plain  OK power")
-        if self._blind_only():
-            # Translators: ROLL turns over a face-down card; OK: anything else.
-            return pgettext("screen 21", "ROLL flip  OK other")
-        return pgettext("screen 21", "ROLL play  OK other")
+            return QUICK_KEYS
+        return FLIP_KEYS if self._blind_only() else PLAY_KEYS
 
     def _blind_only(self) -> bool:
         """Counted, and only face-down cards are left: ROLL turns one over."""

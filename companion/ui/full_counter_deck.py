@@ -10,6 +10,7 @@ from companion.errors import CompanionError
 from companion.games import full_counter as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import Canvas, clip
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import MENU_ROWS, Context, Message, Press, Screen, is_, wrap
 
 
@@ -19,6 +20,22 @@ class DeckSetup(Protocol):
     deck: dict[str, Any]
 
     def returned(self, ctx: Context) -> Screen: ...
+
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+DECK_KEYS = Keys(lazy("screen 21", "The deck"), lazy("screen 21", "OK edit  BACK done"),
+                 Key("UP/DOWN", lazy("screen 21xN", "Move to another line.")),
+                 Key("OK", lazy("screen 21xN", "Edit the line picked; on Reset to FU1, the "
+                                "standard deck again.")),
+                 Key("BACK/ROLL", lazy("screen 21xN", "Done: back to the setup.")))
+DECK_EDIT_KEYS = Keys(lazy("screen 21", "The deck: a line"),
+                      lazy("screen 21", "UP/DOWN value OK keep"),
+                      Key("UP/DOWN", lazy("screen 21xN", "Change the number (a card's number "
+                                          "runs to none and round).")),
+                      Key("OK/ROLL", lazy("screen 21xN", "Keep it; a deck that does not add up "
+                                          "is refused with the reason.")),
+                      Key("BACK", lazy("screen 21xN", "Put the number back as it was.")))
 
 
 class DeckScreen(Screen):
@@ -55,10 +72,8 @@ class DeckScreen(Screen):
         self.editing: Any = None  # the value before editing began, while editing
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        if self.editing is not None:
-            return pgettext("screen 21", "UP/DN value  OK keep")
-        return pgettext("screen 21", "OK edit  BACK done")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return DECK_KEYS if self.editing is None else DECK_EDIT_KEYS
 
     @property
     def key(self) -> str:

@@ -4,10 +4,25 @@
 
 from __future__ import annotations
 
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip
+from companion.ui.keys import GAME_DONE, GAME_MENU, GO_ON, Key, Keys
 from companion.ui.play import GameScreen, MatchOverScreen, ResultScreen
 from companion.ui.screen import Context, Press, Screen, is_, wrap
+
+LOSSES = Key("UP", lazy("screen 21xN", "Every player's losses so far."))
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+LOSER_KEYS = Keys(lazy("screen 21", "A game's loser"), lazy("screen 21", "OK next  DOWN end"),
+                  Key("OK/ROLL", lazy("screen 21xN", "The next game: the loser deals.")),
+                  Key("DOWN", lazy("screen 21xN", "End the match here (after asking): the "
+                                   "fewest losses win.")), LOSSES, GAME_MENU)
+LAST_LOSER_KEYS = Keys(lazy("screen 21", "The last game's loser"),
+                       lazy("screen 21", "OK on  UP losses"), GO_ON, LOSSES, GAME_MENU)
+MATCH_OVER_KEYS = Keys(lazy("screen 21", "The match's end"),
+                       lazy("screen 21", "DOWN losses  OK end"),
+                       Key("DOWN", lazy("screen 21xN", "Every player's losses.")),
+                       GAME_DONE, GAME_MENU)
 
 
 class GameResult(ResultScreen):
@@ -18,10 +33,8 @@ class GameResult(ResultScreen):
         self.record = table.match.result()["games"][index]
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        if self.table.match.over:
-            return pgettext("screen 21", "OK on  UP losses")
-        return pgettext("screen 21", "OK next  DN end match")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return LAST_LOSER_KEYS if self.table.match.over else LOSER_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "up"):
@@ -46,9 +59,7 @@ class GameResult(ResultScreen):
 class MatchOver(MatchOverScreen):
     """The match's winners (fewest losses) big; DOWN every player's losses."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "DN losses  OK end")
+    keys = MATCH_OVER_KEYS
 
     def down_screen(self) -> Screen:
         return self.table.losses(self)

@@ -11,12 +11,30 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import full_counter as rules
-from companion.lang import pgettext
+from companion.lang import lazy, pgettext
 from companion.ui.canvas import Canvas
 from companion.ui.full_counter_cards import card_of, label
+from companion.ui.keys import ANY_BACK, SCROLL, Key, Keys
 from companion.ui.picker import ValuePicker
 from companion.ui.play import GameScreen
 from companion.ui.screen import MENU_ROWS, Context, Menu, MenuItem, Press, Screen, is_
+
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+CARDS_HELD_KEYS = Keys(lazy("screen 21", "Every player's cards"),
+                       lazy("screen 21", "UP/DOWN more  OK back"), SCROLL, ANY_BACK)
+BLIND_KEYS = Keys(lazy("screen 21", "A face-down card"), lazy("screen 21", "OK this card"),
+                  Key("UP/DOWN", lazy("screen 21xN", "Move to the card the player turned "
+                                      "over.")),
+                  Key("OK/ROLL", lazy("screen 21xN", "Enter it.")),
+                  Key("BACK", lazy("screen 21xN", "Go back without a card.")))
+STARTER_KEYS = Keys(lazy("screen 21", "Who starts"), lazy("screen 21", "OK pick  BACK menu"),
+                    Key("UP/DOWN", lazy("screen 21xN", "Move to the player who has the card, "
+                                        "or to Nobody.")),
+                    Key("OK/ROLL", lazy("screen 21xN", "That player has it; Nobody: the next "
+                                        "question.")),
+                    Key("BACK", lazy("screen 21xN", "The game menu; on the question about the "
+                                     "hand, the question about the table again.")))
 
 
 class CardsHeld(Screen):
@@ -24,9 +42,7 @@ class CardsHeld(Screen):
     a player, hand / face-up / face-down, "out" for who is out. UP/DOWN scroll (five
     players need six rows), any other button goes back."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "UP/DN more  OK back")
+    keys = CARDS_HELD_KEYS
 
     def __init__(self, match: Any, parent: Screen):
         super().__init__(parent)
@@ -67,9 +83,7 @@ class CardsHeld(Screen):
 class BlindPicker(ValuePicker):
     """The face-down card that was turned over: UP/DOWN to it, OK enters it."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK this card")
+    keys = BLIND_KEYS
 
     def __init__(self, table: GameScreen, player: str, parent: Screen):
         deck = table.deck
@@ -95,9 +109,7 @@ class StarterQuestion(Menu):
     """FU2 as questions: who has a face-up Gold Bar (first from the dealer's left)?
     Nobody: who has one in hand? Nobody again: the same for the next value."""
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "OK pick  BACK menu")
+    keys = STARTER_KEYS
 
     def __init__(self, table: GameScreen, face_up: bool):
         match = table.match
@@ -141,5 +153,5 @@ class StarterQuestion(Menu):
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "back"):
-            return self.table.menu(ctx) if self.face_up else StarterQuestion(self.table, True)
+            return self.table.menu(ctx, self) if self.face_up else StarterQuestion(self.table, True)
         return super().press(ctx, press)

@@ -64,8 +64,14 @@ def setup_screen(ctx: Context, game_id: str, parent: Screen | None,
     return screen
 
 
+def table_class(game_id: str) -> type:
+    """The class of the main screen of ``game_id`` (its ``all_keys`` are the game's
+    buttons for Help)."""
+    module, screens = _screens(game_id)
+    return getattr(module, screens.table)
+
+
 def table_screen(session, home: Screen | None) -> Screen:
     """The main screen of a session's game (for resume and ``--new``):
     ``Table(session, home)``."""
-    module, screens = _screens(session.match.game_id)
-    return getattr(module, screens.table)(session, home)
+    return table_class(session.match.game_id)(session, home)

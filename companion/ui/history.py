@@ -18,6 +18,7 @@ from companion.clock import said_when
 from companion.export import score_rows
 from companion.lang import lazy, npgettext, number, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
+from companion.ui.keys import GO_BACK, OK_BACK, Key, Keys
 from companion.ui.moves import describe
 from companion.ui.roster import roster_menu
 from companion.ui.screen import (
@@ -122,9 +123,13 @@ class GameTable(Screen):
     """The top of a game's table: place, name and wins small, the rating big, two
     players a screen. UP/DOWN move, OK opens the player's card."""
 
-    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-    # device's buttons: keep them as they are.
-    hint = lazy("screen 21", "UP/DN move  OK card")
+    # Translators: a hint line (21 characters): the button names printed on the device
+    # (UP, DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+    keys = Keys(lazy("screen 21", "A game's top players"),
+                lazy("screen 21", "UP/DOWN move  OK card"),
+                Key("UP/DOWN", lazy("screen 21xN", "The player above or below.")),
+                Key("OK/ROLL", lazy("screen 21xN", "The player's card: their figures in every "
+                                    "game.")), GO_BACK)
     ROWS = 2
     ROW_H = 21
 
@@ -168,7 +173,9 @@ class PlayerCard(Screen):
     """A player's figures: all games together first, then one game a page (rating big).
     UP/DOWN turn the pages."""
 
-    hint = lazy("screen 21", "UP/DN game  OK back")
+    keys = Keys(lazy("screen 21", "A player's card"), lazy("screen 21", "UP/DOWN game  OK back"),
+                Key("UP/DOWN", lazy("screen 21xN", "All games together, then one game a "
+                                    "page.")), OK_BACK, GO_BACK)
 
     def __init__(self, name: str, shown: Mapping[str, Any], parent: Screen):
         super().__init__(parent)
@@ -292,6 +299,20 @@ def finished_games(ctx: Context, parent: Screen) -> Screen:
     return Menu(pgettext("screen 21", "Finished games"), items, parent)
 
 
+SHEET_ROWS = Key("UP/DOWN", lazy("screen 21xN", "Scroll the rows: a hand or a round each; "
+                                 "the totals stay on the last line."))
+SHEET_MOVES = Key("ROLL", lazy("screen 21xN", "Every move of the game in order, the ones taken "
+                               "back with undo struck through."))
+# Translators: UP/DN scroll the rows, ROLL shows every move played.
+SHEET_KEYS = Keys(lazy("screen 21", "A score table"), lazy("screen 21", "UP/DN rows ROLL moves"),
+                  SHEET_ROWS, SHEET_MOVES, OK_BACK, GO_BACK)
+# Translators: OK shows the next players' columns, ROLL every move played.
+SHEET_WIDE_KEYS = Keys(lazy("screen 21", "A wide score table"),
+                       lazy("screen 21", "OK more  ROLL moves"), SHEET_ROWS,
+                       Key("OK", lazy("screen 21xN", "The next four players.")), SHEET_MOVES,
+                       GO_BACK)
+
+
 class MatchSheet(Screen):
     """A match's score table: a column per player (four at a time; OK shows the next
     four), a row per hand or round (UP/DOWN scroll), the totals always on the last line.
@@ -315,12 +336,8 @@ class MatchSheet(Screen):
         self.top = 0    # first round row shown
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        if self.pages > 1:
-            # Translators: OK shows the next players' columns, ROLL every move played.
-            return pgettext("screen 21", "OK more  ROLL moves")
-        # Translators: UP/DN scroll the rows, ROLL shows every move played.
-        return pgettext("screen 21", "UP/DN rows ROLL moves")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return SHEET_WIDE_KEYS if self.pages > 1 else SHEET_KEYS
 
     @property
     def pages(self) -> int:
@@ -361,10 +378,19 @@ class MatchSheet(Screen):
             canvas.text(right - text_width(text), y, text)
 
 
+MOVES_KEYS = Keys(lazy("screen 21", "Every move of a game"),
+                  lazy("screen 21", "UP/DOWN rows  OK back"),
+                  Key("UP/DOWN", lazy("screen 21xN", "Scroll the moves (held: four at a time). "
+                                      "A move struck through was taken back with undo.")),
+                  OK_BACK, GO_BACK)
+
+
 class MatchMoves(Screen):
     """Every move of a match as it was played, numbered by its place in the log; a move
     taken back by undo stays at the place it held, struck through (the title counts
     them), before the move that took its place. UP/DOWN scroll."""
+
+    keys = MOVES_KEYS
 
     def __init__(self, ctx: Context, record: Any, parent: Screen):
         super().__init__(parent)
@@ -376,10 +402,6 @@ class MatchMoves(Screen):
     def title(self) -> str:  # type: ignore[override]
         # Translators: the title over every move of a finished game.
         return pgettext("screen 12", "Moves")
-
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "UP/DN rows  OK back")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):

@@ -8,6 +8,8 @@ from companion import __version__
 from companion.games import GAMES, GameInfo, available
 from companion.lang import lazy, number, pgettext
 from companion.ui.canvas import COLUMNS
+from companion.ui.help import HelpScreen, help_title, here, settings_sections
+from companion.ui.keys import MENU_KEYS
 from companion.ui.resume import resume_offer, unfinished_first
 from companion.ui.screen import (
     Context,
@@ -75,8 +77,8 @@ def _game_opener(info: GameInfo):
 
 
 def settings_menu(ctx: Context, parent: Screen) -> Screen:
-    """Settings: pair a phone with the web page, the phones paired, the language, and
-    what the device is configured as."""
+    """Settings: pair a phone with the web page, the phones paired, the language, what
+    the device is configured as, and Help."""
     from companion.ui.language import language_menu
     from companion.ui.pair import pair_screen, paired_phones
 
@@ -85,7 +87,13 @@ def settings_menu(ctx: Context, parent: Screen) -> Screen:
                 [MenuItem(lazy("screen 21", "Pair a phone"), pair_screen),
                  MenuItem(lazy("screen 21", "Paired phones"), paired_phones),
                  MenuItem(lazy("screen 21", "Language"), language_menu),
-                 MenuItem(lazy("screen 21", "This device"), settings_screen)], parent)
+                 MenuItem(lazy("screen 21", "This device"), settings_screen),
+                 MenuItem(lazy("screen 21", "Help"), settings_help)], parent)
+
+
+def settings_help(ctx: Context, menu: Screen) -> Screen:
+    """Help for the Settings: the menu's buttons, each row, how the buttons work."""
+    return HelpScreen(help_title(), here(MENU_KEYS) + settings_sections(), menu)
 
 
 def _pieces(text: str, width: int) -> list[str]:

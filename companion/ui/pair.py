@@ -22,6 +22,7 @@ from PIL import Image
 from companion.lang import lazy, pgettext
 from companion.network import outward_address
 from companion.ui.canvas import WIDTH, Canvas
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, folded
 
 #: The largest QR code drawn: version 3 is 29 modules, 58 px at 2 px a module.
@@ -55,6 +56,13 @@ def qr_image(text: str) -> Image.Image | None:
     return image
 
 
+PAIR_BACK = Key("BACK", lazy("screen 21xN", "Leave: the code shown can no longer be used."))
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+PAIR_KEYS = Keys(lazy("screen 21", "Pairing a phone"), lazy("screen 21", "BACK leave"), PAIR_BACK)
+PAIR_QR_KEYS = Keys(lazy("screen 21", "Pairing a phone"), "", PAIR_BACK)
+
+
 class PairScreen(Screen):
     """The current code, big, a QR code of the page's address with it, and the seconds
     it has left; "Locked" and the seconds to wait while pairing is locked."""
@@ -72,10 +80,9 @@ class PairScreen(Screen):
         self._take()
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-        # device's buttons: keep them as they are.
-        return "" if self.qr() is not None else pgettext("screen 21", "BACK leave")
+    def keys(self) -> Keys:  # type: ignore[override]
+        # The QR code takes the hint's line: BACK is said in Help.
+        return PAIR_QR_KEYS if self.qr() is not None else PAIR_KEYS
 
     def _take(self) -> None:
         self.code, self.expires = self.pairing.show()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
-from companion.lang import lazy, pgettext
+from companion.lang import pgettext
 from companion.ui.canvas import (
     BODY_TOP,
     COLUMNS,
@@ -16,7 +16,8 @@ from companion.ui.canvas import (
     newest_that_fit,
     text_width,
 )
-from companion.ui.screen import Context, Press, Said, Screen, is_
+from companion.ui.keys import PICKER_KEYS
+from companion.ui.screen import Context, Press, Screen, is_
 
 
 class ValuePicker(Screen):
@@ -25,9 +26,7 @@ class ValuePicker(Screen):
     OK all of them), ROLL is done. ``submit`` gets the list and returns the next screen
     (or raises to refuse)."""
 
-    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
-    # on the device's buttons: keep them as they are.
-    hint = Said(lazy("screen 21", "OK add  ROLL done"))
+    keys = PICKER_KEYS
     roll_ready = True
 
     def __init__(

@@ -29,6 +29,8 @@ from companion.ui.canvas import (
     fitting,
     text_width,
 )
+from companion.ui.help import game_help
+from companion.ui.keys import SETUP_KEYS, STANDINGS_KEYS, Keys
 from companion.ui.moves import describe, move_word
 from companion.ui.picker import ValuePicker
 from companion.ui.roster import PlayerPicker
@@ -51,9 +53,11 @@ log = logging.getLogger("companion")
 
 
 class GameScreen(Screen):
-    """A game's main screen. ``home`` is where leaving the game goes."""
+    """A game's main screen. ``home`` is where leaving the game goes; ``all_keys`` are
+    the keys of every screen of the game, for its Help (the order a game meets them)."""
 
     roll_ready = True
+    all_keys: tuple[Keys, ...] = ()
 
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(home)
@@ -100,8 +104,10 @@ class GameScreen(Screen):
         """The screen after an event was applied."""
         return self.route(ctx)
 
-    def menu(self, ctx: Context) -> Screen:
-        """The game menu: undo, standings, leave."""
+    def menu(self, ctx: Context, came_from: Screen | None = None) -> Screen:
+        """The game menu: undo, standings, leave, Help (``came_from``: the screen it was
+        opened from, whose buttons Help says first; default this one)."""
+        came_from = self if came_from is None else came_from
         items = [MenuItem(pgettext("screen 21", "Back to the game"),
                           lambda ctx, menu: self.route(ctx))]
         if self.match.events:
@@ -121,6 +127,8 @@ class GameScreen(Screen):
                 pgettext("screen 21", "End this game?"),
                 wrap(pgettext("screen 21x4", "It will not be offered to resume.")),
                 lambda ctx: self._abandon(), menu)))
+        items.append(MenuItem(pgettext("screen 21", "Help"), lambda ctx, menu: game_help(
+            self.match.game_id, came_from, menu)))
         return Menu(self.session.title, items, self)
 
     def describe_event(self, event: dict, named: bool = True) -> str:
@@ -172,7 +180,7 @@ class Standings(Screen):
     the total big beside them, or (when a long name and a long total do not fit side by
     side) one player a page with the total under the name."""
 
-    hint = Said(lazy("screen 21", "UP/DN more  OK back"))
+    keys = STANDINGS_KEYS
     #: How big the totals are drawn: two rows of it fit with a blank line between.
     SCALE = 2
 
@@ -241,7 +249,7 @@ class SetupScreen(Screen):
     options in :meth:`option_rows` and creates its session and table in :meth:`start`.
     """
 
-    hint = Said(lazy("screen 21", "OK change  ROLL start"))
+    keys = SETUP_KEYS
     roll_ready = True
     game_id = ""
     #: The names shown, and played under, while nobody is seated.
@@ -279,7 +287,8 @@ class SetupScreen(Screen):
         timer = [(timer_label(self.timer_turn, self.timer_mode), self._next_timer)] \
             if engine(self.game_id).has_turns else []
         return [(who, self.pick_players), *self.option_rows(), *timer,
-                (pgettext("screen 21", "Start"), self.begin)]
+                (pgettext("screen 21", "Start"), self.begin),
+                (pgettext("screen 21", "Help"), lambda ctx: game_help(self.game_id, self, self))]
 
     def _next_timer(self, ctx: Context) -> Screen:
         choices = timer_choices(self.timer_mode, self.configured_turn)
@@ -401,7 +410,7 @@ class ResultScreen(Screen):
         if press.button in ("ok", "roll") and not press.long:
             return self.next_screen(ctx)
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         return self
 
 
@@ -447,7 +456,7 @@ class GameOverScreen(Screen):
             shown = self.up_screen()
             return self if shown is None else shown
         if is_(press, "back"):
-            return self.table.menu(ctx)
+            return self.table.menu(ctx, self)
         if press.button in ("ok", "roll") and self.parent is not None:
             return self.parent
         return self

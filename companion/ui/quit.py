@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.lang import npgettext, pgettext
+from companion.lang import lazy, npgettext, pgettext
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import Confirm, Context, Screen, wrap
 
 __all__ = ["QuitUnsaved"]
@@ -22,7 +23,7 @@ class QuitUnsaved(Confirm):
             count).format(n=count))
         super().__init__(pgettext("screen 21", "Quit? Not saved"), lines, quit_losing, parent)
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: OK and BACK are the names printed on the device's buttons.
-        return pgettext("screen 21", "OK quit  BACK stay")
+    # Translators: OK and BACK are the names printed on the device's buttons.
+    keys = Keys(lazy("screen 21", "Quitting unsaved"), lazy("screen 21", "OK quit  BACK stay"),
+                Key("OK", lazy("screen 21xN", "Quit: the events not saved are lost.")),
+                Key("BACK", lazy("screen 21xN", "Stay: free some space and they are written.")))

@@ -14,6 +14,7 @@ from companion.errors import CompanionError
 from companion.lang import lazy, pgettext
 from companion.names import NAME_MAX, check_name, roster_name
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, clip, text_width
+from companion.ui.keys import MOVE, Key, Keys
 from companion.ui.screen import (
     MENU_ROWS,
     Confirm,
@@ -48,9 +49,15 @@ class LetterPicker(Screen):
 
     # The title bar leaves 15 characters beside the letters used ("12/12").
     title = lazy("screen 15", "New name")
-    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-    # device's buttons: keep them as they are.
-    hint = lazy("screen 21", "OK add  hold OK: done")
+    keys = Keys(lazy("screen 21", "Spelling a name"), lazy("screen 21", "OK add  ROLL done"),
+                Key("UP/DOWN", lazy("screen 21xN", "Turn the ring of letters (held: five at "
+                                    "a time).")),
+                Key("OK", lazy("screen 21xN", "Add the letter shown. On ^ the next letter "
+                               "turns to a capital or a small one.")),
+                Key("BACK", lazy("screen 21xN", "Rub out the last letter; with none left, "
+                                 "go back.")),
+                Key("ROLL", lazy("screen 21xN", "The name is done: add it.")),
+                Key("OK", lazy("screen 21xN", "The name is done, as ROLL."), long=True))
 
     def __init__(self, done: Callable[[Context, str], Screen], parent: Screen):
         super().__init__(parent)
@@ -101,7 +108,13 @@ class PlayerPicker(Screen):
     """Seat players from the roster, most recent first: OK seats or unseats (the order
     of picking is the seat order), "+ New name" adds one, ROLL starts."""
 
-    hint = lazy("screen 21", "OK seat  ROLL done")
+    keys = Keys(lazy("screen 21", "Seating the players"), lazy("screen 21", "OK seat  ROLL done"),
+                MOVE,
+                Key("OK", lazy("screen 21xN", "Seat the name picked, or take it off its seat: "
+                               "the order picked is the order of play. On + New name: spell "
+                               "a new one.")),
+                Key("ROLL", lazy("screen 21xN", "Done: play with the players seated.")),
+                Key("BACK", lazy("screen 21xN", "Go back; the seats stay as they were.")))
     roll_ready = True
 
     def __init__(self, ctx: Context, low: int, high: int, seated: Seated, parent: Screen,

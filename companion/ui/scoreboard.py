@@ -15,6 +15,15 @@ from companion.games import scoreboard as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, fitting, text_width
+from companion.ui.keys import (
+    FINAL_STANDINGS,
+    GAME_DONE,
+    GAME_MENU,
+    SETUP_KEYS,
+    STANDINGS_KEYS,
+    Key,
+    Keys,
+)
 from companion.ui.play import GameOverScreen, GameScreen, Row, SetupScreen
 from companion.ui.screen import (
     MENU_ROWS,
@@ -35,6 +44,28 @@ TARGET_STEPS = (10, 50, 100, 1)
 #: The target offered first when the setup turns one on.
 FIRST_TARGET = 100
 
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+NUMBER_KEYS = Keys(lazy("screen 21", "Entering a number"), lazy("screen 21", "OK step  ROLL enter"),
+                   Key("UP", lazy("screen 21xN", "Add the step.")),
+                   Key("DOWN", lazy("screen 21xN", "Take the step off.")),
+                   Key("OK", lazy("screen 21xN", "The next step: 1, 5, 10, 100.")),
+                   Key("OK", lazy("screen 21xN", "Back to 0."), long=True),
+                   Key("ROLL", lazy("screen 21xN", "Enter the number.")),
+                   Key("BACK", lazy("screen 21xN", "Leave without entering it.")))
+SHEET = (Key("ROLL", lazy("screen 21xN", "Enter the points of the next player still to enter "
+                          "this round.")),
+         Key("UP/DOWN", lazy("screen 21xN", "Move to a player.")),
+         Key("OK", lazy("screen 21xN", "Enter or change the points of the player picked.")),
+         Key("BACK", lazy("screen 21xN", "The game menu: undo, final scores now, standings, "
+                          "help, leave.")))
+SHEET_KEYS = Keys(lazy("screen 21", "The score sheet"),
+                  (lazy("screen 21", "ROLL {player}  OK pick"),
+                   lazy("screen 21", "ROLL next  OK pick")), *SHEET)
+ENTERED_KEYS = Keys(lazy("screen 21", "The score sheet"), "", *SHEET)
+OVER_KEYS = Keys(lazy("screen 21", "The game's end"), lazy("screen 21", "DOWN totals  OK end"),
+                 FINAL_STANDINGS, GAME_DONE, GAME_MENU)
+
 
 class NumberPicker(Screen):
     """Enter one number fast: UP adds the step, DOWN takes it off (below 0 is fine when
@@ -42,9 +73,7 @@ class NumberPicker(Screen):
     enters it, BACK leaves without entering. The step stays between entries, so a game
     scored in fives is set once."""
 
-    # Translators: ROLL, OK, UP, DN, DOWN and BACK in the hints are the names printed
-    # on the device's buttons: keep them as they are.
-    hint = Said(lazy("screen 21", "OK step  ROLL enter"))
+    keys = NUMBER_KEYS
     roll_ready = True
 
     def __init__(
@@ -153,6 +182,8 @@ class ScoreboardTable(GameScreen):
     the next player still to enter this round, OK for the player under the cursor; BACK
     opens the game menu (undo, standings, final scores now, leave)."""
 
+    all_keys = (SETUP_KEYS, SHEET_KEYS, NUMBER_KEYS, STANDINGS_KEYS, OVER_KEYS)
+
     def __init__(self, session: Session, home: Screen | None):
         super().__init__(session, home)
         self.selected = 0
@@ -206,12 +237,12 @@ class ScoreboardTable(GameScreen):
     # -- buttons -----------------------------------------------------------------------
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
+        return SHEET_KEYS if self.match.waiting() else ENTERED_KEYS
+
+    def key_values(self) -> dict[str, object]:
         waiting = self.match.waiting()
-        if not waiting:
-            return ""
-        return fitting(pgettext("screen 21", "ROLL {player}  OK pick").format(player=waiting[0]),
-                       pgettext("screen 21", "ROLL next  OK pick"))
+        return {"player": waiting[0] if waiting else ""}
 
     def press(self, ctx: Context, press: Press) -> Screen:
         players = self.match.players
@@ -226,9 +257,9 @@ class ScoreboardTable(GameScreen):
             return self.picker(ctx, self.match.waiting()[0])
         return super().press(ctx, press)
 
-    def menu(self, ctx: Context) -> Screen:
+    def menu(self, ctx: Context, came_from: Screen | None = None) -> Screen:
         """The game menu, with "Final scores now" (the ``end`` event) added."""
-        menu = super().menu(ctx)
+        menu = super().menu(ctx, came_from)
         standings = pgettext("screen 21", "Standings")
         at = next(i for i, item in enumerate(menu.items) if item.label == standings)
         if not self.match.over:
@@ -270,7 +301,7 @@ class ScoreboardTable(GameScreen):
 class GameOver(GameOverScreen):
     """The winner(s) and the best total big; DOWN shows every total; OK ends."""
 
-    hint = Said(lazy("screen 21", "DN totals  OK end"))
+    keys = OVER_KEYS
     standings_title = Said(lazy("screen 15", "Final totals"))
 
     def title_right(self, result: dict) -> str:

@@ -14,6 +14,11 @@ came from::
 The five buttons are ``up``, ``down``, ``ok``, ``back`` and ``roll``; a press is short or
 long. Screens that animate say when they next want a :meth:`Screen.tick`.
 
+What a screen's buttons do is said once, in its :attr:`Screen.keys`
+(:mod:`companion.ui.keys`): the hint line along the bottom is read from them and Help
+shows their sentences, so no screen has a hint without its Help; a screen cannot set
+``hint`` itself.
+
 While nothing can be saved, every screen carries the "not saved" mark: its header band
 lit, the words dark (:func:`mark_unsaved`). :meth:`Screen.render` draws it for all of
 them (``unsaved=True``), so no screen can forget it and none draws its own.
@@ -30,15 +35,24 @@ from PIL import Image
 
 from companion.chance import SECRET_BYTES
 from companion.clock import Clock, monotonic
-from companion.lang import lazy, pgettext
+from companion.lang import lazy
 from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
+from companion.ui.keys import (
+    CONFIRM_KEYS,
+    LINES_KEYS,
+    MENU_KEYS,
+    MESSAGE_KEYS,
+    MESSAGE_LONG_KEYS,
+    NO_KEYS,
+    Keys,
+)
 
 #: Menu rows that fit between the title bar and the hint line.
 MENU_ROWS = 4
 
 
 class Said:
-    """A screen's title or hint as the screen keeps it: a lazy message stays lazy (a
+    """A screen's title as the screen keeps it: a lazy message stays lazy (a
     switch of language shows at the next draw), yet reading it gives a plain str in the
     current language, which the serial STATUS reply and any string code can use."""
 
@@ -116,19 +130,32 @@ class Screen:
     """Base screen: BACK returns to ``parent``; everything else does nothing."""
 
     title = Said()
-    hint = Said()
+    #: What the buttons do on this screen: its hint line and Help's sentences
+    #: (:class:`~companion.ui.keys.Keys`); a property where they change with its state.
+    keys: Keys = NO_KEYS
     #: True when ROLL is the thing to press (the LED in the button lights up).
     roll_ready = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # ``title = lazy("screen 21", "Dice")`` in a class body: kept lazy, read as str.
         super().__init_subclass__(**kwargs)
-        for name in ("title", "hint"):
-            text = cls.__dict__.get(name)
-            if isinstance(text, (str, UserString)):
-                said = Said(text)
-                said.__set_name__(cls, name)
-                setattr(cls, name, said)
+        if "hint" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} sets its hint: say what its buttons do in "
+                            "keys (companion.ui.keys), which give the hint and Help")
+        text = cls.__dict__.get("title")
+        if isinstance(text, (str, UserString)):
+            said = Said(text)
+            said.__set_name__(cls, "title")
+            cls.title = said
+
+    @property
+    def hint(self) -> str:
+        """The hint line: the words of :attr:`keys` in the current language."""
+        return self.keys.hint_line(**self.key_values())
+
+    def key_values(self) -> dict[str, object]:
+        """The ``{fields}`` this screen fills in its hint and Help ("{word}", "{n}")."""
+        return {}
 
     def __init__(self, parent: Screen | None = None):
         self.parent = parent
@@ -224,9 +251,7 @@ class MenuItem(NamedTuple):
 class Menu(Screen):
     """A scrolling list. UP/DOWN move (wrapping), OK or ROLL opens, BACK goes back."""
 
-    # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-    # device's buttons: keep them as they are.
-    hint = lazy("screen 21", "UP/DN move  OK pick")
+    keys = MENU_KEYS
 
     def __init__(self, title: str, items: Sequence[MenuItem], parent: Screen | None = None):
         super().__init__(parent)
@@ -279,10 +304,8 @@ class Message(Screen):
         self.top = 0
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        if len(self.lines) > MENU_ROWS:
-            return pgettext("screen 21", "UP/DN more  OK back")
-        return pgettext("screen 21", "OK back")
+    def keys(self) -> Keys:  # type: ignore[override]
+        return MESSAGE_LONG_KEYS if len(self.lines) > MENU_ROWS else MESSAGE_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down") and len(self.lines) > MENU_ROWS:
@@ -303,7 +326,7 @@ class Message(Screen):
 class Lines(Screen):
     """Read-only lines that scroll with UP/DOWN."""
 
-    hint = lazy("screen 21", "UP/DN scroll  OK back")
+    keys = LINES_KEYS
 
     def __init__(self, title: str, lines: Sequence[str], parent: Screen | None = None):
         super().__init__(parent)
@@ -332,7 +355,7 @@ class Lines(Screen):
 class Confirm(Screen):
     """A yes/no question: OK does ``action`` and goes where it says; BACK declines."""
 
-    hint = lazy("screen 21", "OK yes   BACK no")
+    keys = CONFIRM_KEYS
 
     def __init__(
         self,

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from companion.lang import pgettext
+from companion.lang import lazy, pgettext
 from companion.table.timer import SandTimer, clock_text, whole_seconds
 from companion.ui.canvas import BODY_TOP, CHAR_W, HINT_Y, LINE_H, WIDTH, Canvas, text_width
+from companion.ui.keys import Key, Keys
 from companion.ui.screen import Context, Press, Screen, is_
 
 #: The rows the title's words use (its rule is the row under them).
@@ -118,6 +119,21 @@ SAND_MINUTES = (1, 60)
 SAND_END_BEEP = 1.0
 
 
+SAND = (Key("UP/DOWN", lazy("screen 21xN", "Before it starts: a minute more or less, 1 to "
+                             "60 (held: ten).")),
+        Key("ROLL", lazy("screen 21xN", "Start the sand running; again to pause it.")),
+        Key("OK", lazy("screen 21xN", "Set it back to full.")),
+        Key("BACK", lazy("screen 21xN", "Back to Tools: the timer stops.")))
+# Translators: a hint line (21 characters): the button names printed on the device (UP,
+# DOWN, DN, OK, BACK, ROLL) stay, each with a word for what it does.
+SAND_KEYS = Keys(lazy("screen 21", "Sand timer"), lazy("screen 21", "UP/DOWN time  ROLL go"),
+                 *SAND)
+SAND_RUNNING_KEYS = Keys(lazy("screen 21", "Sand timer"),
+                         lazy("screen 21", "ROLL pause  OK reset"), *SAND)
+SAND_PAUSED_KEYS = Keys(lazy("screen 21", "Sand timer"), lazy("screen 21", "ROLL go  OK reset"),
+                        *SAND)
+
+
 class SandTimerScreen(Screen):
     """Tools > Sand timer: UP/DOWN set the minutes, ROLL starts and pauses, OK sets it
     back to full; at the end the buzzer sounds and the screen says "Time!". The screen
@@ -139,13 +155,10 @@ class SandTimerScreen(Screen):
         return pgettext("screen 13", "Sand timer")
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        # Translators: ROLL, OK and UP/DN are the names printed on the device's buttons.
+    def keys(self) -> Keys:  # type: ignore[override]
         if self.sand.running:
-            return pgettext("screen 21", "ROLL pause  OK reset")
-        if self._fresh:
-            return pgettext("screen 21", "UP/DN min  ROLL go")
-        return pgettext("screen 21", "ROLL go  OK reset")
+            return SAND_RUNNING_KEYS
+        return SAND_KEYS if self._fresh else SAND_PAUSED_KEYS
 
     @property
     def _fresh(self) -> bool:

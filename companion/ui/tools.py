@@ -35,6 +35,8 @@ from companion.ui.canvas import (
     newest_that_fit,
     text_width,
 )
+from companion.ui.help import HelpScreen, help_title, here, tools_sections
+from companion.ui.keys import MENU_KEYS, Keys
 from companion.ui.screen import (
     Confirm,
     Context,
@@ -45,6 +47,19 @@ from companion.ui.screen import (
     folded,
     is_,
     wrap,
+)
+from companion.ui.tools_keys import (
+    BAG_KEYS,
+    BAG_LISTED_KEYS,
+    DICE_COUNT_KEYS,
+    DICE_KEYS,
+    DIE_KEYS,
+    EMPTY_BAG_KEYS,
+    EMPTY_LISTED_KEYS,
+    FIRST_PLAYER_KEYS,
+    NUMBERED_KEYS,
+    SHUFFLE_KEYS,
+    SHUFFLE_SETUP_KEYS,
 )
 
 #: Animation: frames and seconds per frame after a roll or draw.
@@ -62,9 +77,23 @@ def tools_menu(parent: Screen | None) -> Menu:
             MenuItem(lazy("screen 21", "First player"), lambda ctx, menu: FirstPlayer(menu)),
             MenuItem(lazy("screen 21", "Sand timer"), _sand_timer),
             MenuItem(lazy("screen 21", "Scoreboard"), _scoreboard),
+            MenuItem(lazy("screen 21", "Help"), tools_help),
         ],
         parent,
     )
+
+
+def tools_help(ctx: Context, menu: Screen) -> Screen:
+    """Help for the Tools: the menu's buttons, then each tool and its screens' keys."""
+    return HelpScreen(help_title(), here(MENU_KEYS) + tools_sections(tool_keys()), menu)
+
+
+def tool_keys() -> tuple[tuple[Keys, ...], ...]:
+    """Each tool's screens' keys, in the Tools menu's order (for Help)."""
+    from companion.ui.timer import SAND_KEYS
+
+    return ((DICE_COUNT_KEYS, DICE_KEYS, DIE_KEYS), (NUMBERED_KEYS, BAG_KEYS),
+            (SHUFFLE_SETUP_KEYS, SHUFFLE_KEYS), (FIRST_PLAYER_KEYS,), (SAND_KEYS,))
 
 
 def _sand_timer(ctx: Context, menu: Screen) -> Screen:
@@ -116,7 +145,6 @@ def step_value(value: int, press: Press, low: int, high: int, big_step: int = 10
 
 # -- dice ------------------------------------------------------------------------------
 
-
 class DiceScreen(Screen):
     """1-15 dice: pick how many, ROLL, hold some with OK, ROLL re-rolls the rest.
 
@@ -135,14 +163,10 @@ class DiceScreen(Screen):
         self.spin_faces: tuple[int, ...] = ()
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
+    def keys(self) -> Keys:  # type: ignore[override]
         if self.choosing:
-            # Translators: UP, DN, OK, BACK and ROLL in the hints are the names printed on the
-            # device's buttons: keep them as they are.
-            return pgettext("screen 21", "UP/DN count ROLL roll")
-        if self.cup.count > 1:
-            return pgettext("screen 21", "ROLL roll  OK hold")
-        return pgettext("screen 21", "ROLL roll  BACK count")
+            return DICE_COUNT_KEYS
+        return DICE_KEYS if self.cup.count > 1 else DIE_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "roll"):
@@ -265,7 +289,7 @@ class NumberedBagSetup(Screen):
     """How many numbered tokens (1..N) go in the bag."""
 
     title = lazy("screen 21", "Numbered tokens")
-    hint = lazy("screen 21", "UP/DN count  OK fill")
+    keys = NUMBERED_KEYS
 
     def __init__(self, parent: Screen | None = None):
         super().__init__(parent)
@@ -308,13 +332,11 @@ class BagScreen(Screen):
                          left).format(n=left)
 
     @property
-    def hint(self) -> str:  # type: ignore[override]
-        cut = self._cut()
+    def keys(self) -> Keys:  # type: ignore[override]
+        cut = self._cut()  # the list has more than the lines: DOWN shows it
         if not self.bag.remaining:
-            return (pgettext("screen 21", "OK refill  DN list") if cut
-                    else pgettext("screen 21", "OK refill  BACK out"))
-        return (pgettext("screen 21", "ROLL draw  DN list") if cut
-                else pgettext("screen 21", "ROLL draw  OK refill"))
+            return EMPTY_LISTED_KEYS if cut else EMPTY_BAG_KEYS
+        return BAG_LISTED_KEYS if cut else BAG_KEYS
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if is_(press, "roll") and self.bag.remaining:
@@ -407,7 +429,7 @@ class ShuffleSetup(Screen):
     :mod:`companion.chance`) is where the plan comes from; None: ``ctx.rng``."""
 
     title = lazy("screen 21", "Shuffle guide")
-    hint = lazy("screen 21", "OK next field ROLL go")
+    keys = SHUFFLE_SETUP_KEYS
     roll_ready = True
 
     def __init__(self, parent: Screen | None = None,
@@ -454,7 +476,7 @@ class ShuffleGuide(Screen):
     """Card by card, which pile each card goes on; pages of ten, a gather step between
     passes. ROLL, OK or DOWN: next page; UP: previous page; BACK: stop (after asking)."""
 
-    hint = lazy("screen 21", "ROLL next  UP back")
+    keys = SHUFFLE_KEYS
     roll_ready = True
 
     def __init__(self, cards: int, piles: int, plan: list[list[int]], parent: Screen | None):
@@ -539,6 +561,7 @@ class FirstPlayer(Screen):
 
     # The title bar leaves 12 characters beside "10 seats".
     title = lazy("screen 12", "First player")
+    keys = FIRST_PLAYER_KEYS
     roll_ready = True
 
     def __init__(self, parent: Screen | None = None):
@@ -548,9 +571,6 @@ class FirstPlayer(Screen):
         self.spinner = Spinner()
         self.spin_seat = 1
 
-    @property
-    def hint(self) -> str:  # type: ignore[override]
-        return pgettext("screen 21", "UP/DN players ROLL go")
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if press.button in ("up", "down"):

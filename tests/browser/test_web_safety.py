@@ -42,7 +42,7 @@ def test_no_page_breaks_its_content_security_policy(strict_page, device) -> None
     for player, points in (("Ann", 5), ("Bob", 12), ("Ann", 20), ("Bob", 3)):
         device.call(commands.event, {"type": "points", "player": player, "points": points})
     for path in ("/", f"/matches/{match_id}", "/history", "/players", "/new", "/pair",
-                 "/nothing"):
+                 "/help", "/help/block-lottery", "/nothing"):
         page.goto(device.url + path)
         page.wait_for_load_state("load")
         if path == "/":

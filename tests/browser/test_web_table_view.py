@@ -220,7 +220,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, device, scheme) -> None:
     device.press("roll")
     problems = {}
     for path in ("/", "/history", f"/matches/{match_id}", "/players", f"/players/{LONG[0]}",
-                     "/new", "/pair"):
+                     "/new", "/pair", "/help", "/help/card-down", "/help/tools"):
         for paired in (None, phone):
             page = open_page(browser, device, path, 1280, 800, scheme, paired)
             found = axe.run(page).response["violations"]
@@ -246,7 +246,7 @@ def test_no_page_is_wider_than_the_screen(browser, device) -> None:
     wide = {}
     for width in WIDTHS:
         for path in ("/", "/history", f"/matches/{match_id}", "/players", f"/players/{LONG[0]}",
-                     "/new", "/pair"):
+                     "/new", "/pair", "/help", "/help/full-counter"):
             page = open_page(browser, device, path, width, 800, paired_from=phone)
             scroll = page.evaluate("document.documentElement.scrollWidth")
             if scroll > width:

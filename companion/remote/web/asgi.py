@@ -40,6 +40,7 @@ from companion.remote import commands
 from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.gate import BUG_WORDS, Gate
+from companion.remote.web.help import help_routes
 from companion.remote.web.pages import (
     INT_MAX,
     export_text,
@@ -615,6 +616,7 @@ def build_app(
         Route("/players", site.players_page),
         Route("/new", site.new_page),
         Route("/pair", site.pair_page),
+        *help_routes(site),
         Route("/api/state", site.api_state),
         Route("/api/stream", site.stream),
         Route("/api/history", site.api_history),
