@@ -46,7 +46,7 @@ from companion.chance import PHYSICAL, from_afar
 from companion.config import physical
 from companion.errors import UnknownGame, written
 from companion.lang import _
-from companion.names import check_name
+from companion.names import check_name, seated_spellings
 from companion.remote.calls import (
     CALL_TIMEOUT,
     ERRORS,
@@ -221,6 +221,9 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
         raise RemoteError("BADARG", _('an event is a JSON object, like {{"type": "call", ...}}')
                           .format())
     session = _game_screen(app).session
+    # A player named in another spelling is the seat ("kate" for the seated "ΚΑΤΕ"):
+    # the one name rule, as NEW seats a roster player; so is the draw's place.
+    event = seated_spellings(event, session.match.player_fields, session.match.players)
     # The dice and tokens are the device's: what a remote leaves out is drawn here from
     # the match's own source, a chosen value is refused unless the table uses its own
     # dice or tokens (then it is kept marked entered).
