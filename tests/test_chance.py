@@ -546,3 +546,26 @@ def test_random_is_not_used_for_a_match_outcome_by_the_screens() -> None:
     root = Path(__file__).resolve().parent.parent / "companion" / "ui"
     users = sorted(path.name for path in root.glob("*.py") if "ctx.rng" in path.read_text())
     assert users == ["tools.py"]
+
+
+def test_roll_from_afar_starts_the_lottery_while_a_player_may_still_reroll(owned) -> None:
+    """Found attacking issue 35: at the lottery step with a player who keeps their dice
+    (nobody has to re-roll), ROLL over the serial console was ``ERR ILLEGAL Ann may
+    still re-roll: dice are set after the first token.``, with no way to say go on,
+    while the page's Draw button drew at once. The device asks "Start the lottery?"
+    before its ROLL button draws; a ROLL from afar is the answer, as the Draw button is."""
+    app = owned()
+    commands.new_game(app, "block-lottery", ["Ann", "Bob"], {})
+    face = commands.roll(app)["event"]["faces"][0]
+    commands.event(app, {"type": "take", "player": "Ann", "face": face})
+    commands.event(app, {"type": "end", "player": "Bob", "cause": "deck_out"})
+    assert app.current_session().match.expecting().choices["player"] == ("Ann",)
+    drawn_now = test_link.ok(app, "ROLL")["event"]
+    assert drawn_now["type"] == "token" and "entered" not in drawn_now
+    assert app.game_screen() is app.screen  # the table shows it, no question left open
+    test_link.ok(app, "UNDO")
+    assert test_link.ok(app, 'EVENT {"type": "token"}')["event"] == drawn_now  # the Draw button
+    for _ in range(2):  # the second and third tokens, as before
+        assert test_link.ok(app, "ROLL")["event"]["type"] == "token"
+    code, message = test_link.run(app, "ROLL")  # the prize card is full: nothing to draw
+    assert code == "ILLEGAL" and "nothing to roll now" in message

@@ -240,6 +240,7 @@ def roll(app: App) -> dict[str, Any]:
     Hit Goal, or Block Lottery's pool), or draws Block Lottery's next lottery token.
     Refused at a table that rolls real dice (or draws real tokens) for that draw."""
     from companion.device.buttons import Press
+    from companion.ui.screen import Confirm
 
     game = _game_screen(app)
     match = game.session.match
@@ -258,6 +259,11 @@ def roll(app: App) -> dict[str, Any]:
     screen = game
     for _press in range(2):
         screen = game.press(app.ctx, Press("roll"))
+        if isinstance(screen, Confirm):
+            # The device asks before its button draws ("Start the lottery?" while a
+            # player may still re-roll): a ROLL typed from afar is the yes, as the
+            # page's Draw button is, never a question left open on the screen.
+            screen = screen.press(app.ctx, Press("ok"))
         if len(game.session.match.events) > before or "goal" not in expect.types:
             break
     session = game.session
