@@ -492,6 +492,44 @@ def test_a_backup_leaves_the_secrets_behind(tmp_path) -> None:
         assert restored.match_secret(session.match_id) == bytes([7]) * 32
 
 
+def test_no_write_to_the_backup_folder_ever_holds_a_secret(tmp_path) -> None:
+    """Found attacking issue 35: the backup's copy of the log was made on the stick and
+    wiped there, so the open match's secret was written to the stick (the copy and its
+    journal) before it was wiped: a stick pulled, or the power cut, in between kept it
+    there for anyone to read, and a flash card keeps old blocks anyway. Every byte the
+    backup writes in its folder is watched now (the crash layer's card sees each write):
+    none holds a secret."""
+    from crash_card import Card
+    from crash_vfs import crash_vfs_or_skip, plugged_in
+
+    from companion.backup import backup_log
+
+    crash_vfs_or_skip()
+    store = Store.in_dir(tmp_path / "state")
+    secrets_kept = []
+    for players in (["Ann", "Bob"], ["Cy", "Dee"]):  # one finished, one open
+        session = Session.start("final-count", players, store=store)
+        session.apply(session.drawn({"type": "roll", "player": players[0]}))
+        secrets_kept.append(session.chances.secret)
+        if players[0] == "Ann":
+            session.abandon()
+    store.close()
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    holding: list[str] = []
+
+    class Watched(Card):
+        def wrote(self, path: str, offset: int, data: bytes) -> None:
+            if path.startswith(str(stick)) and any(kept in data for kept in secrets_kept):
+                holding.append(path)
+            super().wrote(path, offset, data)
+
+    with plugged_in(Watched(), every_connection=True):
+        dest, _ = backup_log(tmp_path / "state" / "companion.db", stick)
+    assert holding == []
+    assert [path.name for path in stick.iterdir()] == [dest.name]  # and nothing else
+
+
 def test_a_match_from_before_secrets_gets_one_that_survives_a_restart(tmp_path) -> None:
     with Store.in_dir(tmp_path) as store:
         match_id = store.new_match("final-count", ["Ann", "Bob"], {})  # no secret, as of old
