@@ -35,6 +35,8 @@ names::
     >>> seat_players(["Kate", "Bob"], roster=["ΚΑΤΕ"])
     ['ΚΑΤΕ', 'Bob']
 
+So is a name in an event from afar: :func:`seated_spellings` writes it as the seat.
+
 Refusals are :class:`BadName` (a :class:`~companion.errors.BadSetup`, so the serial
 console answers ``ERR BADARG`` and the command line prints one line), whose message says
 what to change.
@@ -43,7 +45,7 @@ what to change.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -52,7 +54,8 @@ from companion.errors import BadSetup
 from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
-           "placeholder_seats", "player_key", "roster_name", "seat_players", "split_players"]
+           "placeholder_seats", "player_key", "roster_name", "seat_players", "seated_spellings",
+           "split_players"]
 
 #: Longest name: the 128x64 screen shows a name beside a score.
 NAME_MAX = 12
@@ -266,6 +269,27 @@ def seat_players(names: object, roster: Iterable[str] = ()) -> list[str]:
     # Respelled seats are checked again: two roster spellings seated together may be
     # drawn alike where the typed ones were not.
     return seats if seats == typed else check_players(seats)
+
+
+def seated_spellings(event: Mapping[str, Any], fields: Iterable[str],
+                     seated: Sequence[str]) -> dict[str, Any]:
+    """``event`` (a copy) with each name in ``fields`` (a field holds a name or a list
+    of names) that is a seated player in another spelling written as the seat writes
+    it, as :func:`seat_players` writes a roster player: "kate" or "Kate" is the seated
+    "ΚΑΤΕ", a name typed decomposed (a phone's "Zoë") is the seat's. A name that is no
+    one seated, and every other field, stay as typed (the game refuses what it must)::
+
+        >>> seated_spellings({"type": "call", "player": "kate"}, ["player"], ["ΚΑΤΕ", "Bob"])
+        {'type': 'call', 'player': 'ΚΑΤΕ'}
+    """
+    def seat(name: Any) -> Any:
+        if not isinstance(name, str) or name in seated or len(name) > NAME_MAX * 4:
+            return name
+        return roster_name(name, seated) or name
+
+    fields = set(fields)
+    return {key: ([seat(name) for name in value] if isinstance(value, list) else seat(value))
+            if key in fields else value for key, value in event.items()}
 
 
 def _follows_the_rule(name: str) -> bool:

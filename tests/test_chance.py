@@ -492,6 +492,44 @@ def test_a_backup_leaves_the_secrets_behind(tmp_path) -> None:
         assert restored.match_secret(session.match_id) == bytes([7]) * 32
 
 
+def test_no_write_to_the_backup_folder_ever_holds_a_secret(tmp_path) -> None:
+    """Found attacking issue 35: the backup's copy of the log was made on the stick and
+    wiped there, so the open match's secret was written to the stick (the copy and its
+    journal) before it was wiped: a stick pulled, or the power cut, in between kept it
+    there for anyone to read, and a flash card keeps old blocks anyway. Every byte the
+    backup writes in its folder is watched now (the crash layer's card sees each write):
+    none holds a secret."""
+    from crash_card import Card
+    from crash_vfs import crash_vfs_or_skip, plugged_in
+
+    from companion.backup import backup_log
+
+    crash_vfs_or_skip()
+    store = Store.in_dir(tmp_path / "state")
+    secrets_kept = []
+    for players in (["Ann", "Bob"], ["Cy", "Dee"]):  # one finished, one open
+        session = Session.start("final-count", players, store=store)
+        session.apply(session.drawn({"type": "roll", "player": players[0]}))
+        secrets_kept.append(session.chances.secret)
+        if players[0] == "Ann":
+            session.abandon()
+    store.close()
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    holding: list[str] = []
+
+    class Watched(Card):
+        def wrote(self, path: str, offset: int, data: bytes) -> None:
+            if path.startswith(str(stick)) and any(kept in data for kept in secrets_kept):
+                holding.append(path)
+            super().wrote(path, offset, data)
+
+    with plugged_in(Watched(), every_connection=True):
+        dest, _ = backup_log(tmp_path / "state" / "companion.db", stick)
+    assert holding == []
+    assert [path.name for path in stick.iterdir()] == [dest.name]  # and nothing else
+
+
 def test_a_match_from_before_secrets_gets_one_that_survives_a_restart(tmp_path) -> None:
     with Store.in_dir(tmp_path) as store:
         match_id = store.new_match("final-count", ["Ann", "Bob"], {})  # no secret, as of old
@@ -546,3 +584,26 @@ def test_random_is_not_used_for_a_match_outcome_by_the_screens() -> None:
     root = Path(__file__).resolve().parent.parent / "companion" / "ui"
     users = sorted(path.name for path in root.glob("*.py") if "ctx.rng" in path.read_text())
     assert users == ["tools.py"]
+
+
+def test_roll_from_afar_starts_the_lottery_while_a_player_may_still_reroll(owned) -> None:
+    """Found attacking issue 35: at the lottery step with a player who keeps their dice
+    (nobody has to re-roll), ROLL over the serial console was ``ERR ILLEGAL Ann may
+    still re-roll: dice are set after the first token.``, with no way to say go on,
+    while the page's Draw button drew at once. The device asks "Start the lottery?"
+    before its ROLL button draws; a ROLL from afar is the answer, as the Draw button is."""
+    app = owned()
+    commands.new_game(app, "block-lottery", ["Ann", "Bob"], {})
+    face = commands.roll(app)["event"]["faces"][0]
+    commands.event(app, {"type": "take", "player": "Ann", "face": face})
+    commands.event(app, {"type": "end", "player": "Bob", "cause": "deck_out"})
+    assert app.current_session().match.expecting().choices["player"] == ("Ann",)
+    drawn_now = test_link.ok(app, "ROLL")["event"]
+    assert drawn_now["type"] == "token" and "entered" not in drawn_now
+    assert app.game_screen() is app.screen  # the table shows it, no question left open
+    test_link.ok(app, "UNDO")
+    assert test_link.ok(app, 'EVENT {"type": "token"}')["event"] == drawn_now  # the Draw button
+    for _ in range(2):  # the second and third tokens, as before
+        assert test_link.ok(app, "ROLL")["event"]["type"] == "token"
+    code, message = test_link.run(app, "ROLL")  # the prize card is full: nothing to draw
+    assert code == "ILLEGAL" and "nothing to roll now" in message

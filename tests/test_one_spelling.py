@@ -260,3 +260,72 @@ def test_an_own_export_imported_after_a_rename_to_a_lookalike_refuses_nothing(tm
     status, _, err = run_import(state, export_all(fresh), tmp_path)
     assert status == 1 and "Ann would look like \u00c0nn" in err
     assert "nothing was imported" in err
+
+
+# -- an event's names: the seat's spelling, whatever way it comes in ---------------------------
+
+
+def test_an_event_from_afar_names_a_seated_player_in_any_spelling(owned):  # noqa: F811
+    """Found by attacking issue 35: with the roster's ΚΑΤΕ seated by "Kate", the serial
+    console refused ``EVENT {"type": "roll", "player": "Kate"}`` ("'Kate' is not
+    playing (players: ΚΑΤΕ, Bob)"): the name locked out by its own lookalike again. An
+    event's names are the seats' now, so the draw is the seat's own place too."""
+    app = owned()
+    ok(app, f"ADD PLAYER {KATE}")
+    ok(app, "NEW final-count Kate,Bob")
+    rolled = ok(app, 'EVENT {"type": "roll", "player": "kate"}')["event"]
+    assert rolled["player"] == KATE
+    assert ok(app, "UNDO")["undone"] == rolled
+    assert ok(app, "ROLL")["event"] == rolled  # the seat's place: the same face again
+    assert ok(app, 'EVENT {"type": "call", "player": "BOB"}')["event"] == {
+        "type": "call", "player": "Bob"}
+    code, message = run(app, 'EVENT {"type": "roll", "player": "Kat"}')
+    assert code == "ILLEGAL" and "'Kat' is not playing" in message  # no one's spelling
+    assert [event["player"] for event in app.ctx.store.events(1)] == [KATE, "Bob"]
+
+
+def test_an_event_from_the_page_names_a_seated_player_in_any_spelling(tmp_path: Path):
+    device = Device(tmp_path / "state")
+    try:
+        device.pair()
+        assert device.client.post("/api/players", json={"name": "Zo\u00eb"}).status_code == 200
+        reply = device.client.post("/api/matches", json={
+            "game": "count-up-21", "players": ["Zo\u00eb", "Bob"]})
+        assert reply.status_code == 200, reply.text
+        typed = unicodedata.normalize("NFD", "zo\u00eb")  # a phone's keyboard, decomposed
+        reply = device.client.post("/api/events", json={
+            "event": {"type": "play", "player": typed, "card": 7}})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["event"] == {"type": "play", "player": "Zo\u00eb", "card": 7}
+    finally:
+        device.close()
+
+
+def test_every_field_that_names_players_takes_any_spelling():
+    """Full Counter's starter names players in lists, Final Card-Down's call-out its
+    offender: each engine says which fields name players, and each takes a spelling."""
+    from test_card_down import go_down_to, started, to_turn_of
+    from test_card_down import play as card_down_play
+    from test_full_counter import starter
+
+    from companion.games.full_counter import FullCounter
+    from companion.names import seated_spellings
+
+    counter = FullCounter(["Ann", "Bob", "Cy"], {"zones": True, "seen_cards": True})
+    event = seated_spellings(starter(2, [], ["\u0412ob", "ann"]), counter.player_fields,
+                             counter.players)
+    assert event["in_hand"] == ["Bob", "Ann"]
+    counter.apply(event)
+    assert counter.starter == "Ann"  # the first clockwise from the dealer (Cy)
+    card_down = started()
+    go_down_to(card_down, "Ann", 2)
+    to_turn_of(card_down, "Ann")
+    card_down.apply(card_down_play("Ann", "0 red clubs"))
+    card_down.apply({"type": "forgot", "player": "Ann", "word": "UNO"})
+    call = {"type": "call_out", "player": "bob", "offender": "\u0430nn", "word": "UNO"}
+    card_down.apply(seated_spellings(call, card_down.player_fields, card_down.players))
+    assert card_down.in_hand["Ann"] == 3
+    # What names no seated player, and every field no player is named in, stay as typed.
+    assert seated_spellings({"type": "token", "token": "all", "player": "Al"},
+                            ("player",), ["ALL", "Bob"]) == {
+        "type": "token", "token": "all", "player": "Al"}

@@ -107,6 +107,10 @@ class Match:
     #: Whether players take turns, so a turn timer has someone's time to run (False:
     #: everyone plays at once, as in Block Lottery; such a game takes no timer).
     has_turns: ClassVar[bool] = True
+    #: The event fields that name players (a name, or a list of names): a second way in
+    #: writes each as its player is seated ("kate" for the seated "ΚΑΤΕ",
+    #: :func:`companion.names.seated_spellings`) before the match checks it.
+    player_fields: ClassVar[tuple[str, ...]] = ("player",)
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None):
         self.players: tuple[str, ...] = check_players(players, self.min_players, self.max_players)

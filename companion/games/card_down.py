@@ -261,6 +261,7 @@ class CardDown(Match):
     #: games: how many games make the match; 0 = the table decides after each game.
     option_defaults = {"games": 0}
     high_wins = False  # CD7: the lowest hand sum is best
+    player_fields = ("player", "offender")  # a call-out names who forgot the word
 
     def setup(self) -> None:
         if self.options["games"] < 0:

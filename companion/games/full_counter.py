@@ -149,6 +149,7 @@ class FullCounter(Match):
     #: the cards seen against the deck's copies, so a match stored then still resumes.
     option_defaults = {"quick": False, "games": 0, "deck": dict(DEFAULT_DECK), "zones": False,
                        "seen_cards": False}
+    player_fields = ("player", "face_up", "in_hand")  # the starter names who holds it
 
     @classmethod
     def new_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:

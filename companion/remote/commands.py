@@ -46,7 +46,7 @@ from companion.chance import PHYSICAL, from_afar
 from companion.config import physical
 from companion.errors import UnknownGame, written
 from companion.lang import _
-from companion.names import check_name
+from companion.names import check_name, seated_spellings
 from companion.remote.calls import (
     CALL_TIMEOUT,
     ERRORS,
@@ -221,6 +221,9 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
         raise RemoteError("BADARG", _('an event is a JSON object, like {{"type": "call", ...}}')
                           .format())
     session = _game_screen(app).session
+    # A player named in another spelling is the seat ("kate" for the seated "ΚΑΤΕ"):
+    # the one name rule, as NEW seats a roster player; so is the draw's place.
+    event = seated_spellings(event, session.match.player_fields, session.match.players)
     # The dice and tokens are the device's: what a remote leaves out is drawn here from
     # the match's own source, a chosen value is refused unless the table uses its own
     # dice or tokens (then it is kept marked entered).
@@ -237,6 +240,7 @@ def roll(app: App) -> dict[str, Any]:
     Hit Goal, or Block Lottery's pool), or draws Block Lottery's next lottery token.
     Refused at a table that rolls real dice (or draws real tokens) for that draw."""
     from companion.device.buttons import Press
+    from companion.ui.screen import Confirm
 
     game = _game_screen(app)
     match = game.session.match
@@ -255,6 +259,11 @@ def roll(app: App) -> dict[str, Any]:
     screen = game
     for _press in range(2):
         screen = game.press(app.ctx, Press("roll"))
+        if isinstance(screen, Confirm):
+            # The device asks before its button draws ("Start the lottery?" while a
+            # player may still re-roll): a ROLL typed from afar is the yes, as the
+            # page's Draw button is, never a question left open on the screen.
+            screen = screen.press(app.ctx, Press("ok"))
         if len(game.session.match.events) > before or "goal" not in expect.types:
             break
     session = game.session

@@ -118,28 +118,35 @@ class Snapshots(StoreFile):
         It is opened for this connection alone (``locking_mode = EXCLUSIVE``), so
         SQLite keeps the copy's WAL index in memory: no 32 KB ``-shm`` file on the
         folder, which a nearly full stick may not have room for. The matches' secrets
-        (:mod:`companion.chance`) never leave the device: they are wiped from the copy in
-        place (``secure_delete``, the journal in memory), so a match restored from it
-        draws from a new one.
+        (:mod:`companion.chance`) never leave the device: the moment of the log is first
+        copied into a private temporary database of SQLite's on the device (its temp
+        folder, a few pages in memory), wiped there (``secure_delete``: no old bytes left
+        in a page), and only that is copied to ``dest``, so not one write to the stick
+        holds a secret, whenever it is pulled; a match restored from it draws from a new
+        one.
         """
         conn = self._live()
+        scratch = sqlite3.connect("", isolation_level=None)  # deleted when closed
+        target = None
         try:
-            target = sqlite3.connect(dest, isolation_level=None)
-        except sqlite3.Error as err:
-            raise translate(err, pgettext("screen 21x8", "cannot write the backup {file}")
-                            .format(file=Path(dest).name)) from err
-        try:
+            conn.backup(scratch, pages=-1)
+            scratch.execute("PRAGMA secure_delete = ON")
+            scratch.execute("UPDATE matches SET secret = NULL WHERE secret IS NOT NULL")
+            try:
+                target = sqlite3.connect(dest, isolation_level=None)
+            except sqlite3.Error as err:
+                raise translate(err, pgettext("screen 21x8", "cannot write the backup {file}")
+                                .format(file=Path(dest).name)) from err
             target.execute("PRAGMA locking_mode = EXCLUSIVE")
-            conn.backup(target, pages=-1)
-            target.execute("PRAGMA journal_mode = MEMORY")
-            target.execute("PRAGMA secure_delete = ON")
-            target.execute("UPDATE matches SET secret = NULL WHERE secret IS NOT NULL")
+            scratch.backup(target, pages=-1)
             target.execute("PRAGMA journal_mode = DELETE")
         except sqlite3.Error as err:
             raise translate(err, pgettext("screen 21x8", "cannot copy the game log to {file}")
                             .format(file=Path(dest).name)) from err
         finally:
-            target.close()
+            if target is not None:
+                target.close()
+            scratch.close()
 
     def copy_size(self) -> tuple[int, int]:
         """(the bytes a copy of the log made now takes, its page size): every page of
