@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from companion.bench.club import bench_club_main
 from tests.mosquitto import need_mosquitto
@@ -23,3 +24,18 @@ def test_the_club_bench_counts_every_event_and_reports_lag_and_cpu():
     seating = result["seating"]  # timed, never asserted on: only that it ran whole
     assert (seating["players"], seating["tables"], seating["rounds"]) == (200, 50, 6)
     assert seating["repeats"] == 0 and seating["later_max_s"] >= 0
+    targets = result["targets"]  # each held against its target, met or not
+    assert set(targets) == {"lag_ms.p95", "seating.round_1_s", "seating.later_max_s"}
+    assert targets["lag_ms.p95"]["value"] == lag["p95"]
+    assert targets["lag_ms.p95"]["workload"] == {"key": "tables", "target_for": 200,
+                                                 "measured": 3}
+    assert all(isinstance(entry["met"], bool) for entry in targets.values())
+
+
+def test_the_club_bench_says_met_or_missed_beside_each_target():
+    need_mosquitto()
+    out = io.StringIO()
+    assert bench_club_main(tables=2, seconds=1, out=out) == 0
+    text = out.getvalue()
+    assert re.search(r"target p95 <= 100 ms: (met|missed) at 2 of 200 tables\)", text), text
+    assert re.search(r"target <= 1.0 s a round: (met|missed)\)", text), text

@@ -142,6 +142,12 @@ def test_the_restart_bench_counts_engines_and_requests():
     result = json.loads(out.getvalue())
     assert result["finished_matches"] == 200 and result["engines_kept"] == 0
     assert result["syncs_asked"] == 0 and result["restart_s"] >= 0
+    held = result["targets"]["restart_s"]  # 200 of the 10,000 the target is for
+    assert held["value"] == result["restart_s"] and held["target"] == 2.0
+    assert isinstance(held["met"], bool) and held["workload"]["measured"] == 200
+    out = io.StringIO()
+    assert bench_club_main(finished=20, out=out) == 0
+    assert " at 20 of 10000 finished_matches);" in out.getvalue()
 
 
 def test_the_club_page_is_rendered_once_per_change_for_every_viewer():

@@ -1,4 +1,4 @@
-"""No import circles in ``companion/`` (DESIGN.md: when two modules need each other,
+"""No import circles in ``companion/`` (docs/design.md: when two modules need each other,
 what they share moves down a floor).
 
 Every module's AST is walked for every import in it: at module level, inside functions

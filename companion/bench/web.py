@@ -1,4 +1,5 @@
-"""The table page's benchmarks for ``companion bench`` (DESIGN.md targets):
+"""The table page's benchmarks for ``companion bench`` (their targets: docs/design.md,
+in numbers :mod:`companion.bench.targets`):
 
 - ``press_to_dom``: a ROLL press on the mock pins until the browser's DOM shows the new
   view (median, p95; target <= 50 ms), in the system Chromium through Playwright;
@@ -37,10 +38,6 @@ from typing import Any
 
 from companion.remote.web.server import free_port
 
-TARGETS = {"press_to_dom_median_ms": "<= 50", "press_to_dom_p95_ms": "",
-           "idle_cpu_percent": "< 0.5", "rss_added_mb": "<= 25", "page_kb": "<= 150",
-           "press_to_frame_quiet_median_ms": "", "press_to_frame_loaded_median_ms": "",
-           "press_to_frame_loaded_p95_ms": "", "page_loads_refused": "0"}
 #: Page loads kept going at once for ``press_to_frame_loaded``.
 READERS = 50
 CHROMIUM = "/usr/bin/chromium"
