@@ -24,9 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.clock import day_text
 from companion.club import wire
 from companion.club.ledger import LEDGER_NAME, Ledger
-from companion.club.login import LoginFight
+from companion.club.login import PAUSE_FIRST, PAUSE_MOST, Comeback, LoginFight
 from companion.club.receiver import Receiver
 from companion.club.rounds import RoundSender
 from companion.errors import CompanionError, StoreError
@@ -102,6 +103,7 @@ class Dashboard:
         ca_file: str = "",
         sync_every: float = 3.0,
         retry: tuple[float, float] = (0.5, 10.0),
+        retake: tuple[float, float] = (PAUSE_FIRST, PAUSE_MOST),
         clock: Callable[[], float] = time.monotonic,
     ):
         self.broker = wire.Broker.parse(broker_url)
@@ -129,8 +131,12 @@ class Dashboard:
         #: by default (a problem as a warning); ``companion club`` prints it.
         self.on_notice: Callable[[str], None] = self._log_notice
         self._fight = LoginFight(clock)
+        #: Taking the login back after another client took it: growing pauses.
+        self._comeback = Comeback(clock, first=retake[0], most=retake[1])
         self._link: Any = None
-        self._gave_up = False
+        self._paused = False  # the link is stopped between tries to take the login back
+        self._online: list[str] | None = None  # the tables online, as last written
+        self._rounds: RoundSender | None = None
 
     @property
     def db_path(self) -> Path:
@@ -152,6 +158,12 @@ class Dashboard:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    @property
+    def login_taken(self) -> bool:
+        """Another client took the dashboard's login and it is not back for good yet
+        (it tries again after growing pauses)."""
+        return self._comeback.active
+
     def snapshot(self) -> dict[str, Any]:
         """Every table now (safe from any thread)."""
         with self._lock:
@@ -168,21 +180,33 @@ class Dashboard:
 
     def _run(self) -> None:
         from companion.club.mqtt import BrokerLink
+        from companion.club.tonight import write_online
         from companion.store import Store
 
         try:
+            # One store, one dashboard: the lock first, before the store is opened.
+            rounds = RoundSender.for_dashboard(self.state_dir, self)  # the night's rounds
+            if rounds is None:
+                raise CompanionError(_(
+                    "another companion club is running on {path}: one store, one "
+                    "dashboard (stop that one, or give this one a --state-dir of its own)")
+                    .format(path=self.state_dir))
+            self._rounds = rounds
+            write_online(self.state_dir, [])  # not a crashed one's: none until heard
             store = Store.in_dir(self.state_dir)
             ledger = Ledger(self.state_dir / LEDGER_NAME)
             link = BrokerLink(
                 self.broker, f"companion-club-{store.device_id()[:12]}", self.post,
                 subscribe=wire.DASHBOARD_TOPICS, persistent=True, retry=self.retry,
                 **self.auth)
+        except OSError as err:
+            self._failed(_("cannot keep the club's store in {path}: {problem}").format(
+                path=self.state_dir, problem=err.strerror or err))
+            return
         except (StoreError, CompanionError) as err:
-            self.error = str(err)
-            self.ready.set()
+            self._failed(str(err))
             return
         self._link = link
-        self._rounds = RoundSender.for_dashboard(self.state_dir, link)  # the night's rounds
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
@@ -197,6 +221,17 @@ class Dashboard:
             ledger.close()
             store.close()
 
+    def _failed(self, problem: str) -> None:
+        """The dashboard cannot start: why, for :meth:`start` (one line)."""
+        self.error = problem
+        if self._rounds is not None:
+            self._rounds.close()
+        self.ready.set()
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> Any:
+        """Publish on the dashboard's broker link (the night's rounds)."""
+        return self._link.publish(topic, payload, retain=retain)
+
     def _loop(self, receiver: Any) -> None:
         """Until "stop": take in what arrived (into the lanes), handle one message in
         turn, and every ``sync_every`` seconds ask for what is missing."""
@@ -206,7 +241,9 @@ class Dashboard:
                 if self.lanes:
                     item = self.queue.get_nowait()
                 else:
-                    item = self.queue.get(timeout=max(0.0, next_check - self.clock()))
+                    due = self._comeback.due
+                    wake = next_check if due is None else min(next_check, due)
+                    item = self.queue.get(timeout=max(0.0, wake - self.clock()))
             except queue.Empty:
                 item = None
             if item is not None:
@@ -221,8 +258,12 @@ class Dashboard:
                 self._guarded("message", receiver.handle, *self.lanes.get())
             else:
                 self._guarded("receipts", receiver.receipts)
+            self._guarded("login", self._come_back)
             if self.clock() >= next_check:  # whatever else is arriving
-                self._guarded("round", lambda: self._rounds.check() and receiver.changed(""))
+                self._guarded("online", self._write_online, receiver)
+                if self.up.is_set():  # "sent" means sent: not queued for a broker away
+                    self._guarded("round",
+                                  lambda: self._rounds.check() and receiver.changed(""))
                 self._guarded("sync", receiver.behind)
                 self._guarded("receipts", receiver.receipts)
                 next_check = self.clock() + self.sync_every
@@ -231,38 +272,76 @@ class Dashboard:
         kind = item[0]
         if kind == "call":
             item[1](receiver)
-        elif self._gave_up:
-            return  # the link's last words after it was stopped
+        elif self._paused:
+            return  # the stopped link's last words, between tries to take the login back
         elif kind == "up":
             self._fight.up()
+            self._comeback.up()
             self.up.set()
-            self.problem = None
-            self.on_notice(_("subscribed to {broker}").format(broker=self.broker))
+            self._say(None, _("subscribed to {broker}").format(broker=self.broker))
         elif kind == "down":
             if not self.up.is_set():
                 return  # a refused login's socket closing: its reason stands
             self.up.clear()
-            if self._fight.down():
+            # Dropped again before it settled: the other client still has the login.
+            if self._fight.down() or self._comeback.active:
                 return self._taken()
-            self.problem = _("lost the broker; retrying")
-            self.on_notice(_("lost the broker {broker}; retrying").format(broker=self.broker))
+            self._say(_("lost the broker; retrying"),
+                      _("lost the broker {broker}; retrying").format(broker=self.broker))
         elif kind == "failed":
             self._fight.failed()
+            self._comeback.give_up()  # the broker is away, not the login taken
+            said = None
             if item[1] != self.problem:  # once per reason, not at every retry
-                self.on_notice(_("cannot reach the broker {broker}: {problem}; retrying")
-                               .format(broker=self.broker, problem=item[1]))
-            self.problem = item[1]
+                said = _("cannot reach the broker {broker}: {problem}; retrying").format(
+                    broker=self.broker, problem=item[1])
+            self._say(item[1], said)
+
+    def _say(self, problem: str | None, notice: str | None) -> None:
+        """The broker's state changed: the page's line (``problem``, None: connected)
+        and the organiser's line (``notice``)."""
+        changed = problem != self.problem
+        self.problem = problem
+        if notice is not None:
+            self.on_notice(notice)
+        if changed:  # every open club page says it at once
+            self.on_change(self.snapshot())
 
     def _taken(self) -> None:
-        """Another client logs in with this dashboard's login: stop trying (each try
-        would push it off in turn, and neither would store anything) and say so."""
-        self._gave_up = True
-        self.problem = taken_text(self._link.username if self._link else "")
-        self.on_notice(_("{problem} on {broker}; this dashboard stops trying (each "
-                         "dashboard needs a login of its own: docs/club.md)")
-                       .format(problem=self.problem, broker=self.broker))
+        """Another client logs in with this dashboard's login: stop the link (each try
+        would push the other off in turn, and neither would store anything) and try to
+        take it back after a pause, each one longer while the login stays taken."""
+        first = not self._comeback.active
+        pause = self._comeback.taken()
+        self._paused = True
         if self._link is not None:
             self._link.stop()
+        at = day_text(time.time() + pause, "%H:%M:%S")
+        problem = _("{taken}; this dashboard tries again at {time}").format(
+            taken=taken_text(self._link.username if self._link else ""), time=at)
+        # Said once; the page keeps the time of the next try.
+        self._say(problem, _("{problem} on {broker}, then less and less often (each "
+                             "dashboard needs a login of its own: docs/club.md)")
+                  .format(problem=problem, broker=self.broker) if first else None)
+
+    def _come_back(self) -> None:
+        """Try to take the login back when a try is due; forget the fight once the login
+        has been this dashboard's for a while."""
+        if self._comeback.try_now() and self._link is not None:
+            self._paused = False
+            self._link.start()
+        elif self._comeback.settled():
+            self._fight.clear()
+
+    def _write_online(self, receiver: Any) -> None:
+        """Which tables are online now, for ``--seat --tables N`` (written when it
+        changes)."""
+        from companion.club.tonight import write_online
+
+        online = sorted(name for name, table in receiver.tables.items() if table.get("online"))
+        if online != self._online:
+            write_online(self.state_dir, online)
+            self._online = online
 
     def _log_notice(self, text: str) -> None:
         log.log(logging.WARNING if self.problem else logging.INFO, "club: %s", text)

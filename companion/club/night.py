@@ -55,6 +55,13 @@ class NightError(CompanionError):
     """A round cannot be made or the night's file cannot be read; one line."""
 
 
+class RoundRefused(NightError):
+    """The round asked for cannot be seated (the game, the players, the tables): an
+    argument to change, so ``--seat`` exits 2 as for any bad argument."""
+
+    exit_status = 2
+
+
 @dataclass
 class Round:
     """One round of the night: its number, game, the seed of its draw, when it was
@@ -149,13 +156,6 @@ def known_tables(state_dir: Path) -> list[str]:
     return sorted({str(name) for (name,) in rows}, key=_natural)
 
 
-def table_names(known: Sequence[str], count: int) -> list[str]:
-    """``count`` tables: the club's own when it has that many, else table-1..N."""
-    if len(known) >= count:
-        return list(known[:count])
-    return [f"table-{number}" for number in range(1, count + 1)]
-
-
 def _natural(name: str) -> tuple[Any, ...]:
     import re
 
@@ -210,19 +210,24 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
     """Seat ``present`` at ``tables`` for the night's next round of ``game``."""
     from companion.errors import UnknownGame
     from companion.games import engine, title
-    from companion.names import check_players
+    from companion.names import BadName, check_players
 
     try:
         rules = engine(game)
     except UnknownGame as err:
-        raise NightError(str(err)) from None
-    names = check_players(present)
+        raise RoundRefused(str(err)) from None
+    try:
+        names = check_players(present)
+    except BadName as err:
+        raise RoundRefused(str(err)) from None
     if len(names) > PLAYERS_MAX:
-        raise NightError(ngettext("at most {n} players a night", "at most {n} players a night",
-                                  PLAYERS_MAX).format(n=PLAYERS_MAX))
+        raise RoundRefused(ngettext("at most {n} players a night",
+                                    "at most {n} players a night",
+                                    PLAYERS_MAX).format(n=PLAYERS_MAX))
     if len(night.rounds) >= ROUNDS_MAX:
-        raise NightError(ngettext("at most {n} rounds a night", "at most {n} rounds a night",
-                                  ROUNDS_MAX).format(n=ROUNDS_MAX))
+        raise RoundRefused(ngettext("at most {n} rounds a night",
+                                    "at most {n} rounds a night",
+                                    ROUNDS_MAX).format(n=ROUNDS_MAX))
     seed = secrets.randbits(32) if seed is None else seed
     ranking = [row["name"] for row in standings(night, matches)]
     try:
@@ -232,7 +237,7 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
     except SeatingError as err:
         # Translators: {game} is the game's name (as its rule sheet prints it), {problem}
         # why its players cannot be seated.
-        raise NightError(_("{game}: {problem}").format(game=title(game), problem=err)) from None
+        raise RoundRefused(_("{game}: {problem}").format(game=title(game), problem=err)) from None
     return Round(len(night.rounds) + 1, game, seed, now, seats)
 
 
