@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.clock import day_text
 from companion.club import wire
 from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.login import PAUSE_FIRST, PAUSE_MOST, Comeback, LoginFight
@@ -180,31 +179,21 @@ class Dashboard:
 
     def _run(self) -> None:
         from companion.club.mqtt import BrokerLink
-        from companion.club.tonight import write_online
         from companion.store import Store
 
+        if not self._take_state_dir():
+            return
         try:
-            # One store, one dashboard: the lock first, before the store is opened.
-            rounds = RoundSender.for_dashboard(self.state_dir, self)  # the night's rounds
-            if rounds is None:
-                raise CompanionError(_(
-                    "another companion club is running on {path}: one store, one "
-                    "dashboard (stop that one, or give this one a --state-dir of its own)")
-                    .format(path=self.state_dir))
-            self._rounds = rounds
-            write_online(self.state_dir, [])  # not a crashed one's: none until heard
             store = Store.in_dir(self.state_dir)
             ledger = Ledger(self.state_dir / LEDGER_NAME)
             link = BrokerLink(
                 self.broker, f"companion-club-{store.device_id()[:12]}", self.post,
                 subscribe=wire.DASHBOARD_TOPICS, persistent=True, retry=self.retry,
                 **self.auth)
-        except OSError as err:
-            self._failed(_("cannot keep the club's store in {path}: {problem}").format(
-                path=self.state_dir, problem=err.strerror or err))
-            return
         except (StoreError, CompanionError) as err:
-            self._failed(str(err))
+            self.error = str(err)
+            self._rounds.close()  # the state dir is free again
+            self.ready.set()
             return
         self._link = link
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
@@ -221,12 +210,27 @@ class Dashboard:
             ledger.close()
             store.close()
 
-    def _failed(self, problem: str) -> None:
-        """The dashboard cannot start: why, for :meth:`start` (one line)."""
-        self.error = problem
-        if self._rounds is not None:
-            self._rounds.close()
+    def _take_state_dir(self) -> bool:
+        """One store, one dashboard: the state dir's lock, taken before the store is
+        opened (with the night's rounds it sends); False, and :attr:`error` says why,
+        when another dashboard holds it or the state dir cannot be written."""
+        from companion.club.tonight import write_online
+
+        try:
+            self._rounds = RoundSender.for_dashboard(self.state_dir, self)
+            if self._rounds is not None:
+                write_online(self.state_dir, [])  # not a crashed one's: none until heard
+                return True
+            self.error = _("another companion club is running on {path}: one store, one "
+                           "dashboard (stop that one, or give this one a --state-dir of "
+                           "its own)").format(path=self.state_dir)
+        except OSError as err:
+            if self._rounds is not None:
+                self._rounds.close()
+            self.error = _("cannot keep the club's store in {path}: {problem}").format(
+                path=self.state_dir, problem=err.strerror or err)
         self.ready.set()
+        return False
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> Any:
         """Publish on the dashboard's broker link (the night's rounds)."""
@@ -316,6 +320,8 @@ class Dashboard:
         self._paused = True
         if self._link is not None:
             self._link.stop()
+        from companion.clock import day_text
+
         at = day_text(time.time() + pause, "%H:%M:%S")
         problem = _("{taken}; this dashboard tries again at {time}").format(
             taken=taken_text(self._link.username if self._link else ""), time=at)

@@ -210,24 +210,19 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
     """Seat ``present`` at ``tables`` for the night's next round of ``game``."""
     from companion.errors import UnknownGame
     from companion.games import engine, title
-    from companion.names import BadName, check_players
+    from companion.names import check_players
 
     try:
         rules = engine(game)
     except UnknownGame as err:
-        raise RoundRefused(str(err)) from None
-    try:
-        names = check_players(present)
-    except BadName as err:
-        raise RoundRefused(str(err)) from None
+        raise NightError(str(err)) from None
+    names = check_players(present)
     if len(names) > PLAYERS_MAX:
-        raise RoundRefused(ngettext("at most {n} players a night",
-                                    "at most {n} players a night",
-                                    PLAYERS_MAX).format(n=PLAYERS_MAX))
+        raise NightError(ngettext("at most {n} players a night", "at most {n} players a night",
+                                  PLAYERS_MAX).format(n=PLAYERS_MAX))
     if len(night.rounds) >= ROUNDS_MAX:
-        raise RoundRefused(ngettext("at most {n} rounds a night",
-                                    "at most {n} rounds a night",
-                                    ROUNDS_MAX).format(n=ROUNDS_MAX))
+        raise NightError(ngettext("at most {n} rounds a night", "at most {n} rounds a night",
+                                  ROUNDS_MAX).format(n=ROUNDS_MAX))
     seed = secrets.randbits(32) if seed is None else seed
     ranking = [row["name"] for row in standings(night, matches)]
     try:
@@ -237,7 +232,7 @@ def next_round(night: Night, game: str, present: Sequence[str], tables: Sequence
     except SeatingError as err:
         # Translators: {game} is the game's name (as its rule sheet prints it), {problem}
         # why its players cannot be seated.
-        raise RoundRefused(_("{game}: {problem}").format(game=title(game), problem=err)) from None
+        raise NightError(_("{game}: {problem}").format(game=title(game), problem=err)) from None
     return Round(len(night.rounds) + 1, game, seed, now, seats)
 
 

@@ -260,6 +260,7 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str],
     (the running dashboard's own page knows); else read from the running dashboard's
     state dir, or unknown when none runs."""
     from companion.club import tonight
+    from companion.names import BadName
 
     state_dir = Path(state_dir)
     if online is None and DashboardLock.held(state_dir):
@@ -271,8 +272,12 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str],
             now = wall()
             night = nights.load(state_dir, nights.night_of(now))
             club = tonight.club_tables(state_dir, online)
-            rnd = nights.next_round(night, game, present, tonight.candidates(club, tables),
-                                    finished_matches(state_dir, night), now, seed)
+            matches = finished_matches(state_dir, night)
+            try:
+                rnd = nights.next_round(night, game, present, tonight.candidates(club, tables),
+                                        matches, now, seed)
+            except (nights.NightError, BadName) as err:  # the game, the names, the seating
+                raise nights.RoundRefused(str(err)) from None
             said = tonight.said(rnd, club, tables, known=online is not None)
             night.rounds.append(rnd)
             nights.save(state_dir, night)
