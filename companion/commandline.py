@@ -151,8 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help=_("with --club: an existing broker"))
     bench.add_argument("--load", action="store_const", const=True,
-                       help=_("with --club: with a process of its own busy at 100 % of a "
-                              "core beside it"))
+                       help=_("with --club: with a process of its own keeping a core busy "
+                              "beside it"))
     bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000),
                        metavar="N", help=_("with --club: time a dashboard's restart over N "
                                          "finished matches instead"))

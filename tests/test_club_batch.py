@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from companion.errors import StoreError
 from companion.session import Session
 from companion.store import Store
-from tests.test_club_receiver import OPS, Device, copy_of
+from tests.test_club_receiver import OPS, Device, assert_mirrored, run
 
 
 def test_a_batch_commits_its_writes_together_and_each_stays_all_or_nothing(tmp_path):
@@ -86,20 +86,7 @@ class BatchedDevice(Device):
 @given(ops=OPS, seed=st.integers(0, 2**16), copies=st.integers(1, 3))
 def test_any_history_with_lost_batches_ends_equal(ops, seed, copies):
     device = BatchedDevice(random.Random(seed), copies)
-    for op, n in ops:
-        if op == "play":
-            device.play(n)
-        elif op == "undo":
-            for _ in range(n):
-                device.undo()
-        elif op == "deliver":
-            device.deliver(n)
-        else:
-            getattr(device, op)()
+    run(device, ops)
     device.failing = False  # the disk is fine again
     device.settle(accept=True)
-    uid = device.store.match(device.session.match_id).uid
-    mirrored = device.dashboard.find_uid(uid)
-    assert mirrored is not None
-    assert copy_of(device.dashboard, mirrored) == copy_of(device.store,
-                                                          device.session.match_id)
+    assert_mirrored(device)

@@ -85,6 +85,17 @@ def mqtts(broker: Mosquitto) -> str:
     return f"mqtts://127.0.0.1:{broker.port}"
 
 
+def play_a_match(store: Store, publisher: Publisher) -> tuple[Session, str]:
+    """A finished Scoreboard match of Ann and Bob at the table, and its uid."""
+    session = Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                            listeners=[publisher.listener])
+    for points in (3, 4, 5, 6):
+        player = ("Ann", "Bob")[len(session.match.events) % 2]
+        session.apply({"type": "points", "player": player, "points": points})
+    session.apply({"type": "end"})
+    return session, store.match(session.match_id).uid
+
+
 def test_a_table_plays_to_the_dashboard_over_tls_with_passwords(secure, tmp_path):
     broker, ca = secure
     dash = Dashboard(mqtts(broker), tmp_path / "club", username="dashboard",
@@ -95,13 +106,7 @@ def test_a_table_plays_to_the_dashboard_over_tls_with_passwords(secure, tmp_path
                 ca_file=str(ca))
     publisher = Publisher(club, store.path, retry=(0.05, 0.5)).start()
     try:
-        session = Session.start("scoreboard", ["Ann", "Bob"], store=store,
-                                listeners=[publisher.listener])
-        for points in (3, 4, 5, 6):
-            player = ("Ann", "Bob")[len(session.match.events) % 2]
-            session.apply({"type": "points", "player": player, "points": points})
-        session.apply({"type": "end"})
-        uid = store.match(session.match_id).uid
+        session, uid = play_a_match(store, publisher)
 
         def mirrored() -> bool:
             with Store(dash.db_path, readonly=True) as club_store:
@@ -399,13 +404,7 @@ def test_a_dashboard_pushed_off_its_login_backs_off_and_takes_it_back_once_it_is
         publisher = Publisher(Club(broker=url, table="t1", username="t1",
                                    password=USERS["t1"], ca_file=str(ca)), store.path,
                               retry=(0.05, 0.5), resend_every=0.3).start()
-        session = Session.start("scoreboard", ["Ann", "Bob"], store=store,
-                                listeners=[publisher.listener])
-        for points in (3, 4, 5, 6):
-            player = ("Ann", "Bob")[len(session.match.events) % 2]
-            session.apply({"type": "points", "player": player, "points": points})
-        session.apply({"type": "end"})
-        uid = store.match(session.match_id).uid
+        session, uid = play_a_match(store, publisher)
         wait_for(lambda: publisher.up, what="the table to connect")
         time.sleep(2.0)  # the other holds the login a while: the first tries, rarely
         held_for = time.monotonic() - taken_at
