@@ -77,6 +77,7 @@ def test_the_dashboard_serves_an_honest_table_between_a_hostile_tables_messages(
 
     class Recording:
         store = Store(":memory:")  # a burst of messages is one batch of it
+        results = 0
 
         def handle(self, topic: str, data: bytes, retained: bool = False) -> None:
             handled.append(topic.split("/")[1])

@@ -143,6 +143,7 @@ class Dashboard:
         self._online: list[str] | None = None  # the tables online, as last written
         self._rounds: RoundSender | None = None
         self._dirty, self._shown = False, float("-inf")  # the page's snapshot
+        self._results = 0  # the results stored for good (the receiver's counter)
         self._stored: list[float] = []  # events applied in the batch being stored
         #: Called on the dashboard's thread with each event's time of play once it is
         #: stored for good (``bench --club``'s lag).
@@ -175,9 +176,13 @@ class Dashboard:
         return self._comeback.active
 
     def snapshot(self) -> dict[str, Any]:
-        """Every table now (safe from any thread)."""
+        """Every table now (safe from any thread). The tables are as the last snapshot
+        made them (at most :data:`SNAPSHOT_EVERY` old); ``results`` counts every result
+        stored so far, so the league read with it is never an older one."""
         with self._lock:
-            return self._snapshot
+            snapshot = self._snapshot
+        stored = self._results
+        return snapshot if snapshot["results"] == stored else {**snapshot, "results": stored}
 
     def call(self, fn: Callable[[Receiver], Any]) -> None:
         """Run ``fn(receiver)`` on the dashboard's thread (tests, the bench)."""
@@ -270,6 +275,7 @@ class Dashboard:
                              if topic.count("/") == 3})
             self._stored.clear()
             return
+        self._results = receiver.results  # committed: the page may read them now
         stored = list(self._stored)
         self._stored.clear()  # the list the receiver appends to
         for at in stored:
@@ -415,6 +421,7 @@ class Dashboard:
         if not self._dirty or self.clock() < self._shown + SNAPSHOT_EVERY:
             return
         self._dirty, self._shown = False, self.clock()
+        self._results = receiver.results
         snapshot = receiver.snapshot()
         snapshot["results"] = receiver.results
         snapshot["held"] = receiver.held_rows()
