@@ -90,3 +90,41 @@ def test_any_history_with_lost_batches_ends_equal(ops, seed, copies):
     device.failing = False  # the disk is fine again
     device.settle(accept=True)
     assert_mirrored(device)
+
+
+def test_the_dashboard_forgets_a_burst_its_store_could_not_commit(tmp_path):
+    """Dashboard._burst: the messages waiting are handled in one batch; when its commit
+    fails nothing of it is said stored (no lag, no receipt) and the burst's matches are
+    forgotten, to be read from the store and asked for again."""
+    import contextlib
+
+    from companion.club.dashboard import Dashboard
+
+    dashboard = Dashboard("mqtt://127.0.0.1:1", tmp_path, sync_every=1e9)
+    stored: list[float] = []
+    dashboard.on_stored = stored.append
+    forgotten: list[set] = []
+
+    class Failing:
+        results = 0
+
+        class store:  # noqa: N801 - stands for the dashboard's Store
+            @staticmethod
+            @contextlib.contextmanager
+            def batch():
+                yield
+                raise StoreError("cannot write the game log: disk I/O error")
+
+        def handle(self, topic, data, retained=False):
+            dashboard._stored.append(1.0)  # the receiver applied an event
+
+        def forget(self, uids):
+            forgotten.append(set(uids))
+
+    for uid in ("u1", "u2"):
+        dashboard.post("message", f"companion/t1/log/{uid}", b"{}")
+    dashboard.post("message", "companion/t1/status", b"{}")
+    while not dashboard.queue.empty():
+        dashboard.lanes.put(*dashboard.queue.get()[1:4])
+    dashboard._burst(Failing())
+    assert forgotten == [{"u1", "u2"}] and stored == [] and not dashboard._stored

@@ -29,7 +29,7 @@ from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.login import PAUSE_FIRST, PAUSE_MOST, Comeback, LoginFight
 from companion.club.receiver import Receiver
 from companion.club.rounds import RoundSender
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, one_line
 from companion.lang import _
 
 log = logging.getLogger("companion.club")
@@ -268,9 +268,9 @@ class Dashboard:
                     topic, data, retained = self.lanes.get()
                     topics.append(topic)
                     self._guarded("message", receiver.handle, topic, data, retained)
-        except StoreError as err:
-            log.error("club dashboard: %s; %d messages are asked for again", err,
-                      len(topics))
+        except Exception as err:  # noqa: BLE001 - whatever broke it, the batch is lost
+            log.error("club dashboard: %s; %d messages are asked for again",
+                      one_line(str(err) or type(err).__name__), len(topics))
             receiver.forget({topic.rsplit("/", 1)[1] for topic in topics
                              if topic.count("/") == 3})
             self._stored.clear()
