@@ -169,6 +169,23 @@ def table(text: str) -> str:
     return text
 
 
+def tables(text: str) -> int | tuple[str, ...]:
+    """An argparse type: a club night's tables, a number (1 to 500: that many of the
+    tables online now) or comma-separated table names (exactly those)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return int(number(int, 1, 500)(text))
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        table(name)
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(_("names a table twice: {value}").format(
+            value=repr(text[:200])))
+    if len(names) > 500:
+        raise argparse.ArgumentTypeError(_("names at most 500 tables"))
+    return names
+
+
 def season(text: str) -> str:
     """An argparse type: one or more seasons, ``NAME: YYYY-MM-DD..YYYY-MM-DD``."""
     from companion.seasons import SeasonError, parse_seasons

@@ -420,7 +420,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 #: bench's flags that only club mode reads (each defaults to None: "not given").
-_CLUB_BENCH = ("tables", "seconds", "broker", "finished")
+_CLUB_BENCH = ("tables", "seconds", "broker", "finished", "load")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -472,16 +472,26 @@ def cmd_club(args: argparse.Namespace) -> int:
         raise UsageError(_("club needs a broker: --broker mqtt://HOST[:PORT] "
                            "(or [club] broker in the config)"))
     web = _web(args, config) if args.web is not None else ""
-    state_dir = _club_state_dir(args, config)
+    state_dir = _club_state_dir(args, config, writes=True)
     seasons = list(_seasons(config, args, "--season").values())
     with logging_to(sys.stderr):  # one line per problem (the journal under systemd)
         return club_main(broker, state_dir, web=web, club=config.club, hosts=config.web.hosts,
                          seasons=seasons)
 
 
-def _club_state_dir(args: argparse.Namespace, config: Config) -> Path:
-    """The dashboard's state dir: ``--state-dir``, else the state dir's ``club/``."""
-    return Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+def _club_state_dir(args: argparse.Namespace, config: Config, *, writes: bool = False) -> Path:
+    """The dashboard's state dir: ``--state-dir``, else the state dir's ``club/``;
+    ``writes``: one this command can write in, or a usage error (exit 2)."""
+    path = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
+    if writes:
+        from companion.arguments import writable_directory
+
+        try:
+            writable_directory(str(path))
+        except argparse.ArgumentTypeError as problem:
+            raise UsageError(_("club: --state-dir: {problem}").format(problem=problem)) \
+                from None
+    return path
 
 
 def _seasons(config: Any, args: argparse.Namespace, flag: str) -> dict[str, Any]:
@@ -501,7 +511,7 @@ def _club_seat(args: argparse.Namespace, config: Config) -> int:
 
     if not (args.seat and args.present and args.tables):
         raise UsageError(_("club: --seat GAME --present NAMES --tables N go together"))
-    state_dir = _club_state_dir(args, config)
+    state_dir = _club_state_dir(args, config, writes=True)
     return seat_main(state_dir, args.seat, args.present, args.tables, as_json=args.json,
                      seed=args.seed)
 

@@ -152,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help=_("with --club: how long to measure (20)"))
     bench.add_argument("--broker", metavar="URL", type=arguments.broker,
                        help=_("with --club: an existing broker"))
+    bench.add_argument("--load", action="store_const", const=True,
+                       help=_("with --club: with a process of its own keeping a core busy "
+                              "beside it"))
     bench.add_argument("--finished", type=arguments.number(int, 1, 1_000_000),
                        metavar="N", help=_("with --club: time a dashboard's restart over N "
                                          "finished matches instead"))
@@ -191,8 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "and store it; a running dashboard sends it to the tables"))
     club.add_argument("--present", metavar="NAMES", type=arguments.players,
                       help=_("with --seat: the players present, comma-separated"))
-    club.add_argument("--tables", metavar="N", type=arguments.number(int, 1, 500),
-                      help=_("with --seat: how many tables there are"))
+    club.add_argument("--tables", metavar="N|NAMES", type=arguments.tables,
+                      help=_("with --seat: how many of the tables online now, or which "
+                             "tables (comma-separated names)"))
     club.add_argument("--seed", metavar="S", type=arguments.number(int, 0, 2**32 - 1),
                       help=_("with --seat: the draw's seed (default: a random one, shown)"))
     club.add_argument("--json", action="store_true",

@@ -155,6 +155,17 @@ def _shown(name: str) -> str:
     zero-width marks, blank glyphs), trimmed, each run of spaces one space."""
     if not isinstance(name, str):
         return ""
+    if len(name) <= _KEYS_KEPT_UP_TO:  # seating 200 names compares each with the rest
+        return _kept_shown(name)
+    return _show(name)
+
+
+@lru_cache(maxsize=4096)
+def _kept_shown(name: str) -> str:
+    return _show(name)
+
+
+def _show(name: str) -> str:
     kept = (char for char in unicodedata.normalize("NFC", name)
             if unicodedata.category(char) not in _HIDDEN
             and (char.isspace() or not font.blank(char)))
@@ -203,8 +214,13 @@ def check_players(names: object) -> list[str]:
     if isinstance(names, str) or not isinstance(names, Iterable):
         raise BadName(pgettext("screen 21xN", "players are a list of names"))
     seated: list[str] = []
+    near = _Near()
     for name in names:
-        seated.append(check_name(name, seated))
+        clean = check_name(name)
+        # Compared only with the seated names it may look like (the same first one
+        # check_name would find among them all): a club night seats 200 at once.
+        seated.append(check_name(clean, near.like(clean)))
+        near.add(clean)
     return seated
 
 
@@ -330,7 +346,7 @@ def looks_like(name: str, other: str) -> bool:
     if len(name) != len(other):
         return name.casefold() == other.casefold()
     if _apart(_pixels(name, None, font.ACCENT_ROWS),
-              _pixels(other, None, font.ACCENT_ROWS)) <= TITLE_NEAR:
+              _pixels(other, None, font.ACCENT_ROWS), TITLE_NEAR) <= TITLE_NEAR:
         return True
     return any(_pixels(name, case) == _pixels(other, case) for case in ("lower", "upper"))
 
@@ -340,26 +356,42 @@ def looks_like(name: str, other: str) -> bool:
 #: Latin-1 body beside E's, è and é one of the mark), so "Éric's cards" read "Eric's
 #: cards" there.
 TITLE_NEAR = 1
+#: More pixels than a cell has: "nothing alike".
+CELL_PIXELS = font.CELL_W * font.CELL_H + 1
 
 
-def _apart(cells: list[bytes], others: list[bytes]) -> int:
+def _apart(cells: Sequence[bytes], others: Sequence[bytes], near: int = CELL_PIXELS) -> int:
     """How many pixels two names' cells differ by (an undrawable character's cell
-    differs from everything but itself by more than any tolerance)."""
+    differs from everything but itself by more than any tolerance); counting stops past
+    ``near`` (more than that is all a caller asks)."""
     total = 0
     for cell, other in zip(cells, others, strict=True):
         if cell == other:
             continue
         if len(cell) != len(other) or len(cell) <= 4:  # an undrawable's UTF-8, not a glyph
             return CELL_PIXELS
-        total += sum(bin(a ^ b).count("1") for a, b in zip(cell, other, strict=True))
+        total += (int.from_bytes(cell) ^ int.from_bytes(other)).bit_count()
+        if total > near:
+            break
     return total
 
 
-#: More pixels than a cell has: "nothing alike".
-CELL_PIXELS = font.CELL_W * font.CELL_H + 1
+
+def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> tuple[bytes, ...]:
+    """Each cell of ``name`` as drawn (``case``: every letter lower or upper first),
+    without its top ``hidden_rows``; kept for short names, since checking a seat list
+    draws each name once against every other (200 names: 20,000 pairs)."""
+    if len(name) <= _KEYS_KEPT_UP_TO:
+        return _kept_pixels(name, case, hidden_rows)
+    return _draw(name, case, hidden_rows)
 
 
-def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> list[bytes]:
+@lru_cache(maxsize=8192)
+def _kept_pixels(name: str, case: str | None, hidden_rows: int) -> tuple[bytes, ...]:
+    return _draw(name, case, hidden_rows)
+
+
+def _draw(name: str, case: str | None, hidden_rows: int) -> tuple[bytes, ...]:
     cells = []
     for char in name:
         if case is not None:
@@ -369,7 +401,7 @@ def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> list[bytes]:
         # An undrawable character (in an old name) stands for itself, not for '?'.
         cells.append(font.glyph(char)[hidden_rows:] if font.drawable(char)
                      else char.encode())
-    return cells
+    return tuple(cells)
 
 
 def as_seats(value: Any, seated: Sequence[str]) -> Any:
@@ -389,3 +421,34 @@ def as_seats(value: Any, seated: Sequence[str]) -> Any:
         return part
 
     return written(value)
+
+
+class _Near:
+    """The names seated so far, indexed by everything :func:`check_name` compares, so a
+    new name is compared only with those that share one of its marks: the same shown
+    name or player key, the same letters ignoring case, the same pixels in lower or
+    upper case, or, as the title bar draws them, the same pixels in every cell but one
+    (two names at most :data:`TITLE_NEAR` pixel apart differ in one cell at most)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self._index: dict[tuple[Any, ...], list[int]] = {}
+
+    @staticmethod
+    def _marks(name: str) -> list[tuple[Any, ...]]:
+        title = _pixels(name, None, font.ACCENT_ROWS)
+        return [("shown", _shown(name).casefold()), ("key", player_key(name)),
+                ("fold", name.casefold()), ("lower", _pixels(name, "lower")),
+                ("upper", _pixels(name, "upper")),
+                *(("title", cell, title[:cell] + title[cell + 1:])
+                  for cell in range(len(title)))]
+
+    def like(self, name: str) -> list[str]:
+        """The seated names ``name`` may look like, in seat order."""
+        found = {index for mark in self._marks(name) for index in self._index.get(mark, ())}
+        return [self.names[index] for index in sorted(found)]
+
+    def add(self, name: str) -> None:
+        for mark in self._marks(name):
+            self._index.setdefault(mark, []).append(len(self.names))
+        self.names.append(name)

@@ -76,6 +76,9 @@ def test_the_dashboard_serves_an_honest_table_between_a_hostile_tables_messages(
     handled: list[str] = []
 
     class Recording:
+        store = Store(":memory:")  # a burst of messages is one batch of it
+        results = 0
+
         def handle(self, topic: str, data: bytes, retained: bool = False) -> None:
             handled.append(topic.split("/")[1])
             if len(handled) == 3:
@@ -91,7 +94,7 @@ def test_the_dashboard_serves_an_honest_table_between_a_hostile_tables_messages(
         dashboard.post("message", f"companion/bad/log/u{n}", b"{}")
     dashboard.post("message", "companion/good/log/v", b"{}")
     dashboard._loop(Recording())
-    assert handled == ["bad", "good", "bad"]
+    assert handled[:3] == ["bad", "good", "bad"]  # (the burst under way ends first)
 
 
 def test_a_status_of_the_wrong_shape_does_not_break_the_club_page():

@@ -62,7 +62,7 @@ def test_round_one_is_the_seeds_draw_and_the_seed_is_shown(tmp_path):
 def test_a_night_that_cannot_be_seated_is_one_line(tmp_path):
     done = companion("club", "--seat", "count-up-21", "--present", "Ann,Bob,Cy",
                      "--tables", "3", "--state-dir", str(tmp_path / "club"))
-    assert done.returncode == 1
+    assert done.returncode == 2  # an argument to change, as any bad argument
     assert done.stderr.count("\n") == 1 and "without one left over" in done.stderr
     assert not (tmp_path / "club" / nights.NIGHT_FILE).exists()
 
@@ -184,8 +184,8 @@ def test_a_running_dashboard_sends_the_round_and_the_table_starts_it_with_one_pr
                 wait_for(connected, what="the table to connect")
                 out = io.StringIO()
                 seat_main(tmp_path / "club", "final-count", ["Ann", "Bob", "Cy", "Di",
-                                                            "Ed", "Flo"], 2,
-                          seed=11, out=out)
+                                                            "Ed", "Flo"],
+                          ("table-1", "table-2"), seed=11, out=out)
                 tables = nights.load(tmp_path / "club", _today()).current.as_json()["tables"]
                 mine = next(t for t in tables if t["table"] == "table-2")
                 assert "table-2" in out.getvalue()
@@ -268,8 +268,8 @@ def test_the_club_page_shows_the_round_its_results_as_they_come_and_the_standing
         publisher = Publisher(Club(broker=broker.url, table="table-1"), store.path,
                               retry=(0.05, 0.5), on_round=offered.append).start()
         try:
-            seat_main(tmp_path / "club", "scoreboard", ["Ann", "Bob", "Cy", "Di"], 2,
-                      seed=5, out=io.StringIO(), wait=0)
+            seat_main(tmp_path / "club", "scoreboard", ["Ann", "Bob", "Cy", "Di"],
+                      ("table-1", "table-2"), seed=5, out=io.StringIO(), wait=0)
             data = json.loads(page("/api/club"))
             night = data["night"]
             assert night["round"] == 1 and night["finished"] == 0
@@ -337,7 +337,8 @@ def test_the_organiser_seats_a_round_from_the_club_page_and_nobody_else(tmp_path
         try:
             link = server.organiser_link
             token = link.split("token=", 1)[1]
-            seat = {"game": "final-count", "present": "Ann, Bob, Cy\nDi, Ed, Flo", "tables": 2}
+            seat = {"game": "final-count", "present": "Ann, Bob, Cy\nDi, Ed, Flo",
+                    "tables": ["table-1", "table-2"]}
             status, text, _ = call("/api/club/seat", seat)
             assert status == 401 and "organiser" in json.loads(text)["error"]
             assert call("/api/club/seat", seat, cookie="guess")[0] == 401
@@ -358,8 +359,11 @@ def test_the_organiser_seats_a_round_from_the_club_page_and_nobody_else(tmp_path
             status, text, _ = call("/api/club/seat", {**seat, "present": "Ann,Аnn,Bob"},
                                    cookie=token)
             assert status == 400 and "look like" in json.loads(text)["error"]
-            status, text, _ = call("/api/club/seat", {**seat, "tables": 1}, cookie=token)
+            status, text, _ = call("/api/club/seat", {**seat, "tables": ["table-1"]},
+                                   cookie=token)
             assert status == 400 and "tables" in json.loads(text)["error"]
+            status, text, _ = call("/api/club/seat", {**seat, "tables": 2}, cookie=token)
+            assert status == 400 and "none is online now" in json.loads(text)["error"]
             assert nights.load(tmp_path / "club", _today()).current.number == 1  # unchanged
         finally:
             server.stop()

@@ -178,10 +178,8 @@ OPS = st.lists(st.one_of(
 ), max_size=25)
 
 
-@settings(max_examples=60, deadline=None)
-@given(ops=OPS, seed=st.integers(0, 2**16), copies=st.integers(1, 3))
-def test_any_history_any_delivery_order_ends_equal(ops, seed, copies):
-    device = Device(random.Random(seed), copies)
+def run(device: Device, ops: list[tuple[str, int]]) -> None:
+    """Play ``ops`` (:data:`OPS`) on ``device``."""
     for op, n in ops:
         if op == "play":
             device.play(n)
@@ -192,13 +190,27 @@ def test_any_history_any_delivery_order_ends_equal(ops, seed, copies):
             device.deliver(n)
         else:
             getattr(device, op)()
-    device.settle(accept=True)  # a finished match undone is held until accepted
-    dashboard = device.dashboard
+
+
+def assert_mirrored(device: Device) -> int:
+    """The dashboard's store holds the device's match as the device does (its id
+    there)."""
     uid = device.store.match(device.session.match_id).uid
-    mirrored = dashboard.find_uid(uid)
+    mirrored = device.dashboard.find_uid(uid)
     assert mirrored is not None
-    assert copy_of(dashboard, mirrored) == copy_of(device.store, device.session.match_id)
-    assert dashboard.match(mirrored).origin == "t1"
+    assert copy_of(device.dashboard, mirrored) == copy_of(device.store,
+                                                          device.session.match_id)
+    return mirrored
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=OPS, seed=st.integers(0, 2**16), copies=st.integers(1, 3))
+def test_any_history_any_delivery_order_ends_equal(ops, seed, copies):
+    device = Device(random.Random(seed), copies)
+    run(device, ops)
+    device.settle(accept=True)  # a finished match undone is held until accepted
+    mirrored = assert_mirrored(device)
+    assert device.dashboard.match(mirrored).origin == "t1"
     assert device.store.published(device.session.match_id) == len(device.session.match.events)
 
 

@@ -168,8 +168,8 @@ def test_the_club_page_is_rendered_once_per_change_for_every_viewer():
         pass
     Request.app = app
 
-    async def viewers(count: int) -> list[str]:
-        return [await page.live_html(Request()) for _ in range(count)]
+    async def viewers(count: int) -> list[str]:  # all at once, as open pages are
+        return list(await asyncio.gather(*(page.live_html(Request()) for _ in range(count))))
     first = asyncio.run(viewers(20))
     assert len(set(first)) == 1 and len(renders) == 1
     page._changed({})  # something changed: one more render, shared again

@@ -98,7 +98,15 @@ def test_the_club_page_speaks_the_device_language_and_switches_live(club, speak)
     assert club.get("/").text == english
 
 
-def test_the_organisers_form_and_refusals_speak_it_too(club, speak, tmp_path):
+def test_the_organisers_form_and_refusals_speak_it_too(club, speak, tmp_path, monkeypatch):
+    from starlette.concurrency import run_in_threadpool
+
+    from companion.club.organiser import SeatWorker
+
+    async def here(worker, fn, *args):  # the words are tested here, not the process
+        return await run_in_threadpool(fn, *args)
+    monkeypatch.setattr(SeatWorker, "start", lambda worker: None)
+    monkeypatch.setattr(SeatWorker, "run", here)
     speak("xx")
     refused = club.post("/api/club/held/1/accept", headers=HEADERS, content="{}")
     assert refused.status_code == 403
@@ -126,5 +134,5 @@ def test_the_club_command_line_speaks_it(tmp_path, speak):
     assert round_text(rnd) == "ROUND 1: Final Count (DRAW SEED 5)\n  t1  Ann, Bob"
     with pytest.raises(SeasonError, match="ENDS BEFORE IT STARTS"):
         parse_seasons("Spring: 2026-05-01..2026-03-01")
-    with pytest.raises(SeatingError, match="^1 PLAYERS ARE TOO FEW FOR ONE TABLE"):
+    with pytest.raises(SeatingError, match="^1 PLAYER IS TOO FEW FOR ONE TABLE"):
         table_sizes(1, 1, 2, 4)

@@ -266,7 +266,8 @@ def test_block_lottery_has_no_turns_and_no_timer_row(rig):
     app, clock, runner = rig(config_of("[timer]\nturn = 20\n"))
     setup = setup_screen(app.ctx, "block-lottery", None, ["Ann", "Bob"])
     labels = [label for label, _ in setup.rows]
-    assert not any("timer" in label.lower() for label in labels) and labels[-2:] == ["Start", "Help"]
+    assert not any("timer" in label.lower() for label in labels)
+    assert labels[-2:] == ["Start", "Help"]
     assert "timer" not in setup.new_session(app.ctx, {}).match.options
     command(app, "NEW block-lottery Ann,Bob")  # from afar, with [timer] on: no timer either
     assert command(app, "STATUS")["timer"] is None

@@ -188,6 +188,8 @@ CLUB: tuple[Target, ...] = (
     Target("lag_ms.p95", 100, "ms", size=("tables", 200)),
     Target("seating.round_1_s", 1.0, "s"),
     Target("seating.later_max_s", 1.0, "s"),
+    Target("seat_form.seat_max_s", 0.2, "s"),
+    Target("seat_form.viewer_wait_max_ms", 50, "ms"),
 )
 
 #: ``companion bench --club --finished N``: a dashboard's restart.

@@ -27,16 +27,22 @@ from typing import Any
 
 from companion.club import moves, wire
 from companion.club.ledger import LEDGER_NAME, Ledger
-from companion.club.login import LoginFight
+from companion.club.login import PAUSE_FIRST, PAUSE_MOST, Comeback, LoginFight
 from companion.club.receiver import Receiver
 from companion.club.rounds import RoundSender
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, one_line
 from companion.lang import _
 
 log = logging.getLogger("companion.club")
 
 #: The most message bytes one table may have waiting on the dashboard.
 LANE_BYTES = 4 * 1024 * 1024
+#: The page's snapshot is made at most this often (seconds; an open page takes at most
+#: a few updates a second anyway).
+SNAPSHOT_EVERY = 0.1
+#: The most messages, and the longest time (seconds), one batch of the store takes.
+BURST_MOST = 64
+BURST_TIME = 0.025
 
 
 def taken_text(username: str) -> str:
@@ -124,6 +130,7 @@ class Dashboard:
         ca_file: str = "",
         sync_every: float = 3.0,
         retry: tuple[float, float] = (0.5, 10.0),
+        retake: tuple[float, float] = (PAUSE_FIRST, PAUSE_MOST),
         clock: Callable[[], float] = time.monotonic,
     ):
         self.broker = wire.Broker.parse(broker_url)
@@ -151,8 +158,18 @@ class Dashboard:
         #: by default (a problem as a warning); ``companion club`` prints it.
         self.on_notice: Callable[[str], None] = self._log_notice
         self._fight = LoginFight(clock)
+        #: Taking the login back after another client took it: growing pauses.
+        self._comeback = Comeback(clock, first=retake[0], most=retake[1])
         self._link: Any = None
-        self._gave_up = False
+        self._paused = False  # the link is stopped between tries to take the login back
+        self._online: list[str] | None = None  # the tables online, as last written
+        self._rounds: RoundSender | None = None
+        self._dirty, self._shown = False, float("-inf")  # the page's snapshot
+        self._results = 0  # the results stored for good (the receiver's counter)
+        self._stored: list[float] = []  # events applied in the batch being stored
+        #: Called on the dashboard's thread with each event's time of play once it is
+        #: stored for good (``bench --club``'s lag).
+        self.on_stored: Callable[[float], None] = lambda at: None
 
     @property
     def db_path(self) -> Path:
@@ -174,10 +191,20 @@ class Dashboard:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    @property
+    def login_taken(self) -> bool:
+        """Another client took the dashboard's login and it is not back for good yet
+        (it tries again after growing pauses)."""
+        return self._comeback.active
+
     def snapshot(self) -> dict[str, Any]:
-        """Every table now (safe from any thread)."""
+        """Every table now (safe from any thread). The tables are as the last snapshot
+        made them (at most :data:`SNAPSHOT_EVERY` old); ``results`` counts every result
+        stored so far, so the league read with it is never an older one."""
         with self._lock:
-            return self._snapshot
+            snapshot = self._snapshot
+        stored = self._results
+        return snapshot if snapshot["results"] == stored else {**snapshot, "results": stored}
 
     def call(self, fn: Callable[[Receiver], Any]) -> None:
         """Run ``fn(receiver)`` on the dashboard's thread (tests, the bench)."""
@@ -192,6 +219,8 @@ class Dashboard:
         from companion.club.mqtt import BrokerLink
         from companion.store import Store
 
+        if not self._take_state_dir():
+            return
         try:
             store = Store.in_dir(self.state_dir)
             ledger = Ledger(self.state_dir / LEDGER_NAME)
@@ -204,10 +233,10 @@ class Dashboard:
                 retry=self.retry, **self.auth)
         except (StoreError, CompanionError) as err:
             self.error = str(err)
+            self._rounds.close()  # the state dir is free again
             self.ready.set()
             return
         self._link = link
-        self._rounds = RoundSender.for_dashboard(self.state_dir, link)  # the night's rounds
         receiver = Receiver(store, lambda topic, data: link.publish(topic, data),
                             sync_every=self.sync_every, ledger=ledger, clock=self.clock)
         receiver.changed = lambda uid: self._changed(receiver)
@@ -224,16 +253,77 @@ class Dashboard:
             ledger.close()
             store.close()
 
+    def _take_state_dir(self) -> bool:
+        """One store, one dashboard: the state dir's lock, taken before the store is
+        opened (with the night's rounds it sends); False, and :attr:`error` says why,
+        when another dashboard holds it or the state dir cannot be written."""
+        from companion.club.tonight import write_online
+
+        try:
+            self._rounds = RoundSender.for_dashboard(self.state_dir, self)
+            if self._rounds is not None:
+                write_online(self.state_dir, [])  # not a crashed one's: none until heard
+                return True
+            self.error = _("another companion club is running on {path}: one store, one "
+                           "dashboard (stop that one, or give this one a --state-dir of "
+                           "its own)").format(path=self.state_dir)
+        except OSError as err:
+            if self._rounds is not None:
+                self._rounds.close()
+            self.error = _("cannot keep the club's store in {path}: {problem}").format(
+                path=self.state_dir, problem=err.strerror or err)
+        self.ready.set()
+        return False
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> Any:
+        """Publish on the dashboard's broker link (the night's rounds)."""
+        return self._link.publish(topic, payload, retain=retain)
+
+    def _burst(self, receiver: Any) -> None:
+        """Handle the messages waiting, in turn, as one batch of the store (one sync
+        for all: a sync a message was most of the dashboard's time with 200 tables), at
+        most :data:`BURST_MOST` of them or :data:`BURST_TIME` seconds; nothing is
+        receipted before the batch is committed (receipts go when the lanes run dry).
+        A batch the store cannot commit is lost whole: its matches are read from the
+        store again and the tables send them again."""
+        topics: list[str] = []
+        start = self.clock()
+        try:
+            with receiver.store.batch():
+                while self.lanes and len(topics) < BURST_MOST and \
+                        self.clock() - start < BURST_TIME:
+                    topic, data, retained = self.lanes.get()
+                    topics.append(topic)
+                    self._guarded("message", receiver.handle, topic, data, retained)
+        except Exception as err:  # noqa: BLE001 - whatever broke it, the batch is lost
+            log.error("club dashboard: %s; %d messages are asked for again",
+                      one_line(str(err) or type(err).__name__), len(topics))
+            receiver.forget({topic.rsplit("/", 1)[1] for topic in topics
+                             if topic.count("/") == 3})
+            self._stored.clear()
+            return
+        self._results = receiver.results  # committed: the page may read them now
+        stored = list(self._stored)
+        self._stored.clear()  # the list the receiver appends to
+        for at in stored:
+            self.on_stored(at)
+
     def _loop(self, receiver: Any) -> None:
-        """Until "stop": take in what arrived (into the lanes), handle one message in
+        """Until "stop": take in what arrived (into the lanes), handle what waits in
         turn, and every ``sync_every`` seconds ask for what is missing."""
+        receiver.on_applied = self._stored.append  # told once the batch is committed
         next_check = self.clock() + self.sync_every
         while True:
             try:
                 if self.lanes:
                     item = self.queue.get_nowait()
                 else:
-                    item = self.queue.get(timeout=max(0.0, next_check - self.clock()))
+                    wake = next_check
+                    if self._comeback.due is not None:
+                        wake = min(wake, self._comeback.due)
+                    if self._dirty:  # the page's snapshot is due then
+                        wake = min(wake, self._shown + SNAPSHOT_EVERY)
+                    item = self.queue.get(timeout=max(0.0, wake - self.clock()))
             except queue.Empty:
                 item = None
             if item is not None:
@@ -247,11 +337,16 @@ class Dashboard:
                     self._guarded(item[0], self._control, item, receiver)
                 continue  # take in everything that arrived before handling more
             if self.lanes:
-                self._guarded("message", receiver.handle, *self.lanes.get())
+                self._burst(receiver)
             else:
                 self._guarded("receipts", receiver.receipts)
+            self._guarded("login", self._come_back)
+            self._guarded("snapshot", self._show, receiver)
             if self.clock() >= next_check:  # whatever else is arriving
-                self._guarded("round", lambda: self._rounds.check() and receiver.changed(""))
+                self._guarded("online", self._write_online, receiver)
+                if self.up.is_set():  # "sent" means sent: not queued for a broker away
+                    self._guarded("round",
+                                  lambda: self._rounds.check() and receiver.changed(""))
                 self._guarded("sync", receiver.behind)
                 self._guarded("receipts", receiver.receipts)
                 next_check = self.clock() + self.sync_every
@@ -260,38 +355,78 @@ class Dashboard:
         kind = item[0]
         if kind == "call":
             item[1](receiver)
-        elif self._gave_up:
-            return  # the link's last words after it was stopped
+        elif self._paused:
+            return  # the stopped link's last words, between tries to take the login back
         elif kind == "up":
             self._fight.up()
+            self._comeback.up()
             self.up.set()
-            self.problem = None
-            self.on_notice(_("subscribed to {broker}").format(broker=self.broker))
+            self._say(None, _("subscribed to {broker}").format(broker=self.broker))
         elif kind == "down":
             if not self.up.is_set():
                 return  # a refused login's socket closing: its reason stands
             self.up.clear()
-            if self._fight.down():
+            # Dropped again before it settled: the other client still has the login.
+            if self._fight.down() or self._comeback.active:
                 return self._taken()
-            self.problem = _("lost the broker; retrying")
-            self.on_notice(_("lost the broker {broker}; retrying").format(broker=self.broker))
+            self._say(_("lost the broker; retrying"),
+                      _("lost the broker {broker}; retrying").format(broker=self.broker))
         elif kind == "failed":
             self._fight.failed()
+            self._comeback.give_up()  # the broker is away, not the login taken
+            said = None
             if item[1] != self.problem:  # once per reason, not at every retry
-                self.on_notice(_("cannot reach the broker {broker}: {problem}; retrying")
-                               .format(broker=self.broker, problem=item[1]))
-            self.problem = item[1]
+                said = _("cannot reach the broker {broker}: {problem}; retrying").format(
+                    broker=self.broker, problem=item[1])
+            self._say(item[1], said)
+
+    def _say(self, problem: str | None, notice: str | None) -> None:
+        """The broker's state changed: the page's line (``problem``, None: connected)
+        and the organiser's line (``notice``)."""
+        changed = problem != self.problem
+        self.problem = problem
+        if notice is not None:
+            self.on_notice(notice)
+        if changed:  # every open club page says it at once
+            self.on_change(self.snapshot())
 
     def _taken(self) -> None:
-        """Another client logs in with this dashboard's login: stop trying (each try
-        would push it off in turn, and neither would store anything) and say so."""
-        self._gave_up = True
-        self.problem = taken_text(self._link.username if self._link else "")
-        self.on_notice(_("{problem} on {broker}; this dashboard stops trying (each "
-                         "dashboard needs a login of its own: docs/club.md)")
-                       .format(problem=self.problem, broker=self.broker))
+        """Another client logs in with this dashboard's login: stop the link (each try
+        would push the other off in turn, and neither would store anything) and try to
+        take it back after a pause, each one longer while the login stays taken."""
+        first = not self._comeback.active
+        pause = self._comeback.taken()
+        self._paused = True
         if self._link is not None:
             self._link.stop()
+        from companion.clock import day_text
+
+        at = day_text(time.time() + pause, "%H:%M:%S")
+        problem = _("{taken}; this dashboard tries again at {time}").format(
+            taken=taken_text(self._link.username if self._link else ""), time=at)
+        # Said once; the page keeps the time of the next try.
+        self._say(problem, _("{problem} on {broker}, then less and less often (each "
+                             "dashboard needs a login of its own: docs/club.md)")
+                  .format(problem=problem, broker=self.broker) if first else None)
+
+    def _come_back(self) -> None:
+        """Try to take the login back when a try is due; forget the fight once the login
+        has been this dashboard's for a while."""
+        if self._comeback.try_now() and self._link is not None:
+            self._paused = False
+            self._link.start()
+        elif self._comeback.settled():
+            self._fight.clear()
+
+    def _write_online(self, receiver: Any) -> None:
+        """Which tables are online now, for ``--seat --tables N`` (written when it
+        changes)."""
+        from companion.club.tonight import write_online
+
+        online = sorted(name for name, table in receiver.tables.items() if table.get("online"))
+        if online != self._online:
+            write_online(self.state_dir, online)
+            self._online = online
 
     def _announce(self, link: Any, topic: str, data: bytes) -> bool:
         """Publish a retained message (a device move) while the broker is there."""
@@ -313,6 +448,16 @@ class Dashboard:
             log.exception("club dashboard failed on %r", what)
 
     def _changed(self, receiver: Receiver) -> None:
+        """Something changed: the page's snapshot is made again, at most every
+        :data:`SNAPSHOT_EVERY` seconds (200 tables change it 500 times a second; it was
+        made each time, a fifth of the dashboard's work)."""
+        self._dirty = True
+
+    def _show(self, receiver: Receiver) -> None:
+        if not self._dirty or self.clock() < self._shown + SNAPSHOT_EVERY:
+            return
+        self._dirty, self._shown = False, self.clock()
+        self._results = receiver.results
         snapshot = receiver.snapshot()
         snapshot["results"] = receiver.results
         snapshot["held"] = receiver.held_rows()

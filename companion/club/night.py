@@ -57,6 +57,13 @@ class NightError(CompanionError):
     """A round cannot be made or the night's file cannot be read; one line."""
 
 
+class RoundRefused(NightError):
+    """The round asked for cannot be seated (the game, the players, the tables): an
+    argument to change, so ``--seat`` exits 2 as for any bad argument."""
+
+    exit_status = 2
+
+
 @dataclass
 class Round:
     """One round of the night: its number, game, the seed of its draw, when it was
@@ -161,13 +168,6 @@ def known_tables(state_dir: Path) -> list[str]:
     except sqlite3.Error:
         return []
     return sorted({str(name) for (name,) in rows}, key=_natural)
-
-
-def table_names(known: Sequence[str], count: int) -> list[str]:
-    """``count`` tables: the club's own when it has that many, else table-1..N."""
-    if len(known) >= count:
-        return list(known[:count])
-    return [f"table-{number}" for number in range(1, count + 1)]
 
 
 def _natural(name: str) -> tuple[Any, ...]:

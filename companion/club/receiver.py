@@ -41,7 +41,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.club import wire
@@ -267,3 +267,17 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
                 self._ask(mirror)
             if not later:
                 del self._later[table]
+
+    def forget(self, uids: Iterable[str]) -> None:
+        """Let go of what is held in memory of these matches: what was stored of them
+        lately was lost (a batch the store could not commit), so each is read from the
+        store again when it is next heard of, and the table, which has had no receipt,
+        sends it again."""
+        for uid in uids:
+            mirror = self.mirrors.pop(uid, None)
+            self._views.pop(uid, None)
+            self._receipts_due.discard(uid)
+            self._asked.pop(uid, None)
+            if mirror is not None:
+                self._unknown.get(mirror.table, set()).discard(uid)
+        self.changed("")

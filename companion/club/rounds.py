@@ -111,16 +111,23 @@ class DashboardLock:
         self.path = Path(state_dir) / LOCK_FILE
         self._handle: Any = None
 
-    def take(self) -> bool:
+    def take(self, tries: int = 20) -> bool:
+        """Hold the lock (False: another dashboard holds it). The kernel lets go of it
+        when the process ends, however it ends: a crash or a power cut leaves nothing
+        stuck. A few tries: :meth:`held` takes it for an instant to look."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(self.path, "a+")  # noqa: SIM115 - held open while the dashboard runs
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return False
-        self._handle = handle
-        return True
+        for attempt in range(tries):
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                if attempt < tries - 1:
+                    time.sleep(0.01)
+                continue
+            self._handle = handle
+            return True
+        handle.close()
+        return False
 
     def release(self) -> None:
         if self._handle is not None:
@@ -157,13 +164,13 @@ class RoundSender:
         self._cleared = False
 
     @classmethod
-    def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender:
+    def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender | None:
         """The running dashboard's sender over its broker link (it holds the lock that
-        tells ``--seat`` a dashboard is there until :meth:`close`)."""
+        tells ``--seat`` a dashboard is there until :meth:`close`); None when another
+        dashboard holds it (one store, one dashboard)."""
         sender = cls(state_dir, lambda topic, data, retain: link.publish(
             topic, data, retain=retain), lambda: nights.night_of(time.time()))
-        sender.lock.take()
-        return sender
+        return sender if sender.lock.take() else None
 
     def close(self) -> None:
         self.lock.release()
@@ -218,21 +225,25 @@ def sent_round(state_dir: Path) -> tuple[str, int] | None:
 # -- the command --------------------------------------------------------------------------
 
 
-def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *,
-              as_json: bool = False, seed: int | None = None, out: TextIO | None = None,
-              wall: Callable[[], float] = time.time, wait: float = SEND_WAIT) -> int:
-    """``companion club --seat``: seat the night's next round, store it, print it; a
-    running dashboard sends it to the tables."""
+def seat_main(state_dir: Path, game: str, present: Sequence[str],
+              tables: int | Sequence[str], *, as_json: bool = False, seed: int | None = None,
+              out: TextIO | None = None, wall: Callable[[], float] = time.time,
+              wait: float = SEND_WAIT) -> int:
+    """``companion club --seat``: seat the night's next round at ``tables`` (a number
+    or names: :mod:`companion.club.tonight`), store it, print it; a running dashboard
+    sends it to the tables."""
     import sys
 
-
     out = out or sys.stdout
-    rnd = seat_round_here(state_dir, game, present, tables, seed, wall)
+    rnd, tonight = seat_round_here(state_dir, game, present, tables, seed, wall)
     day = nights.night_of(rnd.at)
     if as_json:
-        print(json.dumps(rnd.as_json(), ensure_ascii=False), file=out)
+        print(json.dumps({**rnd.as_json(), "empty": tonight.empty,
+                          "offline": tonight.offline}, ensure_ascii=False), file=out)
     else:
         print(round_text(rnd), file=out)
+    for note in tonight.notes:
+        print(_("companion club: {note}").format(note=note), file=sys.stderr)
     if DashboardLock.held(state_dir):
         deadline = time.monotonic() + wait
         while sent_round(state_dir) != (day, rnd.number) and time.monotonic() < deadline:
@@ -249,24 +260,41 @@ def seat_main(state_dir: Path, game: str, present: Sequence[str], tables: int, *
     return 0
 
 
-def seat_round_here(state_dir: Path, game: str, present: Sequence[str], tables: int,
-                    seed: int | None = None,
-                    wall: Callable[[], float] = time.time) -> nights.Round:
+def seat_round_here(state_dir: Path, game: str, present: Sequence[str],
+                    tables: int | Sequence[str], seed: int | None = None,
+                    wall: Callable[[], float] = time.time, *,
+                    online: set[str] | None = None) -> tuple[nights.Round, Any]:
     """Seat the night's next round in ``state_dir`` and store it (one at a time: the
-    command and the club page may both try)."""
+    command and the club page may both try); the round and what it says of tonight's
+    tables (:class:`~companion.club.tonight.Tonight`). ``online``: the tables online now
+    (the running dashboard's own page knows); else read from the running dashboard's
+    state dir, or unknown when none runs."""
+    from companion.club import tonight
+    from companion.names import BadName
 
     state_dir = Path(state_dir)
-    state_dir.mkdir(parents=True, exist_ok=True)
-    with open(state_dir / "club-night.lock", "a+") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        now = wall()
-        night = nights.load(state_dir, nights.night_of(now))
-        names = nights.table_names(nights.known_tables(state_dir), tables)
-        rnd = nights.next_round(night, game, present, names,
-                                finished_matches(state_dir, night), now, seed)
-        night.rounds.append(rnd)
-        nights.save(state_dir, night)
-    return rnd
+    if online is None and DashboardLock.held(state_dir):
+        online = tonight.online_now(state_dir)
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        with open(state_dir / "club-night.lock", "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            now = wall()
+            night = nights.load(state_dir, nights.night_of(now))
+            club = tonight.club_tables(state_dir, online)
+            matches = finished_matches(state_dir, night)
+            try:
+                rnd = nights.next_round(night, game, present, tonight.candidates(club, tables),
+                                        matches, now, seed)
+            except (nights.NightError, BadName) as err:  # the game, the names, the seating
+                raise nights.RoundRefused(str(err)) from None
+            said = tonight.said(rnd, club, tables, known=online is not None)
+            night.rounds.append(rnd)
+            nights.save(state_dir, night)
+    except OSError as err:
+        raise nights.NightError(_("cannot keep the night in {path}: {problem}").format(
+            path=state_dir, problem=err.strerror or err)) from None
+    return rnd, said
 
 
 def round_text(rnd: nights.Round) -> str:

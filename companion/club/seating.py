@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from companion.lang import _, ngettext
+from companion.lang import _, ngettext, npgettext
 from companion.names import player_key
 
 #: Most steps the exact search may take before the greedy fill takes over (a step is
@@ -51,7 +51,7 @@ def table_sizes(count: int, tables: int, low: int, high: int) -> list[int]:
     """How many sit at each table: ``count`` players on at most ``tables`` tables of
     ``low`` to ``high``, as equal as possible (largest first)."""
     if count < low:
-        raise SeatingError(ngettext("{n} players are too few for one table (the game takes "
+        raise SeatingError(ngettext("{n} player is too few for one table (the game takes "
                                     "{low} to {high})", "{n} players are too few for one "
                                     "table (the game takes {low} to {high})", count)
                            .format(n=count, low=low, high=high))
@@ -59,12 +59,18 @@ def table_sizes(count: int, tables: int, low: int, high: int) -> list[int]:
     if used * high < count:
         need = -(-count // high)
         if need > tables:
-            raise SeatingError(ngettext("{n} players need at least {need} tables of at "
-                                        "most {high}, not {tables}", "{n} players need at "
-                                        "least {need} tables of at most {high}, not {tables}",
-                                        count).format(n=count, need=need, high=high,
-                                                      tables=tables))
-        raise SeatingError(ngettext("{n} players cannot sit at tables of {low} to {high} "
+            # Two numbers, each with its own plural: the players and the tables.
+            players = npgettext("seating: players who need tables", "{n} player",
+                                "{n} players", count).format(n=count)
+            needed = npgettext("seating: tables needed", "{n} table", "{n} tables",
+                               need).format(n=need)
+            # Translators: {players} is "13 players", {tables} "4 tables" (both said
+            # above, each with its plural), {high} the most a table seats, {given} the
+            # number of tables the organiser gave.
+            raise SeatingError(_("{players} need at least {tables} of at most {high}, not "
+                                 "{given}").format(players=players, tables=needed,
+                                                   high=high, given=tables))
+        raise SeatingError(ngettext("{n} player cannot sit at tables of {low} to {high} "
                                     "without one left over", "{n} players cannot sit at "
                                     "tables of {low} to {high} without one left over", count)
                            .format(n=count, low=low, high=high))
@@ -122,8 +128,15 @@ def _search(order: list[str], sizes: list[int], met: set[frozenset[str]],
             budget: int) -> list[list[str]] | None:
     """Tables with no pair met already, each filled with the best-placed player left
     and the nearest below who fit; None when there is none or the budget ran out."""
-    keys = [key(name) for name in order]
-    clash = [[frozenset((a, b)) in met for b in keys] for a in keys]
+    # Who met whom, by place in ``order``: built from the pairs met (a few hundred),
+    # not by asking of every pair of players (200 players: 40,000 questions).
+    place = {key(name): index for index, name in enumerate(order)}
+    clash: list[set[int]] = [set() for _ in order]
+    for pair in met:
+        placed = [place[name] for name in pair if name in place]
+        if len(placed) == 2:
+            clash[placed[0]].add(placed[1])
+            clash[placed[1]].add(placed[0])
     left = [True] * len(order)
     tables: list[list[int]] = []
     steps = [0]
@@ -152,7 +165,7 @@ def _search(order: list[str], sizes: list[int], met: set[frozenset[str]],
             steps[0] += 1
             if steps[0] > budget:
                 return False
-            if not left[index] or any(clash[index][other] for other in group):
+            if not left[index] or any(other in clash[index] for other in group):
                 continue
             left[index] = False
             group.append(index)

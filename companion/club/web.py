@@ -142,7 +142,7 @@ class ClubPage:
         self.source.played_only = True  # the Players page: finished matches' players
         self.tick = 0
         self._league: tuple[Any, list[dict[str, Any]], list[dict[str, Any]]] | None = None
-        self._html: tuple[Any, str] | None = None
+        self._html: tuple[Any, asyncio.Future[str]] | None = None
         self._night_view: tuple[Any, dict[str, Any] | None] | None = None
         from companion.club.organiser import Organiser
 
@@ -236,13 +236,23 @@ class ClubPage:
 
     async def live_html(self, request: Any) -> str:
         """The live part of the page, rendered once per change and shared by every
-        open page (twenty viewers cost one render, not twenty)."""
+        open page (twenty viewers cost one render, not twenty), off the event loop: a
+        big night's page takes tens of milliseconds to render, which no other page's
+        stream should wait for."""
         key = (self.tick, self._problem(), lang.current())
-        if self._html is None or self._html[0] != key:
-            site = request.app.state.site
-            html = site.templates.get_template("_club_live.html").render(**await self.data())
-            self._html = (key, html)
-        return self._html[1]
+        entry = self._html
+        if entry is None or entry[0] != key or entry[1].done() and (
+                entry[1].cancelled() or entry[1].exception() is not None):
+            entry = self._html = (key, asyncio.ensure_future(self._render(request)))
+        if entry[1].done():
+            return entry[1].result()
+        return await asyncio.shield(entry[1])  # a viewer leaving cancels only its wait
+
+    async def _render(self, request: Any) -> str:
+        from starlette.concurrency import run_in_threadpool
+
+        template = request.app.state.site.templates.get_template("_club_live.html")
+        return await run_in_threadpool(template.render, **await self.data())
 
     async def page(self, request: Any) -> Any:
         site = request.app.state.site
@@ -351,7 +361,14 @@ def serve(dashboard: Dashboard, listen: str, hosts: tuple[str, ...] = ()) -> Any
     page = ClubPage(dashboard, Store(dashboard.db_path, readonly=True), hosts)
     server = WebServer(page.asgi, sock, page.source).start()
     server.organiser_link = page.organiser.link(server.url)
+    stop_serving = server.stop
+
+    def stop(timeout: float = 5.0) -> None:  # the page, then the organiser's seat worker
+        stop_serving(timeout)
+        page.organiser.close()
+    server.stop = stop
     server.ready.wait()
     if server.failed:
+        page.organiser.close()
         raise CompanionError(_("club page: {problem}").format(problem=server.failed))
     return server

@@ -35,8 +35,10 @@ One concern a file; :class:`Store` joins them into the one API the rest of the c
 - :mod:`~companion.store.backup`: a backup file of the log, checking one, putting it back.
 
 Durability: WAL journal with ``synchronous=FULL`` (each commit fsyncs the WAL), one
-transaction per call. Failures never half-apply: every write runs in one transaction
-that is rolled back on any error, and every error comes out as a
+transaction per call (inside :meth:`Store.batch`, one savepoint per call and one commit
+for the batch: the club dashboard stores a burst of messages so). Failures never
+half-apply: every write runs in one transaction that is rolled back on any error, and
+every error comes out as a
 :class:`~companion.errors.StoreError` with a line a person can read ("cannot write the
 game log: disk full"). Two subclasses tell the app what it may do next:
 

@@ -2,7 +2,8 @@
 file aside, and the one-transaction-per-call discipline every other part writes under.
 
 Durability: WAL journal with ``synchronous=FULL`` (each commit fsyncs the WAL), one
-transaction per call, rolled back on any error, and every error comes out as a
+transaction per call (a savepoint of one batch inside :meth:`StoreFile.batch`), rolled
+back on any error, and every error comes out as a
 :class:`~companion.errors.StoreError` with a line a person can read.
 """
 
@@ -69,6 +70,7 @@ class StoreFile:
         self.readonly = readonly
         self.vfs = vfs
         self._clock = clock
+        self._batched = False  # inside batch(): each transaction a savepoint
         self._memory = str(path) == MEMORY
         self._conn: sqlite3.Connection | None = None
         if self._memory and readonly:
@@ -193,12 +195,40 @@ class StoreFile:
         conn = self._live()
         if self.readonly:
             raise StoreError(said(WRITE, pgettext("screen 21x8", "it was opened read-only")))
+        begin, commit, undo = ("SAVEPOINT one", "RELEASE one", self._undo_one) \
+            if self._batched else ("BEGIN IMMEDIATE", "COMMIT", self._rollback)
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(begin)
         except sqlite3.Error as err:
             raise translate(err, WRITE) from err
         try:
             yield conn
+            conn.execute(commit)
+        except sqlite3.Error as err:
+            undo()
+            raise translate(err, WRITE) from err
+        except BaseException:
+            undo()
+            raise
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """The write transactions inside are committed together on exit, with one sync
+        (and only then seen by other connections): each is still all or nothing (a
+        savepoint), but none is durable before the batch ends. For a writer that tells
+        nobody what it stored before the batch is over (the club dashboard sends its
+        receipts after it): a burst of a hundred events costs one sync, not a hundred.
+        A failed commit loses the whole batch (StoreError)."""
+        conn = self._live()
+        if self.readonly:
+            raise StoreError(said(WRITE, pgettext("screen 21x8", "it was opened read-only")))
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise translate(err, WRITE) from err
+        self._batched = True
+        try:
+            yield
             conn.execute("COMMIT")
         except sqlite3.Error as err:
             self._rollback()
@@ -206,6 +236,16 @@ class StoreFile:
         except BaseException:
             self._rollback()
             raise
+        finally:
+            self._batched = False
+
+    def _undo_one(self) -> None:
+        """Undo one transaction of a batch (its savepoint), keeping the others."""
+        try:
+            self._live().execute("ROLLBACK TO one")
+            self._live().execute("RELEASE one")
+        except sqlite3.Error:
+            pass  # the batch itself is gone: its commit says so
 
     @contextmanager
     def one_moment(self) -> Iterator[None]:

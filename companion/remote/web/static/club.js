@@ -7,10 +7,12 @@
   const say = window.companionSay;   // the page's words (site.js)
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const body = {
-      game: form.game.value, present: form.present.value,
-      tables: parseInt(form.tables.value, 10) || 0,
-    };
+    // Tonight's tables ticked by name, or (a club no table has reported to yet) a number.
+    const ticks = Array.from(form.querySelectorAll('input[name="table"]'));
+    const tables = ticks.length
+      ? ticks.filter((box) => box.checked).map((box) => box.value)
+      : parseInt(form.tables.value, 10) || 0;
+    const body = { game: form.game.value, present: form.present.value, tables: tables };
     answer.textContent = say("seating");
     let reply, data = {};
     try {
@@ -24,7 +26,7 @@
       return;
     }
     answer.textContent = reply.ok
-      ? say("seated", { round: data.round, seed: data.seed })
+      ? [say("seated", { round: data.round, seed: data.seed })].concat(data.notes || []).join(" ")
       : (data.error || say("refused"));
   });
 })();
