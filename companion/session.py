@@ -30,6 +30,7 @@ from typing import Any
 from companion.errors import IllegalEvent, StoreError
 from companion.games import Event, Match, engine, new_match
 from companion.games import title as game_title
+from companion.lang import pgettext
 from companion.names import check_players
 
 Listener = Callable[["Session", Event], None]
@@ -186,7 +187,7 @@ class Session:
     def undo(self) -> Event:
         """Take back the last event (also from the store); returns it."""
         if not self.match.events:
-            raise IllegalEvent("nothing to undo")
+            raise IllegalEvent(pgettext("screen 21xN", "nothing to undo"))
         previous = self.match.undone()
         if self.store is not None:
             try:

@@ -90,7 +90,7 @@ class Organiser:
         tables = len(current.seats) if current else \
             max(1, len(nights.known_tables(self.state_dir)))
         return {"organiser": {
-            "games": [(info.game_id, info.title) for info in GAMES
+            "games": [(info.game_id, str(info.title)) for info in GAMES
                       if available(info.game_id)],
             "game": current.game if current else "final-count",
             "present": ", ".join(present), "tables": tables}}

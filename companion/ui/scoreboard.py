@@ -106,7 +106,7 @@ class NumberPicker(Screen):
 class ScoreboardSetup(SetupScreen):
     """Players (2-10), a target (or none), high or low wins; ROLL (or OK on Start) starts."""
 
-    title = "Scoreboard"
+    title = lazy("screen 21", "Scoreboard")
     game_id = "scoreboard"
     default_names = ("P1", "P2")
 
@@ -209,7 +209,8 @@ class ScoreboardTable(GameScreen):
         waiting = self.match.waiting()
         if not waiting:
             return ""
-        return fitting(pgettext("screen 21", "ROLL {player}  OK pick").format(player=waiting[0]),
+        return fitting(pgettext("screen 21 (if it fits)", "ROLL {player}  OK pick").format(
+                           player=waiting[0]),
                        pgettext("screen 21", "ROLL next  OK pick"))
 
     def press(self, ctx: Context, press: Press) -> Screen:
