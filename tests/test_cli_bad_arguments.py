@@ -57,6 +57,7 @@ BAD: dict[tuple[str, str], list[tuple[str, ...]]] = {
     ("shuffle", "--piles"): [("--piles", "1"), ("--piles", "11")],
     ("shuffle", "--seed"): [("--seed", "x")],
     ("lang-check", "--language"): [("--language", "xx"), ("--language", "")],
+    ("lang-check", "--steps"): [("--steps", "-1"), ("--steps", "many")],
     ("replay", "--players"): [("final-count", "--players", "Ann,,Bob", "--events",
                                "{script}")],
     ("replay", "--events"): [("final-count", "--players", "Ann,Bob", "--events",
