@@ -50,22 +50,16 @@ from companion.lang import _
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        # Before the parser is built: its help texts are translated as they are added.
-        speaking.speak(speaking.configured_language(argv))
-        unspoken = None
-    except ConfigError as problem:  # its language file is missing: --help in English
-        unspoken = problem
+    # Before the parser is built: its help texts are translated as they are added. A
+    # language file that cannot be read leaves English and one line in the log, so even
+    # --help works on a device whose catalog a power cut tore.
+    speaking.speak(speaking.configured_language(argv))
     speaking.argparse_speaks()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error (2): a status
         return done.code if isinstance(done.code, int) else 2
-    if unspoken is not None:
-        print(_("companion: config error: {problem}").format(problem=one_line(unspoken)),
-              file=sys.stderr)
-        return ConfigError.exit_status
     if args.command is None:
         parser.print_help()
         return 2
@@ -114,7 +108,10 @@ def cmd_config(args: argparse.Namespace) -> int:
 def cmd_lang_check(args: argparse.Namespace) -> int:
     from companion import langcheck
 
-    return langcheck.run(args.json, sys.stdout, tuple(args.language or ()) or None)
+    steps = langcheck.WALK_STEPS if args.steps is None else args.steps
+    if steps < 0:
+        raise UsageError(_("--steps is 0 (no walk) or more, not {value}").format(value=steps))
+    return langcheck.run(args.json, sys.stdout, tuple(args.language or ()) or None, steps)
 
 
 def cmd_shuffle(args: argparse.Namespace) -> int:

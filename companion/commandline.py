@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help=_("print one JSON object"))
     check.add_argument("--language", choices=LANGUAGES, action="append",
                        help=_("check only this language (again for more)"))
+    check.add_argument("--steps", type=int, default=None, metavar="N",
+                       help=_("presses of the screen walk in each game (0: no walk)"))
 
     replay = command("replay", help=_("recompute a game from its event log"))
     replay.add_argument("game", help=_("game id, e.g. final-count"))

@@ -22,11 +22,16 @@ a cut.
 The language is the device's, not a request's: the table page follows the buttons.
 Switching (:func:`use`) changes what the next call returns, so every screen drawn after
 it speaks the new language; texts kept in class attributes use :func:`lazy`.
+
+A catalog that cannot be read (missing, or torn by a power cut while it was written)
+never takes the device down: :func:`use` speaks English instead, logs one line, and
+:func:`unreadable` keeps that line for the screens to show.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
+import logging
 from collections import UserString
 from pathlib import Path
 
@@ -44,6 +49,9 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 _NONE = _gettext.NullTranslations()
 _loaded: dict[str, _gettext.NullTranslations] = {}
 _current: list = [DEFAULT, _NONE]
+#: The language whose catalog could not be read, while English stands in for it.
+_unreadable: list[str] = []
+log = logging.getLogger("companion")
 
 
 class UnknownLanguage(ValueError):
@@ -64,6 +72,13 @@ def _catalog(code: str) -> _gettext.NullTranslations:
     return _loaded[code]
 
 
+def _reason(problem: BaseException) -> str:
+    if isinstance(problem, FileNotFoundError):
+        return gettext("missing")
+    words = " ".join(str(problem).split())
+    return words[:80] or type(problem).__name__
+
+
 def check(code: object) -> str:
     """``code`` when it names a language the device speaks; :class:`UnknownLanguage`
     (whose text lists them) otherwise."""
@@ -75,9 +90,34 @@ def check(code: object) -> str:
 
 
 def use(code: str) -> None:
-    """Speak ``code`` from now on (every screen drawn after this, every page served)."""
-    translations = _catalog(check(code))
+    """Speak ``code`` from now on (every screen drawn after this, every page served).
+    A catalog that cannot be read makes it English, with one line in the log and in
+    :func:`unreadable`; :class:`UnknownLanguage` for a code that is not a language."""
+    check(code)
+    try:
+        translations = _catalog(code)
+    except Exception as problem:  # noqa: BLE001 - a torn file fails as its bytes happen to
+        _current[:] = [DEFAULT, _NONE]
+        _unreadable[:] = [code]
+        # Translators: said in English (the language's own file cannot be read).
+        log.warning("%s", gettext("the language file of {language} ({path}) cannot be read "
+                                  "({reason}): English is spoken").format(
+                                      language=code, path=catalog_path(code),
+                                      reason=_reason(problem)))
+        return
     _current[:] = [code, translations]
+    _unreadable.clear()
+
+
+def unreadable() -> str | None:
+    """What the screen says while a language's catalog cannot be read and English stands
+    in for it (the log has the file and why), or None when the language spoken is the
+    one asked for."""
+    if not _unreadable:
+        return None
+    return pgettext("screen 21xN", "The language file of {language} cannot be read: English "
+                    "is spoken. Installing companion again brings it back.").format(
+                        language=NAMES.get(_unreadable[0], _unreadable[0]))
 
 
 def current() -> str:

@@ -1,18 +1,25 @@
-"""``companion lang-check``: every translation drawn in its place, and what does not fit.
+"""``companion lang-check``: every translation drawn in its place, every screen of
+every game walked in every language, and what does not fit.
 
 A message drawn on the 128x64 screen names its place in its context ("screen 21": one
 line of at most 21 characters; "screen 21x4": folded into at most 4 such lines). For
-each catalog this draws every translation in its place with the device's font and its
-fixed 6-pixel advance, its placeholders filled with typical values (:data:`SAMPLES`),
-and lists each problem: a text wider or taller than its place, a letter the font cannot
-draw, a message left untranslated or fuzzy, placeholders that differ from the English
-(a translation naming a field the code does not fill would fail where it is shown)::
+each catalog this draws every translation in its place with the device's font, its
+placeholders filled with the worst values the device allows (:mod:`companion.worst`:
+names of the roster's longest in the language's widest letters, the largest scores,
+the longest card name), and lists each problem: a text wider or taller than its place,
+a letter the font cannot draw, a message left untranslated or fuzzy, placeholders that
+differ from the English (a translation naming a field the code does not fill would fail
+where it is shown), plural forms glued into one by hand (``|||``), and a form that makes
+a player's gender up (:mod:`companion.agreement`)::
 
     >>> report = check_language("de")  # doctest: +SKIP
-    >>> report["overflows"]              # doctest: +SKIP
-    0
+    >>> report["filled"]["name"]         # doctest: +SKIP
+    'HHHHHHHHHHHH'
 
-The English of a screen message must fit too: it is checked as the language "en".
+Then it walks every screen of every game in the language, seated with names of the
+longest (:func:`companion.ui.inspect.walk_everything`), and counts what the drawing
+cuts (``~``), what runs off the panel and what touches or overlaps. The English of a
+screen message must fit too: it is checked as the language "en".
 """
 
 from __future__ import annotations
@@ -23,27 +30,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import font, po
+from companion import agreement, font, lang, po
 from companion.lang import LANGUAGES, LOCALE_DIR
 from companion.ui.canvas import CHAR_W, WIDTH, text_width
+from companion.ui.inspect import walk_everything
 from companion.ui.screen import folded
+from companion.worst import filled_with, worst_values
 
 TEMPLATE = LOCALE_DIR / "companion.pot"
+#: How a translator glues plural forms into one message the code does not count.
+GLUE = "|||"
+#: Presses per game of the screen walk, unless ``--steps`` says otherwise.
+WALK_STEPS = 1000
 _PLACE = re.compile(r"^screen (\d+)(?:x(\d+|N))?( \(if it fits\))?$")
-
-#: What a placeholder is filled with to measure a message, by the field's name: a
-#: player's name as a table often has them (5 letters; the screen takes up to 12 and
-#: says less where a longer one leaves no room), scores in the hundreds. Any other
-#: field (counts, rounds, faces, values) is filled with two digits.
-SAMPLES = {
-    **dict.fromkeys(("name", "player", "dealer", "winner", "loser", "caller", "leader",
-                     "who", "starter", "opponent", "other", "giver", "taker", "holder"),
-                    "Marta"),
-    **dict.fromkeys(("points", "score", "goal", "best", "sum"), "123"),
-    "prizes": "1 2 3",  # a prize card's three space values
-}
-DEFAULT_SAMPLE = "12"
-
 
 @dataclass(frozen=True)
 class Place:
@@ -97,10 +96,10 @@ def fields(text: str) -> set[str] | None:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name}
 
 
-def filled(text: str) -> str:
-    """``text`` with each placeholder replaced by its sample value."""
-    names = fields(text) or set()
-    values = {name: SAMPLES.get(name, DEFAULT_SAMPLE) for name in names}
+def filled(text: str, code: str = "en") -> str:
+    """``text`` with each placeholder replaced by its worst value at a table speaking
+    ``code`` (:func:`companion.worst.worst_values`)."""
+    values = filled_with(fields(text) or set(), worst_values(code))
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
@@ -118,7 +117,8 @@ def _problem(entry: po.Entry, kind: str, detail: str, text: str = "") -> dict[st
             "problem": kind, "detail": detail, "where": entry.places}
 
 
-def _form_problems(entry: po.Entry, text: str, english: str, lone: bool) -> list[dict]:
+def _form_problems(entry: po.Entry, text: str, english: str, lone: bool,
+                   code: str) -> list[dict]:
     """The problems of one translated form ``text`` of ``entry`` (``english``: the
     English it stands for; ``lone``: a form for exactly one, which may say "one"
     instead of the number)."""
@@ -132,6 +132,13 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool) -> list
     elif wanted - got and not (lone and wanted - got <= {"n"}):
         missing = sorted(wanted - got)
         found.append(_problem(entry, "placeholders", f"leaves out {{{missing[0]}}}", text))
+    if GLUE in text:
+        found.append(_problem(entry, "plurals", f"plural forms glued with {GLUE} in one "
+                              "translation: the code must count it with ngettext", text))
+    forms = agreement.gendered(code, text)
+    if forms:
+        found.append(_problem(entry, "gender", ", ".join(map(repr, forms)) + " make(s) the "
+                              "player's gender up: phrase around it", text))
     place = Place.of(entry.context)
     if place is None:
         return found
@@ -139,7 +146,7 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool) -> list
     if missing_letters:
         found.append(_problem(entry, "letters", "the font cannot draw "
                               + " ".join(missing_letters), text))
-    why = place.overflow(filled(text))
+    why = place.overflow(filled(text, code))
     if why:
         found.append(_problem(entry, "overflow", why, text))
     return found
@@ -169,7 +176,7 @@ def check_language(code: str) -> dict[str, Any]:
         translations = {entry.key: entry for entry in entries if entry.msgid}
         plural_forms = po.plural_count(entries)
     report = {"messages": len(messages), "untranslated": 0, "fuzzy": 0, "overflows": 0,
-              "problems": []}
+              "gender": 0, "filled": _filled(messages, code), "problems": []}
     problems: list[dict] = report["problems"]
     for message in messages:
         entry = translations.get(message.key)
@@ -181,9 +188,19 @@ def check_language(code: str) -> dict[str, Any]:
             report["fuzzy"] += 1
             problems.append(_problem(message, "fuzzy", "marked fuzzy", entry.strings[0]))
         entry.places = message.places
-        problems.extend(_entry_problems(entry, plural_forms))
+        problems.extend(_entry_problems(entry, plural_forms, code))
     report["overflows"] = sum(1 for problem in problems if problem["problem"] == "overflow")
+    report["gender"] = sum(1 for problem in problems if problem["problem"] == "gender")
     return report
+
+
+def _filled(messages: list[po.Entry], code: str) -> dict[str, str]:
+    """What each placeholder of the screen's messages is filled with in ``code``."""
+    names: set[str] = set()
+    for entry in messages:
+        if Place.of(entry.context) is not None:
+            names |= (fields(entry.msgid) or set()) | (fields(entry.msgid_plural or "") or set())
+    return dict(sorted(filled_with(names, worst_values(code)).items()))
 
 
 def _english(entry: po.Entry) -> po.Entry:
@@ -192,27 +209,50 @@ def _english(entry: po.Entry) -> po.Entry:
                     entry.places)
 
 
-def _entry_problems(entry: po.Entry, plural_forms: int) -> list[dict]:
+def _entry_problems(entry: po.Entry, plural_forms: int, code: str) -> list[dict]:
     if entry.msgid_plural is None:
-        return _form_problems(entry, entry.strings[0], entry.msgid, lone=False)
+        return _form_problems(entry, entry.strings[0], entry.msgid, lone=False, code=code)
     found: list[dict] = []
     if len(entry.strings) != plural_forms:
         found.append(_problem(entry, "plurals", f"{len(entry.strings)} forms; the language "
                               f"has {plural_forms}", entry.strings[0]))
     for index, text in enumerate(entry.strings):
         english = entry.msgid if index == 0 else entry.msgid_plural
-        found.extend(_form_problems(entry, text, english, lone=index == 0))
+        found.extend(_form_problems(entry, text, english, lone=index == 0, code=code))
     return found
 
 
-def check(codes: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The fit check of every catalog (or of ``codes``), English first:
+def check(codes: tuple[str, ...] | None = None, steps: int = WALK_STEPS) -> dict[str, Any]:
+    """The fit check of every catalog (or of ``codes``), English first, and the screen
+    walk of each (``steps`` presses a game; 0: no walk):
     ``{"languages": {LANG: {"messages": N, ..., "problems": [...]}}}``."""
     languages = {code: check_language(code) for code in codes or LANGUAGES}
     if "en" in languages:
         places = _place_problems()
         languages["en"]["problems"][:0] = places
+    if steps:
+        for code, report in languages.items():
+            _add_walk(report, code, steps)
     return {"languages": languages}
+
+
+def _add_walk(report: dict[str, Any], code: str, steps: int) -> None:
+    """The screen walk's cuts, overflows and overlaps in ``code``, into its report."""
+    spoken = lang.current()
+    lang.use(code)
+    try:
+        found = walk_everything(steps)
+    finally:
+        lang.use(spoken)
+    counts = {"cut": 0, "overflow": 0, "overlap": 0, "plural": 0}
+    for screen, problems in sorted(found.items()):
+        for problem in problems:
+            counts[problem.kind] += 1
+            report["problems"].append({"message": problem.detail, "context": None,
+                                       "translation": "", "problem": problem.kind,
+                                       "detail": f"drawn on {screen}", "where": [screen]})
+    report["cuts"], report["overlaps"] = counts["cut"], counts["overlap"]
+    report["overflows"] += counts["overflow"]
 
 
 def _place_problems() -> list[dict[str, Any]]:
@@ -230,12 +270,19 @@ def _place_problems() -> list[dict[str, Any]]:
     return found
 
 
-def run(as_json: bool, out: Any, codes: tuple[str, ...] | None = None) -> int:
-    """``companion lang-check [--json] [--language XX]``: print the report; 1 when
-    anything is wrong."""
+def run(as_json: bool, out: Any, codes: tuple[str, ...] | None = None,
+        steps: int = WALK_STEPS) -> int:
+    """``companion lang-check [--json] [--language XX] [--steps N]``: print the report;
+    1 when anything is wrong, 2 where the catalogs' sources are not installed (the
+    device carries the compiled ones only: run it in a checkout)."""
     import json
 
-    report = check(codes)
+    if not TEMPLATE.exists():
+        out.write(lang.gettext("companion lang-check: {path} is not here: the catalogs' "
+                               "sources come with a checkout of the code, not with the "
+                               "installed package").format(path=TEMPLATE) + "\n")
+        return 2
+    report = check(codes, steps)
     bad = any(language["problems"] for language in report["languages"].values())
     if as_json:
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
@@ -243,9 +290,15 @@ def run(as_json: bool, out: Any, codes: tuple[str, ...] | None = None) -> int:
     for code, language in report["languages"].items():
         for problem in language["problems"]:
             out.write(describe(code, problem) + "\n")
+        name = language["filled"].get("name")
+        if name:
+            out.write(f"{code}: a name filled as {name!r} ({len(name)} letters)\n")
+        walked = (f", {language['cuts']} cuts, {language['overlaps']} overlaps"
+                  if "cuts" in language else "")
         out.write(f"{code}: {language['messages']} messages, {language['untranslated']} "
                   f"untranslated, {language['fuzzy']} fuzzy, {language['overflows']} "
-                  f"overflows, {len(language['problems'])} problems\n")
+                  f"overflows{walked}, {language['gender']} gender, "
+                  f"{len(language['problems'])} problems\n")
     return 1 if bad else 0
 
 

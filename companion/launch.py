@@ -257,7 +257,6 @@ def make_app(
     (default: the main menu, after any notice and the offer to resume). The game log is
     opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
     instead: tests with storage that refuses)."""
-    from companion import lang
     from companion.gamelog import GameLog
     from companion.speaking import speak
     from companion.ui.home import start_screen
@@ -273,7 +272,7 @@ def make_app(
     # A language chosen on the device (Settings > Language) stands until the config
     # file names another one.
     chosen = starting_language(config, ctx.store)
-    if chosen != lang.current():
+    if chosen != config.ui.language:  # (not the language spoken: its file may be torn)
         speak(chosen, config.source)
     buttons = config.buttons
     decoder = ButtonDecoder(buttons.hold_time, buttons.bounce_time)

@@ -37,6 +37,7 @@ from companion.chance import SECRET_BYTES, MatchChances, drawn, new_secret
 from companion.errors import IllegalEvent, StoreError
 from companion.games import Event, Match, engine, new_match
 from companion.games import title as game_title
+from companion.lang import pgettext
 from companion.names import check_players
 from companion.store.played import TakenBack
 
@@ -225,7 +226,7 @@ class Session:
         """Take back the last event that counts (also from the store, which keeps it
         marked undone); returns it."""
         if not self.match.events:
-            raise IllegalEvent("nothing to undo")
+            raise IllegalEvent(pgettext("screen 21xN", "nothing to undo"))
         previous = self.match.undone()
         place = len(previous.events)
         played_at = self.times[place]

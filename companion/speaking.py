@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from companion import lang
 from companion.config import CONFIG_MAX, config_path
-from companion.errors import CompanionError, ConfigError, written
-from companion.lang import N_, _
+from companion.errors import CompanionError, ConfigError
+from companion.lang import N_
 
 #: argparse's own messages, exactly as argparse 3.11 writes them, marked here for the
 #: catalog: argparse looks every one up through its module-level ``_``/``ngettext``
@@ -67,16 +67,12 @@ def argparse_speaks() -> None:
 
 def speak(language: str, source: str | None = None) -> None:
     """Speak ``language`` from now on: the one place the command line and the app call
-    :func:`companion.lang.use`. A language whose file is missing (a broken install) is
-    a :class:`ConfigError`, one line, never a traceback."""
+    :func:`companion.lang.use`. A language whose file is missing or damaged (a broken
+    install, a torn write) is spoken in English, with one line in the log
+    (:func:`companion.lang.unreadable` keeps it for the screen); a language the device
+    does not know is a :class:`ConfigError`, one line, never a traceback."""
     try:
         lang.use(language)
-    except FileNotFoundError:
-        where = f"{source}: " if source else ""
-        raise ConfigError(where + _(
-            "ui.language is {language}, but its language file {path} is missing "
-            "(reinstall companion, or set language = \"en\")").format(
-                language=written(language), path=lang.catalog_path(language))) from None
     except lang.UnknownLanguage as problem:
         where = f"{source}: " if source else ""
         raise ConfigError(f"{where}ui.language {problem}") from None

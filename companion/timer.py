@@ -181,7 +181,8 @@ class TableTimer:
         time, short = clock_text(shown), short_clock_text(shown)
         # The first that fits a free stretch of the title bar or the hint line is drawn.
         if shown == 0:
-            texts = [pgettext("screen 12", "{player}: time!").format(player=timer.player),
+            texts = [pgettext("screen 12 (if it fits)", "{player}: time!").format(
+                         player=timer.player),
                      pgettext("screen 5", "time!"), short]
         elif timer.paused:
             # Translators: {time} is the time left, "1:30".

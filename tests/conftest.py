@@ -32,6 +32,21 @@ if os.environ.get("CI"):
 
 
 @pytest.fixture(autouse=True)
+def drawn_alike(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match started without a secret of its caller's draws from the operating
+    system's randomness on the device (companion.chance.new_secret); in a test it draws
+    from a source seeded by the test's name, so a test that seeds its Context plays the
+    same game every run (one test's outcome never hangs on the machine's luck)."""
+    import random
+
+    from companion import session
+    from companion.chance import SECRET_BYTES
+
+    source = random.Random(request.node.nodeid)
+    monkeypatch.setattr(session, "new_secret", lambda: source.randbytes(SECRET_BYTES))
+
+
+@pytest.fixture(autouse=True)
 def english_after() -> Iterator[None]:
     """The language is the process's (the device speaks one at a time): a test that
     switches it, by a config's ``[ui] language`` or Settings > Language, must not leave

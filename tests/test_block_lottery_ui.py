@@ -75,7 +75,7 @@ def test_the_setup_lists_players_variants_prizes_and_deck_and_starts_the_game():
     assert isinstance(setup, BlockLotterySetup)
     labels = [label for label, _ in setup.rows]
     assert labels == ["Players: Ann, Bob", "Lucky Card: off", "Long Game: off",
-                      "Round 1 prizes 1 2 3", "Round 2 prizes 2 3 4", "Round 3 prizes 3 4 5",
+                      "Round 1: 1 2 3", "Round 2: 2 3 4", "Round 3: 3 4 5",
                       "Deck 7x1-7 +3 wild", "Start", "Help"]  # no turns: no Timer row
     setup = push(setup, ctx, "down", "ok", "down", "ok")
     assert setup.options["lucky_card_bonus"] and setup.options["long_game"]
@@ -95,7 +95,7 @@ def test_prize_values_are_changed_with_the_buttons_and_the_default_is_shown():
     back = push(editor, ctx, "down", "ok", "ok", "up", "up", "ok")
     assert back is setup
     assert setup.options["prizes"] == [[1, 2, 3], [1, 3, 6], [3, 4, 5]]
-    assert [label for label, _ in setup.rows][4] == "Round 2 prizes 1 3 6"
+    assert [label for label, _ in setup.rows][4] == "Round 2: 1 3 6"
     editor = push(setup, ctx, "ok")
     assert editor.values == [1, 3, 6] and editor.defaults == [2, 3, 4]
     push(editor, ctx, "hold:ok")                       # the printed defaults again

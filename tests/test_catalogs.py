@@ -17,11 +17,13 @@ import pytest
 
 from companion import lang, po
 from companion.langcheck import Place, catalog_file, check_language, filled
+from companion.names import NAME_MAX
 
 ROOT = Path(__file__).resolve().parent.parent
 SIX = ("de", "fr", "es", "it", "pl", "ru")
 sys.path.insert(0, str(ROOT / "scripts"))
 import catalogs  # noqa: E402  (scripts/catalogs.py: the one place extraction is set up)
+from lang_known import check_only_known  # noqa: E402
 
 
 def _tool(name: str) -> str:
@@ -96,20 +98,37 @@ def test_russian_and_polish_have_three_plural_forms():
     assert len(forms) == 3, forms
 
 
-def test_lang_check_json_exits_0_with_nothing_out_of_place():
-    done = subprocess.run([sys.executable, "-m", "companion", "lang-check", "--json"],
+def test_lang_check_json_fills_the_worst_values_and_finds_only_what_the_lists_hold():
+    """The bar of issue 38: names of the roster's longest, said in --json; English whole,
+    every translation's problems those its lists still hold (the translators empty
+    them); no catalog glues plural forms."""
+    done = subprocess.run([sys.executable, "-m", "companion", "lang-check", "--json",
+                           "--steps", "0"],
                           capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     report = json.loads(done.stdout)
+    english = report["languages"]["en"]
+    assert english["problems"] == [] and english["overflows"] == 0
+    assert len(english["filled"]["name"]) == NAME_MAX
     for code in SIX:
         language = report["languages"][code]
-        assert set(language) >= {"messages", "untranslated", "fuzzy", "overflows",
-                                 "problems"}
+        assert set(language) >= {"messages", "untranslated", "fuzzy", "overflows", "gender",
+                                 "filled", "problems"}
         assert language["messages"] > 0
-        assert (language["untranslated"], language["fuzzy"], language["overflows"]) == \
-            (0, 0, 0), language["problems"][:5]
-        assert language["problems"] == []
-    assert done.returncode == 0, done.stdout[-2000:]
+        assert (language["untranslated"], language["fuzzy"]) == (0, 0)
+        assert len(language["filled"]["name"]) == NAME_MAX
+        kinds = {problem["problem"] for problem in language["problems"]}
+        assert kinds <= {"overflow", "gender"}, language["problems"][:5]
+        check_only_known("messages", code, {
+            f"{problem['context']}|{problem['message']}"
+            for problem in language["problems"] if problem["problem"] == "overflow"},
+            exact=True)
+        check_only_known("gender", code, {
+            f"{problem['context']}|{problem['message']}"
+            for problem in language["problems"] if problem["problem"] == "gender"},
+            exact=True)
+    bad = any(language["problems"] for language in report["languages"].values())
+    assert done.returncode == (1 if bad else 0), done.stdout[-2000:]
 
 
 def test_lang_check_finds_what_does_not_fit(tmp_path, monkeypatch):
@@ -145,7 +164,7 @@ def test_places_and_samples():
     assert Place(10, 1).overflow("Nachziehstapel")
     assert Place(21, 2).overflow("a b c d e f g h i j k l m n o p q r s t u v w x y z")
     assert Place(21, 1).overflow("fits") is None
-    assert filled("{name}: {points}") == "Marta: 123"
+    assert filled("{name}: {points}") == "HHHHHHHHHHHH: 297"  # companion.worst's worst
     assert Place.of("screen 21 (if it fits)").overflow("x" * 30) is None
     assert Place(21, 2).overflow("two\nlines") is None
     assert Place(21, 2).overflow("one\ntwo\nthree")

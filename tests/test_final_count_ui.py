@@ -55,7 +55,8 @@ def test_call_is_one_press_at_the_start_and_two_after_a_roll():
     table = settle(table.press(ctx, press("roll")), ctx)   # Ann rolled
     chooser = table.press(ctx, press("ok"))
     assert isinstance(chooser, Menu)
-    assert [item.label for item in chooser.items] == ["Ann (rolled)", "Bob"]
+    assert [(item.label, item.note) for item in chooser.items] == [("Ann", "rolled"),
+                                                                   ("Bob", "")]
     after = chooser.press(ctx, press("ok"))
     assert after is table and table.match.state()["caller"] == "Ann"
 

@@ -206,7 +206,7 @@ def test_pickups_blind_cards_and_going_out_are_under_ok():
     blind = push(others, ctx, "DOWN OK")
     assert isinstance(blind, BlindPicker)
     after = push(blind, ctx, "OK")                                 # a blind 2: picks up
-    assert after is game and game.match.state()["last"]["text"] == "blind 2 Gold Bar: picked up"
+    assert after is game and game.match.state()["last"]["text"] == "blind 2: picked up"
     assert game.match.current == "Cy"
     push(game, ctx, "OK DOWN OK")                                  # "Bob is out"
     assert game.match.state()["out"] == ["Bob"]

@@ -18,7 +18,6 @@ from companion.cli import main
 from companion.clock import ManualClock
 from companion.config import Config, Ui
 from companion.device.terminal import LEGEND, TerminalScreen
-from companion.errors import ConfigError
 from companion.launch import make_app
 from companion.sim import sim_board_factory, sim_panel
 from companion.speaking import configured_language
@@ -146,20 +145,26 @@ def test_json_output_stays_english(languages, capsys):
     assert json.loads(translated)
 
 
-def test_a_missing_language_file_is_one_line(languages, capsys, monkeypatch):
+def test_a_missing_language_file_is_english_and_one_line_in_the_log(languages, capsys,
+                                                                     monkeypatch, caplog):
     monkeypatch.delitem(lang._loaded, "de")
     monkeypatch.setattr(lang, "LOCALE_DIR", languages / "no-locale")
     config = _config_file(languages)
-    assert main(["shuffle", "--config", config, "--cards", "10"]) == 78
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith('companion: config error: ui.language is "de", but its language '
-                          "file ")
+    assert main(["shuffle", "--config", config, "--cards", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out and lang.current() == "en"
+    said = [record.getMessage() for record in caplog.records
+            if "cannot be read" in record.getMessage()]
+    assert said and all("\n" not in line and "(missing)" in line for line in said)
     assert main(["shuffle", "--config", config, "--help"]) == 0  # help still works
     assert "show this help message and exit" in capsys.readouterr().out
-    with pytest.raises(ConfigError, match='ui.language is "de"'):
-        make_app(Config(ui=Ui("de")), board_factory=sim_board_factory, panel=sim_panel(),
-                 clock=ManualClock())
+    app = make_app(Config(ui=Ui("de")), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock())
+    try:
+        assert lang.current() == "en" and str(app.screen.title) == "Language"
+        assert " ".join(app.screen.lines) == lang.unreadable()
+    finally:
+        app.board.close()
 
 
 def test_a_script_error_is_translated(languages, capsys):

@@ -275,7 +275,7 @@ def test_every_message_has_its_screen_place_and_fits_it_in_english() -> None:
     for name, line, context, message in found:
         where = f"{name}:{line} {message!r}"
         # "screen 21xN": folded into a box that scrolls (Help); "(if it fits)": tried
-        # before a shorter message, so never cut.
+        # before a shorter message (the name alone, at the least), so never cut.
         place = re.fullmatch(r"screen (\d+)(?:x(\d+|N))?( \(if it fits\))?", context or "")
         assert place, f"{where}: no screen place ({context!r})"
         if place[3]:

@@ -96,7 +96,7 @@ class Organiser:
         ticked = {seat.table for seat in current.seats} if current else \
             {table.name for table in club if table.online}
         return {"organiser": {
-            "games": [(info.game_id, info.title) for info in GAMES
+            "games": [(info.game_id, str(info.title)) for info in GAMES
                       if available(info.game_id)],
             "game": current.game if current else "final-count",
             "present": ", ".join(present),

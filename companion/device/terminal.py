@@ -24,6 +24,7 @@ Press(button='up', long=True), Press(button='roll', long=False), 'quit']
 from __future__ import annotations
 
 import os
+import re
 import sys
 import termios
 import tty
@@ -113,9 +114,53 @@ LEGEND = N_(
 )
 
 
-#: What the block needs: the 66-column box and the legend's longest line, 18 lines of
-#: box, the status line and the legend.
-NEEDED = (max(66, *(len(line) for line in LEGEND.splitlines())), 19 + len(LEGEND.splitlines()))
+#: The longest line of the legend: an 80-column terminal draws 79 without wrapping.
+LEGEND_COLUMNS = 79
+
+
+def legend_lines(legend: str) -> list[str]:
+    """The legend as drawn: each of its lines folded to :data:`LEGEND_COLUMNS`, between
+    two keys (at a double space) where it can, else at a space, so a translation longer
+    than the English takes a line more rather than tearing the picture."""
+    lines: list[str] = []
+    for line in legend.splitlines():
+        if len(line) <= LEGEND_COLUMNS:
+            lines.append(line)
+            continue
+        groups = [group.strip() for group in re.split(r" {2,}", line) if group.strip()]
+        row = ""
+        for group in groups:
+            joined = f"{row}  {group}" if row else group
+            if len(joined) <= LEGEND_COLUMNS:
+                row = joined
+                continue
+            if row:
+                lines.append(row)
+            row = ""
+            for word in group.split(" "):  # a group wider than a line: at its spaces
+                joined = f"{row} {word}" if row else word
+                if len(joined) <= LEGEND_COLUMNS or not row:
+                    row = joined
+                else:
+                    lines.append(row)
+                    row = word
+        lines.append(row)
+    return lines
+
+
+def needed(legend: str) -> tuple[int, int]:
+    """(columns, lines) the block needs with ``legend`` under it: the 66-column box and
+    the legend's longest line; 18 lines of box, the status line and the legend's."""
+    lines = legend_lines(legend)
+    return max(66, *(len(line) for line in lines)), 19 + len(lines)
+
+
+#: The size said of a stream that is not a terminal: room for any legend.
+NOT_A_TERMINAL = (999, 999)
+
+#: What the block needs with the English legend (:meth:`TerminalScreen.needed`: with
+#: the legend in the language spoken).
+NEEDED = needed(LEGEND)
 
 
 #: The size a terminal is taken to have when it reports none and $COLUMNS/$LINES do not
@@ -127,11 +172,11 @@ def terminal_size(stream: TextIO, env: Mapping[str, str] | None = None) -> tuple
     """(columns, lines) of the terminal ``stream`` writes to. A serial login often
     reports 0x0 (nobody told the kernel the size): then ``$COLUMNS`` and ``$LINES`` say
     it, else :data:`STANDARD`; each of the two on its own. Not a terminal (a test's
-    buffer, a pipe): :data:`NEEDED`, nothing to cut."""
+    buffer, a pipe): :data:`NOT_A_TERMINAL`, nothing to cut."""
     try:
         size = os.get_terminal_size(stream.fileno())
     except (AttributeError, OSError, ValueError):
-        return NEEDED
+        return NOT_A_TERMINAL  # a test's buffer, a pipe: nothing to cut
     env = os.environ if env is None else env
     return (size.columns or _size_from(env, "COLUMNS", STANDARD[0]),
             size.lines or _size_from(env, "LINES", STANDARD[1]))
@@ -183,13 +228,21 @@ class TerminalScreen:
             *("│" + line + "│" for line in art),
             "└" + "─" * width + "┘",
             status,
-            *(_(LEGEND) if self.legend is None else self.legend).splitlines(),
+            *legend_lines(self._legend()),
         ]
 
+    def _legend(self) -> str:
+        return _(LEGEND) if self.legend is None else self.legend
+
+    def needed(self) -> tuple[int, int]:
+        """(columns, lines) the block needs, its legend measured in the language it is
+        drawn in."""
+        return needed(self._legend())
+
     def too_small(self, columns: int, rows: int) -> list[str]:
-        """What a terminal smaller than :data:`NEEDED` shows instead of the screen,
+        """What a terminal smaller than :meth:`needed` shows instead of the screen,
         folded to its width (and its height: the first lines are the ones that count)."""
-        wide, high = NEEDED
+        wide, high = self.needed()
         # Translators: q is the key that quits: keep it as it is.
         text = _("The simulator needs a terminal of at least {wide}x{high}; this one is "
                  "{columns}x{rows}. Make it larger: the screen comes back at once. "
@@ -212,7 +265,7 @@ class TerminalScreen:
         if key == self._last and status == self._status and self._lines is not None:
             return False
         self._image = image
-        wide, high = NEEDED
+        wide, high = self.needed()
         small = columns < wide or rows < high
         new = self.too_small(columns, rows) if small else self.lines(image, status)
         old = self._lines

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from companion.errors import UnknownGame, written
 from companion.games.base import Event, Expect, Match
-from companion.lang import pgettext
+from companion.lang import lazy, pgettext
 
 __all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay",
            "unit"]
@@ -30,7 +30,9 @@ class GameInfo(NamedTuple):
     rounds, the match games in games."""
 
     game_id: str
-    title: str
+    #: The five games keep the names their rule sheets print; the Scoreboard's is a
+    #: lazy message, said in the language of the moment (read it with :func:`title`).
+    title: str | lazy
     module: str
     in_menu: bool = True
     unit: str = "round"
@@ -42,7 +44,10 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo("card-down", "Final Card-Down", "companion.games.card_down", unit="game"),
     GameInfo("block-lottery", "Block Lottery", "companion.games.block_lottery"),
     GameInfo("count-up-21", "Count Up 21", "companion.games.count_up", unit="game"),
-    GameInfo("scoreboard", "Scoreboard", "companion.games.scoreboard", in_menu=False),
+    # Not a game with a rule sheet but the device's own tool: its name is translated,
+    # the same words under Tools, on the table's screen, in History and on the pages.
+    GameInfo("scoreboard", lazy("screen 21", "Scoreboard"), "companion.games.scoreboard",
+             in_menu=False),
 )
 
 
@@ -79,7 +84,7 @@ def available(game_id: str) -> bool:
 def title(game_id: str) -> str:
     """The game's name at the table ("Final Count"); the id itself for a game this
     device does not know (a match imported from a newer one)."""
-    return next((info.title for info in GAMES if info.game_id == game_id), game_id)
+    return next((str(info.title) for info in GAMES if info.game_id == game_id), game_id)
 
 
 def new_match(

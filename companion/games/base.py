@@ -96,7 +96,7 @@ class Match:
     #: Short id used on the command line, in the store and in events ("final-count").
     game_id: ClassVar[str] = ""
     #: Name shown on the screen ("Final Count").
-    title: ClassVar[str] = ""
+    title: ClassVar[str | lazy] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     #: Option name -> default value. Options given at the start must be among these and

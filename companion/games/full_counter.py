@@ -339,8 +339,12 @@ class FullCounter(Match):
                 self.zones.lay(player, BLIND, [card])
                 self.zones.pick_up(player, len(self.pile) + 1)
             self._pick_up(player)
-            self._said(player, (lazy("screen 13x2", "blind {card}: picked up"),
-                                {"card": self.deck.name(card)}))
+            # Translators: a face-down card turned over that could not be played: the
+            # player took the pile with it. {value} is the card's number (its name would
+            # not leave the outcome room in the table's right column).
+            self._said(player, (lazy("screen 13x2", "blind {value}: picked up"),
+                                {"value": card if isinstance(card, int)
+                                 else self.deck.name(card)}))
 
     def on_pickup(self, event: Event) -> None:
         """The player cannot play: the whole pile goes into their hand; turn over (FU3)."""
@@ -603,6 +607,24 @@ class FullCounter(Match):
     def asking_value(self) -> int:
         return self.deck.starter_values()[self.asking]
 
+    def play_words(self) -> str:
+        """What the player on turn may play, in words and without their name (the
+        picker's title holds the name): "7 or higher", "any card", "5 or lower, face
+        up" (a counted match playing from the face-up cards)."""
+        beat = self.to_beat
+        if beat is None:
+            # Translators: Full Counter, what the player on turn may play.
+            words = pgettext("screen 21", "any card")
+        elif self.ascending:
+            words = pgettext("screen 21", "{value} or higher").format(value=beat)
+        else:
+            words = pgettext("screen 21", "{value} or lower").format(value=beat)
+        if (self.zones is not None and self.current is not None
+                and self.zones.playing_from(self.current) == FACE_UP):
+            # Translators: {prompt} is what the player may play ("7 or higher").
+            words = pgettext("screen 21", "{prompt}, face up").format(prompt=words)
+        return words
+
     def _card_words(self, value: int) -> str:
         role = self.deck.role(value)
         return f"{value} ({NAMES[role]})" if role else str(value)
@@ -630,7 +652,7 @@ class FullCounter(Match):
             everyone = tuple(self.players)
             return Expect(types, None, {"value": (self.asking_value,), "face_up": everyone,
                                         "in_hand": everyone},
-                          pgettext("screen 21", "Who has a {card}?")
+                          pgettext("turn prompt", "Who has a {card}?")
                           .format(card=self._card_words(self.asking_value)))
         if self.phase == PLAY:
             still_in = tuple(self.still_in)
@@ -642,22 +664,16 @@ class FullCounter(Match):
                               pgettext("screen 21", "{name} to play").format(name=self.current))
             cards = self.legal_cards()
             starts = tuple(card for card in cards if isinstance(card, int))
-            beat = self.to_beat
-            # Translators: keep "{name}: " at the start of these prompts: the device
-            # shows the name in the picker's title and the words after it below.
-            if beat is None:
-                prompt = pgettext("turn prompt", "{name}: any card")
-            elif self.ascending:
-                prompt = pgettext("turn prompt", "{name}: {value} or higher")
-            else:
-                prompt = pgettext("turn prompt", "{name}: {value} or lower")
-            prompt = prompt.format(name=self.current, value=beat)
+            # Translators: whose turn it is and what they may play ("Ann: 7 or higher");
+            # the picker shows the name in its title and {what} under it.
+            prompt = pgettext("turn prompt", "{name}: {what}").format(
+                name=self.current, what=self.play_words())
             if self.zones is not None:
                 return self._counted_expect(cards, starts, pickup, prompt)
             return Expect(("play", "chain", "blind", *pickup, "out"), self.current,
                           {"value": tuple(cards), "first": starts, "count": counts,
                            "out": still_in}, prompt)
-        return Expect((), None, {}, pgettext("screen 21", "Match over: {names} won")
+        return Expect((), None, {}, pgettext("turn prompt", "Match over: {names} won")
                       .format(names=" & ".join(self.winners)))
 
     def _counted_expect(self, cards: list[Card], starts: tuple[Card, ...],
@@ -679,9 +695,6 @@ class FullCounter(Match):
         held = self.zones.held[self.current][zone]
         counts = tuple(range(1, min(self.deck.copies, held) + 1))
         chain = ("chain",) if held >= 2 else ()
-        if zone == FACE_UP:
-            # Translators: {prompt} is what the player may play ("Ann: 7 or higher").
-            prompt = pgettext("screen 21", "{prompt}, face up").format(prompt=prompt)
         return Expect(("play", *chain, *pickup), self.current,
                       {"value": tuple(cards), "first": starts if chain else (),
                        "count": counts, "out": ()}, prompt)

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.errors import BadSetup, IllegalEvent, written
 from companion.games.base import Event, Expect, Match, check_fields
-from companion.lang import _, pgettext
+from companion.lang import _, lazy, pgettext
 from companion.table.scores import Scoreboard as Sheet
 
 #: Points in one entry are at most this far from 0 (a typo, not a score, beyond it).
@@ -34,7 +34,7 @@ class Scoreboard(Match):
     """Rounds of points for any game (see the module docstring)."""
 
     game_id = "scoreboard"
-    title = "Scoreboard"
+    title = lazy("screen 21", "Scoreboard")  # the device's tool: its name is translated
     min_players = 2
     max_players = 10
     #: ``target`` 0 means no target: the game runs until an ``end`` event.

@@ -22,7 +22,7 @@ from companion.errors import (
     StoreError,
     UnknownGame,
 )
-from companion.lang import _
+from companion.lang import _, ngettext
 from companion.store import ROSTER_MAX
 
 if TYPE_CHECKING:
@@ -122,9 +122,10 @@ def call(app: App, fn: Callable[..., Any], *args: Any, timeout: float = CALL_TIM
     with _pending_lock:
         if _pending_count.get(key, 0) >= PENDING_MAX:
             # Translators: {command} is the command's name, as the console types it.
-            raise RemoteError("BUSY", _("{command} was not run: {n} commands are waiting for "
-                                        "the device already").format(command=_name(fn),
-                                                                     n=PENDING_MAX))
+            raise RemoteError("BUSY", ngettext(
+                "{command} was not run: {n} command is waiting for the device already",
+                "{command} was not run: {n} commands are waiting for the device already",
+                PENDING_MAX).format(command=_name(fn), n=PENDING_MAX))
         _pending_count[key] = _pending_count.get(key, 0) + 1
     if wake is not None:
         wake.clear()

@@ -56,8 +56,9 @@ class BlockLotterySetup(SetupScreen):
             (long_game, lambda ctx: self._toggle("long_game")),
         ]
         for index, values in enumerate(self.options["prizes"]):
-            # Translators: the setup row of round {n}'s three prize values (low, mid, high).
-            prizes = pgettext("screen 21", "Round {n} prizes {prizes}").format(
+            # Translators: the setup row of round {n}'s three prize values (low, mid, high),
+            # under the other rows of the game's setup ("Round 2: 5 10 20").
+            prizes = pgettext("screen 21", "Round {n}: {prizes}").format(
                 n=index + 1, prizes=" ".join(map(str, values)))
             rows.append((prizes, lambda ctx, index=index: self._edit_prizes(index)))
         wilds = self.options["wilds"]

@@ -75,7 +75,8 @@ def face_counts(faces: Sequence[int]) -> list[int]:
 def describe_event(event: dict, named: bool = True) -> str:
     """A short line for the undo item ("Ann took a 4"; unnamed: "take of a 4")."""
     # Translators: Block Lottery's undo row ("Undo " and these words, 16 characters):
-    # the last thing entered, with the player's name or without it.
+    # the last thing entered, with the player's name (tried first: "if it fits") or
+    # without it.
     kind, player = event.get("type"), event.get("player", "")
     if kind == "pool":
         # Translators: the roll of the dice pool (the 15 dice in the middle).
@@ -87,12 +88,17 @@ def describe_event(event: dict, named: bool = True) -> str:
     if kind == "take":
         face = event.get("face")
         # Translators: a player took a die showing {face} from the pool.
-        return (pgettext("screen 16", "{name} took a {face}").format(name=player, face=face)
-                if named else pgettext("screen 16", "take of a {face}").format(face=face))
-    words = {"end": (lazy("screen 16", "{name}: round end"), lazy("screen 16", "round end")),
-             "reroll": (lazy("screen 16", "{name}'s re-roll"), lazy("screen 16", "re-roll")),
+        if named:
+            return pgettext("screen 16 (if it fits)", "{name} took a {face}").format(
+                name=player, face=face)
+        return pgettext("screen 16", "take of a {face}").format(face=face)
+    words = {"end": (lazy("screen 16 (if it fits)", "{name}: round end"),
+                     lazy("screen 16", "round end")),
+             "reroll": (lazy("screen 16 (if it fits)", "{name}'s re-roll"),
+                        lazy("screen 16", "re-roll")),
              # Translators: the cards a player counted at the round's end.
-             "score": (lazy("screen 16", "{name}'s cards"), lazy("screen 16", "card count")),
+             "score": (lazy("screen 16 (if it fits)", "{name}'s cards"),
+                       lazy("screen 16", "card count")),
              }.get(str(kind))
     if words is None:
         return str(kind)

@@ -127,18 +127,21 @@ class RerollScreen(Screen):
     @property
     def title(self) -> str:  # type: ignore[override]
         if self.rolled is not None and self.spinner.spinning:
-            return pgettext("screen 21", "{name} rolls...").format(name=self.player)
+            # Translators: the player's re-roll spinning (a long name is shown alone).
+            return fitting(pgettext("screen 21 (if it fits)", "{name} rolls...").format(
+                name=self.player), self.player)
         if self.rolled is not None:  # the new faces are also in the counts under the dice
             # Translators: the faces the player's re-roll showed (the shorter form is
             # shown when they do not fit).
-            rolled = pgettext("screen 21", "{name} rolled {faces}").format(
+            rolled = pgettext("screen 21 (if it fits)", "{name} rolled {faces}").format(
                 name=self.player, faces=" ".join(map(str, self.rolled)))
-            return fitting(rolled, pgettext("screen 21", "{name} rolled").format(
-                name=self.player))
+            return fitting(rolled, pgettext("screen 21 (if it fits)", "{name} rolled").format(
+                name=self.player), self.player)
         picked = sum(self.picked)
-        # Translators: how many of the player's dice are picked up to re-roll.
-        return npgettext("screen 21", "{name}: {n} up", "{name}: {n} up", picked).format(
-            name=self.player, n=picked)
+        # Translators: how many of the player's dice are picked up to re-roll (a long
+        # name is the title alone: the dice picked up are marked under the faces).
+        return fitting(npgettext("screen 21 (if it fits)", "{name}: {n} up", "{name}: {n} up",
+                                 picked).format(name=self.player, n=picked), self.player)
 
     def press(self, ctx: Context, press: Press) -> Screen:
         if self.rolled is not None:
@@ -197,8 +200,10 @@ class RerollScreen(Screen):
 
         # Translators: the title of the picker of the faces the table re-rolled: the
         # longest that fits is shown.
-        title = fitting(pgettext("screen 21", "{name}'s new faces").format(name=self.player),
-                        pgettext("screen 21", "{name}: faces").format(name=self.player),
+        title = fitting(pgettext("screen 21 (if it fits)", "{name}'s new faces").format(
+                            name=self.player),
+                        pgettext("screen 21 (if it fits)", "{name}: faces").format(
+                            name=self.player),
                         pgettext("screen 21", "New faces"))
         return self.table.entry_picker(
             title,
@@ -262,7 +267,7 @@ class ScoreEntry(Screen):
     def title(self) -> str:  # type: ignore[override]
         # Translators: the title of a player's card count (the round on its right; a
         # long name is shown alone).
-        cards = pgettext("screen 13", "{name}'s cards").format(name=self.player)
+        cards = pgettext("screen 13 (if it fits)", "{name}'s cards").format(name=self.player)
         right = round_right(rules.ROUNDS)
         return cards if len(cards) + 1 + len(right) <= COLUMNS else self.player
 
@@ -404,9 +409,10 @@ class RoundResult(ResultScreen):
 
     def _draw_player(self, canvas: Canvas, name: str, where: str) -> None:
         row = self.record["players"][name]
-        # Translators: a player's round score page: "R" is short for round {n}.
-        canvas.title(pgettext("screen 15", "R{n} {name}").format(n=self.record["round"],
-                                                                 name=name), where)
+        # Translators: a player's round score page: "R" is short for round {n} (a long
+        # name is the title alone).
+        canvas.title(fitting(pgettext("screen 15 (if it fits)", "R{n} {name}").format(
+            n=self.record["round"], name=name), name, room=15), where)
         # Translators: the parts of a player's round score (8 characters each, the
         # points after them): points for cards in blocks, for dice, won in the lottery,
         # and taken off for the cards left in hand.

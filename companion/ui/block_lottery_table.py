@@ -43,7 +43,7 @@ from companion.ui.block_lottery_round import (
     RoundResult,
     ScoreEntry,
 )
-from companion.ui.canvas import BODY_TOP, Canvas
+from companion.ui.canvas import BODY_TOP, COLUMNS, Canvas, fitting
 from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
 from companion.ui.play import GameScreen
 from companion.ui.screen import (
@@ -388,19 +388,26 @@ class BlockLotteryTable(GameScreen):
                                    rules.POOL_SIZE).format(n=rules.POOL_SIZE))
             draw_faces(canvas, self.spin_counts)
             return
+        # Translators: how many dice are left in the pool (7 characters).
+        left = npgettext("screen 7", "{n} left", "{n} left", state["pool_left"]).format(
+            n=state["pool_left"])
+        room = COLUMNS - len(left) - 1
         if last is None:
             # Translators: {n} is the round's number (the dice left in the pool beside it).
             title = pgettext("screen 13", "Round {n}").format(n=state["round"])
         else:
-            # Translators: the last take: {name} took a die showing {face} from the pool
-            # (a long name pushes the dice left off the title).
-            title = pgettext("screen 21", "{name} took a {face}").format(
-                name=last["player"], face=last["face"])
-        # Translators: how many dice are left in the pool (7 characters).
-        left = npgettext("screen 7", "{n} left", "{n} left", state["pool_left"]).format(
-            n=state["pool_left"])
-        # The dice left are also the counts under the faces: they give way to a long name.
-        canvas.title(title, left, right_gives_way=True)
+            # The dice left stay on every take: the take is said shorter beside them, and
+            # a long name alone (the face taken shows in the counts under the faces).
+            name, face = last["player"], last["face"]
+            # Translators: the last take: {name} took a die showing {face} from the
+            # pool, beside the dice left (the shorter forms are shown when it is long).
+            title = fitting(pgettext("screen 21 (if it fits)", "{name} took a {face}")
+                            .format(name=name, face=face),
+                            # Translators: the last take, short: the name and the face
+                            # taken, beside the dice left.
+                            pgettext("screen 13 (if it fits)", "{name}: {face}")
+                            .format(name=name, face=face), name, room=room)
+        canvas.title(title, left)
         draw_faces(canvas, state["pool"], cursor=self.face)
 
     def _draw_rerolls(self, canvas: Canvas, state: dict) -> None:

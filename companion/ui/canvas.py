@@ -92,11 +92,11 @@ def fits_beside(title: str, right: str) -> bool:
     return len(str(title)) + 1 + len(str(right)) <= COLUMNS
 
 
-def fitting(*texts: str) -> str:
-    """The first of ``texts`` that fits one line: the same thing said shorter and
-    shorter, never cut (the last should always fit)."""
+def fitting(*texts: str, room: int = COLUMNS) -> str:
+    """The first of ``texts`` that fits one line (of ``room`` columns): the same thing
+    said shorter and shorter, never cut (the last should always fit)."""
     said = [str(text) for text in texts]
-    return next((text for text in said if len(text) <= COLUMNS), said[-1])
+    return next((text for text in said if len(text) <= room), said[-1])
 
 
 def newest_that_fit(tokens: list[str], room: int) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from companion.games import card_down as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip
+from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip, fitting
 from companion.ui.card_down_hands import (
     MATCH_OVER_KEYS,
     POINTS_KEYS,
@@ -48,6 +48,7 @@ from companion.ui.card_down_turns import (
 )
 from companion.ui.card_down_words import BESIDE_X, colour_word, suit_word
 from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
+from companion.ui.naming import next_player
 from companion.ui.play import GameScreen, Row, SetupScreen, next_choice
 from companion.ui.screen import (
     Confirm,
@@ -247,8 +248,10 @@ class CardDownTable(GameScreen):
         if self.by_sum:
             return SumPicker(self, player, held, door)
         return self.entry_picker(
-            # Translators: the title of the picker of the cards left in a player's hand.
-            pgettext("screen 18", "{name}'s cards").format(name=player), rules.VALUES,
+            # Translators: the title of the picker of the cards left in a player's hand
+            # (a long name is the title alone).
+            fitting(pgettext("screen 18 (if it fits)", "{name}'s cards").format(name=player),
+                    player, room=18), rules.VALUES,
             lambda values: {"type": "hand", "player": player, "values": values},
             door, start="5", limits=(held, held),
             summary=lambda values: "=" + str(sum(map(rules.card_points, values))))
@@ -326,7 +329,8 @@ class CardDownTable(GameScreen):
             return call(*claims[0])(ctx, self)
         # Translators: the title over the players {name} may call out for not saying
         # their word (TRIO, DUO or UNO).
-        return Menu(pgettext("screen 21", "{name} calls:").format(name=player),
+        return Menu(fitting(pgettext("screen 21 (if it fits)", "{name} calls:").format(
+                        name=player), player),
                     [MenuItem(f"{offender}: {word}", call(offender, word))
                      for offender, word in claims], self)
 
@@ -356,7 +360,10 @@ class CardDownTable(GameScreen):
         canvas.line(2, pgettext("screen 21", "First: {name}").format(name=first))
 
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
-        canvas.title(state["current"], _draw_pile(state))
+        # The name whole: beside a long one the draw pile is its count alone.
+        name = state["current"]
+        canvas.title(name, fitting(_draw_pile(state), str(state["draw_pile"]),
+                                   room=COLUMNS - len(name) - 1))
         top = state["top"]
         canvas.big_text(1, BODY_TOP, top["value"] or "?")
         lines = [line for line in (_describe_top(top), _situation(state)) if line]
@@ -372,7 +379,7 @@ def _draw_pile(state: dict) -> str:
     """The title's right: how many cards are left in the draw pile."""
     # Translators: the title's right (8 characters): how many cards are left in the draw
     # pile (the face-down stack players draw from).
-    return pgettext("screen 8", "pile {n}").format(n=state["draw_pile"])
+    return pgettext("screen 8", "pile {cards}").format(cards=state["draw_pile"])
 
 
 def _count_row(words: str, count: int) -> str:
@@ -426,8 +433,7 @@ def _who_next(state: dict) -> list[str]:
         # (TRIO, DUO or UNO) in time.
         text = pgettext("screen 17x2", "UP: call {word}\non {name}")
         return folded(text.format(word=calls[0]["word"], name=calls[0]["offender"]), 17)
-    # Translators: who plays after the player whose turn it is (17 characters).
-    return [pgettext("screen 17", "next {name}").format(name=state["next"])]
+    return [next_player(state["next"])]
 
 
 def _counts_line(in_hand: dict[str, int], current: str, direction: str, seats) -> str:

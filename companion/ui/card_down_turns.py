@@ -161,8 +161,10 @@ class SpecialCard(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         # Translators: the title over the special cards, one of which the player laid
-        # ("Ann played a" ... 2, A, B, C, D or 0: the lines under it).
-        canvas.title(pgettext("screen 21", "{name} played a").format(name=self.player))
+        # ("Ann played a" ... 2, A, B, C, D or 0: the lines under it; a long name is
+        # the title alone).
+        canvas.title(fitting(pgettext("screen 21 (if it fits)", "{name} played a").format(
+            name=self.player), self.player))
         # Translators: which button names which special card, and what it does: 2 the
         # next draws 2, A skips the next, B reverses, C one card again, D names a colour,
         # 0 goes on anything ("hold": a long press). Keep the columns lined up.
@@ -200,9 +202,11 @@ class WordQuestion(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         held = self.table.match.in_hand[self.player]
-        # Translators: the player and how many cards they hold now.
-        canvas.title(npgettext("screen 21", "{name}: {n} card", "{name}: {n} cards", held)
-                     .format(name=self.player, n=held))
+        # Translators: the player and how many cards they hold now (a long name is the
+        # title alone: the word asked for says how many).
+        canvas.title(fitting(npgettext("screen 21 (if it fits)", "{name}: {n} card",
+                                       "{name}: {n} cards", held).format(name=self.player, n=held),
+                             self.player))
         # Translators: the word the player had to say (TRIO, DUO or UNO: keep it), asked
         # as a question, drawn big (7 characters).
         canvas.centered(BODY_TOP + 1, pgettext("screen 7", "{word}?").format(word=self.word),
@@ -234,8 +238,8 @@ class ColourMenu(Menu):
         # Translators: after a D, the player named no colour (passed).
         items.append(MenuItem(pgettext("screen 21", "No colour named"), name(None)))
         # Translators: the title over the colours the player may name after a D.
-        super().__init__(pgettext("screen 21", "{name} names:").format(name=player), items,
-                         table)
+        super().__init__(fitting(pgettext("screen 21 (if it fits)", "{name} names:").format(
+            name=player), player), items, table)
         top = table.match.top
         if top is not None and top.colour in rules.COLOURS:
             self.selected = rules.COLOURS.index(top.colour)

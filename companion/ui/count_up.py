@@ -185,7 +185,7 @@ class CountUpTable(GameScreen):
         match = self.match
         first, second = match.players
         canvas.title(_game_title(match.game_number),
-                     pgettext("screen 13", "games {first}-{second}").format(
+                     pgettext("screen 12", "games {first}-{second}").format(
                          first=match.totals[first], second=match.totals[second]))
         leading = not match.trick
         item = self.selected()
@@ -272,11 +272,13 @@ class TrickWon(ResultScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.table.match
         winner = self.trick["winner"]
-        canvas.title(pgettext("screen 10", "Trick {n}").format(n=self.number),
-                     pgettext("screen 12", "tricks won"))
+        # Beside the tricks won, whose title gives way (never cut) if the two do not fit.
+        canvas.title(pgettext("screen 9", "Trick {n}").format(n=self.number),
+                     pgettext("screen 11", "tricks won"), right_gives_way=True)
         canvas.line(0, fitting(
-            pgettext("screen 21", "{winner} took it, leads").format(winner=winner),
-            pgettext("screen 21", "{winner} took it").format(winner=winner)))
+            pgettext("screen 21 (if it fits)", "{winner} took it, leads").format(winner=winner),
+            pgettext("screen 21 (if it fits)", "{winner} took it").format(winner=winner),
+            winner))  # a long name alone: the tricks won are under it, big
         draw_score(canvas, match.players, match.tricks)
 
 
@@ -303,14 +305,20 @@ class GameResult(ResultScreen):
         game = self.game
         winner = game["winner"]
         tricks = scores.tally(game["tricks"], winner)
-        canvas.title(_game_title(game["game"]), pgettext("screen 13", "games won"))
+        canvas.title(_game_title(game["game"]), pgettext("screen 12", "games won"),
+                     right_gives_way=True)
         # Translators: {tricks} is the tricks each took, the winner's first: "7-6".
-        won = pgettext("screen 21", "{winner} won {tricks}").format(winner=winner, tricks=tricks)
-        # Equal tricks say the last trick decided it; the words say so when they fit.
+        won = pgettext("screen 21 (if it fits)", "{winner} won {tricks}").format(
+            winner=winner, tricks=tricks)
+        # Translators: the game's result when a long name leaves no room for the words
+        # above: the winner and the tricks ("Ann: 7-6"), at most 9 characters of its own.
+        short = pgettext("screen 21", "{winner}: {tricks}").format(winner=winner, tricks=tricks)
+        # Equal tricks say the last trick decided it; the words say so when they fit. The
+        # score stays whatever the name's length.
         canvas.line(0, fitting(pgettext("screen 21 (if it fits)",
                                         "{winner} won {tricks}, last trick")
-                               .format(winner=winner, tricks=tricks), won)
-                    if game["tie_break"] else won)
+                               .format(winner=winner, tricks=tricks), won, short)
+                    if game["tie_break"] else fitting(won, short))
         draw_score(canvas, match.players, match.totals)
 
 
@@ -330,8 +338,10 @@ class MatchOver(GameOverScreen):
 
     def draw_result(self, canvas: Canvas, result: dict) -> None:
         match = self.table.match
-        canvas.line(0, pgettext("screen 21", "Match to {winner}").format(
-            winner=result["winners"][0]))
+        winner = result["winners"][0]
+        # A long name alone: the games won are under it, big.
+        canvas.line(0, fitting(pgettext("screen 21 (if it fits)", "Match to {winner}").format(
+            winner=winner), winner))
         draw_score(canvas, match.players, match.totals)
 
 
@@ -350,4 +360,4 @@ def games_list(match: rules.CountUp, parent: Screen) -> Menu:
 
 def _game_title(number: int) -> str:
     """"Game 3": the title beside the games score ("games 2-1")."""
-    return pgettext("screen 11", "Game {n}").format(n=number)
+    return pgettext("screen 8", "Game {n}").format(n=number)

@@ -19,6 +19,7 @@ from companion.ui.canvas import (
     CHAR_W,
     COLUMNS,
     HINT_Y,
+    LINE_H,
     WIDTH,
     Canvas,
     fitting,
@@ -35,6 +36,7 @@ from companion.ui.keys import (
     Key,
     Keys,
 )
+from companion.ui.naming import next_player
 from companion.ui.picker import ValuePicker
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Row, SetupScreen, Standings
 from companion.ui.screen import Context, Menu, MenuItem, Press, Said, Screen, is_
@@ -130,7 +132,9 @@ class FinalCountTable(GameScreen):
             state = match.state()
             player = match.expecting().choices["player"][0]
             board = state["entered"]["board"]
-            return self._picker(pgettext("screen 17", "{player}'s cards").format(player=player),
+            # A long name is the picker's title alone.
+            return self._picker(fitting(pgettext("screen 17 (if it fits)", "{player}'s cards")
+                                        .format(player=player), player, room=17),
                                 lambda cards: {"type": "hand", "player": player, "cards": cards},
                                 tuple(state["card_limits"]["hands"][player]),
                                 lambda cards: _hand_line(cards, board, match.goal))
@@ -210,7 +214,8 @@ class FinalCountTable(GameScreen):
                               ctx, {"type": "roll", "player": player, "value": face,
                                     "entered": True}, after=menu))
                  for face in rules.FACES]
-        return Menu(fitting(pgettext("screen 21", "{player} rolled?").format(player=player),
+        return Menu(fitting(pgettext("screen 21 (if it fits)", "{player} rolled?").format(
+                            player=player),
                             pgettext("screen 21", "The die shows?")), items, self)
 
     def _call(self, ctx: Context) -> Screen:
@@ -218,10 +223,12 @@ class FinalCountTable(GameScreen):
         if len(callers) == 1:
             return self.apply(ctx, {"type": "call", "player": callers[0]})
         last = self.match.state()["last_roll"]
-        rolled = pgettext("screen 21", "{name} (rolled)")
-        items = [MenuItem(rolled.format(name=name) if last and name == last["player"] else name,
-                          lambda ctx, menu, name=name:
-                          self.apply(ctx, {"type": "call", "player": name}, after=menu))
+        # Translators: beside the name of the player who rolled last, among those who
+        # may call (8 characters: a name of 12 beside it).
+        rolled = pgettext("screen 8", "rolled")
+        items = [MenuItem(name, lambda ctx, menu, name=name:
+                          self.apply(ctx, {"type": "call", "player": name}, after=menu),
+                          note=rolled if last and name == last["player"] else "")
                  for name in callers]
         return Menu(pgettext("screen 21", "Who calls?"), items, self)
 
@@ -242,7 +249,7 @@ class FinalCountTable(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         state = self.match.state()
         canvas.title(pgettext("screen 9", "Hand {n}").format(n=state["hand"]),
-                     pgettext("screen 13", "final round") if state["caller"] else "")
+                     pgettext("screen 11", "final round") if state["caller"] else "")
         if self.match.phase == rules.GOAL:
             self._draw_goal(canvas, state)
         elif not state["rolls"] and not self.spinner.spinning:
@@ -295,7 +302,7 @@ class FinalCountTable(GameScreen):
             rolled = (pgettext("screen 17 (if it fits)", "{name} entered") if last["entered"]
                       else pgettext("screen 17 (if it fits)", "{name} rolled"))
             rolled = rolled.format(name=last["player"])
-            canvas.text(right, BODY_TOP + 1, rolled if len(rolled) <= room else last["player"])
+            canvas.text(right, BODY_TOP, rolled if len(rolled) <= room else last["player"])
             if called:  # the news now is the call; the roll above is what led to it
                 canvas.line(3, pgettext("screen 21", "{caller} called").format(caller=called))
             else:
@@ -306,10 +313,10 @@ class FinalCountTable(GameScreen):
         else:
             pile = pgettext("screen 17", "pile {n} goal {goal}").format(
                 n=state["draw_pile"], goal=state["goal"])
-        canvas.text(right, BODY_TOP + 11, pile)
+        canvas.text(right, BODY_TOP + LINE_H, pile)
         after = pgettext("screen 17", "then cards") if state["current"] is None \
-            else pgettext("screen 17", "next {player}").format(player=state["current"])
-        canvas.text(right, BODY_TOP + 21, after)
+            else next_player(state["current"], room)
+        canvas.text(right, BODY_TOP + 2 * LINE_H, after)
 
     def _just_called(self, state: dict) -> str | None:
         """Who called, when the call is the last thing that happened at the table."""

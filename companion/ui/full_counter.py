@@ -28,7 +28,7 @@ from companion.errors import CompanionError
 from companion.games import full_counter as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
-from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, clip
+from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting
 from companion.ui.full_counter_cards import card_of, label
 from companion.ui.full_counter_deck import DECK_EDIT_KEYS, DECK_KEYS, DeckScreen
 from companion.ui.full_counter_results import (
@@ -293,8 +293,9 @@ class FullCounterTable(GameScreen):
         player = self.match.current
         beat = self.match.to_beat
         start = str(beat) if beat is not None else str(self.lowest_plain())
-        # The prompt is "Ann: 7 or higher": the name on the title, the rest under it.
-        prompt = self.match.expecting().prompt.removeprefix(f"{player}: ")
+        # The name on the title, what may be played under it ("7 or higher"): built from
+        # its parts, as every language writes the prompt its own way ("Ann : 7 ou plus").
+        prompt = self.match.play_words()
         picker = ValuePicker(player, [label(card) for card in self.deck.cards()],
                              lambda ctx, entered: self._submit(ctx, player, entered, picker),
                              self, start=start, summary=self._effect_of, prompt=prompt)
@@ -349,7 +350,9 @@ class FullCounterTable(GameScreen):
             items.append(MenuItem(pgettext("screen 21", "Cards held"),
                                   lambda ctx, menu: CardsHeld(match, menu)))
         # Translators: the menu title of what else the player did than a plain play.
-        return Menu(pgettext("screen 21", "{name}: other").format(name=player), items, self)
+        # A long name is the title alone.
+        return Menu(fitting(pgettext("screen 21 (if it fits)", "{name}: other").format(
+            name=player), player), items, self)
 
     def _out_items(self) -> list[MenuItem]:
         """Going out by a press (a match that does not count the cards)."""
@@ -402,7 +405,10 @@ class FullCounterTable(GameScreen):
                           "screen 21", "{n} card", "{n} cards", n).format(n=n), n)
                       for n in range(1, self.deck.copies + 1)]
             # Translators: the menu title of how many of a Full Counter card were laid.
-            title = pgettext("screen 21", "{card} played").format(card=rules.NAMES[role])
+            # (a long one is the card's name alone).
+            power = rules.NAMES[role]
+            title = fitting(pgettext("screen 21 (if it fits)", "{power} played").format(
+                power=power), power)
             return Menu(title, counts, menu)
         return open_menu
 
@@ -415,11 +421,11 @@ class FullCounterTable(GameScreen):
         state = self.match.state()
         if state["phase"] != rules.PLAY:
             canvas.title(self.session.title)
-            canvas.line(0, clip(self.match.expecting().prompt))
+            canvas.paragraph(wrap(self.match.expecting().prompt)[:4])  # the body's 4 lines
             return
         # Translators: whose turn it is, in the title beside the direction of play
         # (a long name is shown alone).
-        turn = pgettext("screen 18", "{name}'s turn").format(name=state["current"])
+        turn = pgettext("screen 18 (if it fits)", "{name}'s turn").format(name=state["current"])
         arrow = ">>" if state["direction"] == "clockwise" else "<<"
         canvas.title(turn if len(turn) + 3 <= COLUMNS else state["current"], arrow)
         self._draw_to_beat(canvas, state)
@@ -438,6 +444,11 @@ class FullCounterTable(GameScreen):
         if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
             pile, out = f"{pile}, {out}", ""
         rows = [text for text in (pile, held, *said, out) if text]
+        # The last play is shown whole (a blind card's outcome is its last line): the
+        # counts give way to it, what the player holds first (DOWN lists every count).
+        for spare in (held, out, pile):
+            if len(rows) > 4 and spare in rows:
+                rows.remove(spare)
         for row, text in enumerate(rows[:4]):
             canvas.text(RIGHT_X, BODY_TOP + row * 10, text)
 
@@ -472,7 +483,10 @@ def _pile_line(pile: int | None, deck: int | None) -> str:
         # Translators: Full Counter's table screen, right column (13 characters): "pile"
         # is how many cards lie in the pile played onto this round (the one a Wildfire
         # burns); "dk" is short for deck, the face-down stack hands are refilled from.
-        return pgettext("screen 13", "pile {n} dk {cards}").format(n=pile, cards=deck)
+        # A big deck's counts may not fit beside each other: the pile's alone then (DOWN
+        # lists the deck too).
+        return fitting(pgettext("screen 13 (if it fits)", "pile {n} dk {cards}").format(
+            n=pile, cards=deck), pgettext("screen 13", "pile {n}").format(n=pile), room=13)
     # Translators: Full Counter's table screen, right column (13 characters): how many
     # cards lie in the pile played onto this round (the one a Wildfire burns).
     return pgettext("screen 13", "pile {n}").format(n=pile)

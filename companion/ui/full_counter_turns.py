@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.games import full_counter as rules
 from companion.lang import lazy, pgettext
-from companion.ui.canvas import Canvas
+from companion.ui.canvas import Canvas, fitting
 from companion.ui.full_counter_cards import card_of, label
 from companion.ui.keys import ANY_BACK, SCROLL, Key, Keys
 from companion.ui.picker import ValuePicker
@@ -88,8 +88,9 @@ class BlindPicker(ValuePicker):
     def __init__(self, table: GameScreen, player: str, parent: Screen):
         deck = table.deck
         # Translators: the title of the picker of a face-down card the player turned
-        # over (played blind).
-        title = pgettext("screen 21", "{name}'s blind").format(name=player)
+        # over (played blind); a long name is the title alone.
+        title = fitting(pgettext("screen 21 (if it fits)", "{name}'s blind").format(name=player),
+                        player)
         super().__init__(title, [label(card) for card in deck.cards()],
                          self._flipped, parent, start=str(table.lowest_plain()))
         self.table = table

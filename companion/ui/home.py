@@ -6,7 +6,7 @@ import importlib
 
 from companion import __version__
 from companion.games import GAMES, GameInfo, available
-from companion.lang import lazy, number, pgettext
+from companion.lang import lazy, number, pgettext, unreadable
 from companion.ui.canvas import COLUMNS
 from companion.ui.help import HelpScreen, help_title, here, settings_sections
 from companion.ui.keys import MENU_KEYS
@@ -41,13 +41,17 @@ def home_menu(ctx: Context | None = None) -> Menu:
 
 
 def start_screen(ctx: Context) -> Screen:
-    """What the device shows when it starts: a notice if the game log had a problem,
-    then the offer to resume an unfinished game (also when the log can only be read),
-    then the main menu."""
+    """What the device shows when it starts: a notice if the game log had a problem, or
+    if the language's file could not be read (English is spoken), then the offer to
+    resume an unfinished game (also when the log can only be read), then the main
+    menu."""
     home = home_menu(ctx)
     after = resume_offer(ctx, home) or home
     if ctx.notice:
-        return Message(pgettext("screen 21", "Game log"), wrap(ctx.notice), after)
+        after = Message(pgettext("screen 21", "Game log"), wrap(ctx.notice), after)
+    unread = unreadable()
+    if unread:
+        after = Message(pgettext("screen 16", "Language"), wrap(unread), after)
     return after
 
 
@@ -130,6 +134,7 @@ def settings_screen(ctx: Context, parent: Screen) -> Screen:
         *_pieces(pgettext("screen 21", "Web {address}").format(address=web) if web
                  else pgettext("screen 21", "Web off"), COLUMNS),
         version,
+        *wrap(unreadable() or ""),
         pgettext("screen 21", "Config file:"),
         # a path is cut nowhere: it goes on over as many lines as it takes
         *_pieces(config.source or pgettext("screen 21", "(defaults)"), COLUMNS),

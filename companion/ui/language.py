@@ -3,7 +3,8 @@
 The config file's ``[ui] language`` is where a device starts. A choice made on the device
 is kept in the game log's file (``meta``) with the config's value it replaced, so it
 survives a restart; once the config file names another language, the file wins again
-(whoever edits it last is heard)::
+(whoever edits it last is heard) and the choice is forgotten: setting the config back
+later does not bring it back::
 
     >>> from types import SimpleNamespace
     >>> config = SimpleNamespace(ui=SimpleNamespace(language="de"))
@@ -17,7 +18,7 @@ import json
 from typing import Any
 
 from companion import lang
-from companion.ui.screen import Context, Menu, MenuItem, Screen
+from companion.ui.screen import Context, Menu, MenuItem, Message, Screen, wrap
 
 #: The ``meta`` key of the device's own choice: {"language": ..., "config": ...}.
 CHOICE_KEY = "ui.language"
@@ -38,7 +39,19 @@ def starting_language(config: Any, store: Any) -> str:
     if (isinstance(kept, dict) and kept.get("config") == configured
             and kept.get("language") in lang.LANGUAGES):
         return str(kept["language"])
+    if kept:
+        # The config names another language than when the choice was made: it wins,
+        # and the old choice is forgotten, so the config set back (en -> fr -> en)
+        # does not bring it back.
+        _forget(store)
     return configured
+
+
+def _forget(store: Any) -> None:
+    try:
+        store.set_meta(CHOICE_KEY, None)
+    except Exception:  # noqa: BLE001 - a read-only store: the config still wins today
+        return
 
 
 def _remember(ctx: Context, code: str) -> None:
@@ -70,8 +83,12 @@ def language_menu(ctx: Context, parent: Screen) -> Menu:
 def _choose(code: str):
     def choose(ctx: Context, menu: Screen) -> Screen:
         lang.use(code)
-        _remember(ctx, code)
         # This menu again, its title and mark in the new language.
-        return language_menu(ctx, menu.parent)
+        again = language_menu(ctx, menu.parent)
+        unread = lang.unreadable()
+        if lang.current() != code and unread:  # its file is damaged: English stays
+            return Message(lang.pgettext("screen 16", "Language"), wrap(unread), again)
+        _remember(ctx, code)
+        return again
 
     return choose

@@ -279,7 +279,7 @@ class SetupScreen(Screen):
         """(label, what OK does) for every row: the players, the options, Start."""
         names = self.names or self.default_names
         # The names are on the screen OK opens when they do not fit here.
-        who = fitting(pgettext("screen 21", "Players: {names}").format(
+        who = fitting(pgettext("screen 21 (if it fits)", "Players: {names}").format(
                           names=self.joiner.join(names)),
                       npgettext("screen 21", "Players: {n} seated", "Players: {n} seated",
                                 len(names)).format(n=len(names)))
@@ -475,14 +475,17 @@ class GameOverScreen(Screen):
         label = pgettext("screen 12", "Winner") if len(winners) == 1 \
             else pgettext("screen 12", "Shared win")
         extra = self.extra_line(result)
-        total = str(result["totals"][winners[0]])
+        total, names = str(result["totals"][winners[0]]), " & ".join(winners)
         left = text_width(max(label, extra, key=len)) + CHAR_W
-        scale = 3 if left + text_width(total, 3) <= WIDTH - 2 else 2
+        # As big as fits beside the words; names on lines under it (an accent reaches
+        # up two rows) leave it at twice the size.
+        biggest = 3 if len(names) <= COLUMNS // 2 else 2
+        scale = next((scale for scale in range(biggest, 1, -1)
+                      if left + text_width(total, scale) <= WIDTH - 2), 1)
         canvas.text(1, BODY_TOP + 1, label)
         if extra:
             canvas.text(1, BODY_TOP + 11, extra)
         canvas.big_text(WIDTH - 2, BODY_TOP + 1, total, scale=scale, right=True)
-        names = " & ".join(winners)
         if len(names) <= COLUMNS // 2:
             canvas.text(1, BODY_TOP + 25, names, scale=2)
             return

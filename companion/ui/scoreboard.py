@@ -60,7 +60,7 @@ SHEET = (Key("ROLL", lazy("screen 21xN", "Enter the points of the next player st
          Key("BACK", lazy("screen 21xN", "The game menu: undo, final scores now, standings, "
                           "help, leave.")))
 SHEET_KEYS = Keys(lazy("screen 21", "The score sheet"),
-                  (lazy("screen 21", "ROLL {player}  OK pick"),
+                  (lazy("screen 21 (if it fits)", "ROLL {player}  OK pick"),
                    lazy("screen 21", "ROLL next  OK pick")), *SHEET)
 ENTERED_KEYS = Keys(lazy("screen 21", "The score sheet"), "", *SHEET)
 OVER_KEYS = Keys(lazy("screen 21", "The game's end"), lazy("screen 21", "DOWN totals  OK end"),
@@ -136,7 +136,7 @@ class NumberPicker(Screen):
 class ScoreboardSetup(SetupScreen):
     """Players (2-10), a target (or none), high or low wins; ROLL (or OK on Start) starts."""
 
-    title = "Scoreboard"
+    title = lazy("screen 21", "Scoreboard")
     game_id = "scoreboard"
     default_names = ("P1", "P2")
 

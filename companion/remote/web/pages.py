@@ -175,7 +175,7 @@ def playable_games() -> list[dict[str, Any]]:
         settled = cls.new_options({})
         options = {name: value for name, value in cls.option_defaults.items()
                    if name not in settled}
-        games.append({"id": info.game_id, "title": info.title, "min": cls.min_players,
+        games.append({"id": info.game_id, "title": str(info.title), "min": cls.min_players,
                       "max": cls.max_players, "options": options})
     return games
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.lang import _
 from companion.remote import commands
 from companion.remote.commands import RemoteError
 
@@ -232,7 +233,7 @@ class DeviceSource:
 
         def on_owner(app: Any) -> Any:  # a log in memory (tests): only its thread may read
             if app.ctx.store is None:
-                raise RemoteError("STORE", "this device has no game log now")
+                raise RemoteError("STORE", _("this device has no game log now"))
             return fn(app.ctx.store)
 
         return commands.call(self.app, on_owner, timeout=self.timeout)
@@ -263,7 +264,8 @@ class StoreSource:
                 "result": None, "options": {}, "waiting": None}
 
     def command(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-        raise RemoteError("READONLY", "this page only shows the game log; it changes nothing")
+        raise RemoteError("READONLY", _("this page only shows the game log; it changes "
+                                        "nothing"))
 
     def read(self, fn: Callable[[Any], Any]) -> Any:
         return self._store.read(fn)

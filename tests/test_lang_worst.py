@@ -1,0 +1,167 @@
+"""The worst values the device allows, as `companion lang-check` fills a message with
+them (issue 38.2), and the checks it runs on each translation besides its fit: no
+player's gender made up (38.1), no plural forms glued together by hand (38.3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import agreement, font, lang, names, worst
+from companion.langcheck import check_language, filled
+from companion.ui.canvas import CHAR_W
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ink_width(char: str) -> int:
+    columns = 0
+    for row in font.glyph(char):
+        columns |= row
+    lit = [x for x in range(font.CELL_W) if columns & (0x80 >> x)]
+    return lit[-1] - lit[0] + 1
+
+
+@pytest.mark.parametrize("code", lang.LANGUAGES)
+def test_a_name_is_as_long_as_the_roster_allows_in_the_widest_letters(code):
+    seated = worst.long_names(code)
+    assert len(seated) == 10 and all(len(name) == names.NAME_MAX for name in seated)
+    assert names.check_players(list(seated)) == list(seated)  # the name rule seats them
+    letters = worst.widest_letters(code)
+    alphabet = [char for char in worst.ALPHABETS[code] if font.drawable(char)]
+    assert _ink_width(letters[0]) == max(_ink_width(char) for char in alphabet)
+    assert set(seated[0]) == {letters[0]}
+    assert worst.worst_values(code)["name"] == seated[0]
+
+
+def test_the_names_are_written_in_the_tables_own_alphabet():
+    assert all("А" <= char <= "я" for char in worst.worst_values("ru")["name"])
+    assert worst.worst_values("en")["name"].isascii()
+
+
+def test_the_numbers_come_from_where_the_games_set_their_limits():
+    from companion.games import block_lottery, scoreboard
+    from companion.table.dice import DiceCup
+
+    values = worst.worst_values("en")
+    assert values["target"] == str(scoreboard.TARGET_LIMIT)
+    assert values["prizes"] == " ".join([str(block_lottery.MAX_PRIZE)] * block_lottery.SPACES)
+    assert values["dice"] == str(DiceCup.MAX_DICE)
+    assert values["card"] == "20 Nuclear Blast"     # the deck's largest number, longest role
+    assert worst.filled_with({"n", "unheard_of"}, values) == {"n": "99", "unheard_of": "99"}
+
+
+def test_the_fixed_advance_leaves_every_letter_the_same_room():
+    """Today the font advances 6 pixels a letter (the letters are picked by their ink all
+    the same, for a font that advances by width)."""
+    assert len(filled("{name}")) * CHAR_W == names.NAME_MAX * 6
+
+
+def test_lang_check_json_says_what_it_filled_and_walks_the_screens():
+    done = subprocess.run([sys.executable, "-m", "companion", "lang-check", "--json",
+                           "--language", "ru", "--steps", "60"],
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    report = json.loads(done.stdout)["languages"]["ru"]
+    assert report["filled"]["name"] == worst.long_names("ru")[0]
+    assert report["filled"]["prizes"] == "99 99 99"
+    assert {"cuts", "overlaps", "overflows", "gender"} <= set(report)
+    walked = [problem for problem in report["problems"] if problem["context"] is None
+              and problem["problem"] in ("cut", "overlap", "overflow")]
+    assert report["cuts"] == sum(problem["problem"] == "cut" for problem in walked)
+
+
+def _catalog(tmp_path: Path, monkeypatch, pairs: list[tuple[str, str, str]]) -> dict:
+    """check_language of a made-up language "xx" holding ``pairs`` (context, English,
+    translation)."""
+    import companion.langcheck as langcheck
+
+    pot, po = ['msgid ""\nmsgstr ""\n'], ['msgid ""\nmsgstr "Plural-Forms: nplurals=2; '
+                                          'plural=(n != 1);\\n"\n']
+    for context, english, translation in pairs:
+        head = f'msgctxt "{context}"\n' if context else ""
+        pot.append(f'{head}msgid "{english}"\nmsgstr ""\n')
+        po.append(f'{head}msgid "{english}"\nmsgstr "{translation}"\n')
+    (tmp_path / "t.pot").write_text("\n".join(pot), encoding="utf-8")
+    (tmp_path / "xx.po").write_text("\n".join(po), encoding="utf-8")
+    monkeypatch.setattr(langcheck, "TEMPLATE", tmp_path / "t.pot")
+    monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / "xx.po")
+    return check_language("xx")
+
+
+def test_a_translation_too_long_beside_a_long_name_is_found(tmp_path, monkeypatch):
+    """Five letters fitted: the roster's twelve do not ("Bartholomeus gewinnt 4-2")."""
+    report = _catalog(tmp_path, monkeypatch,
+                      [("screen 21", "{winner} won {tricks}", "{winner} gewinnt {tricks}")])
+    assert report["overflows"] == 1
+    assert len("Marta gewinnt 99") <= 21 < len(filled("{winner} gewinnt {tricks}"))
+
+
+def test_plural_forms_glued_by_hand_are_a_problem(tmp_path, monkeypatch):
+    report = _catalog(tmp_path, monkeypatch, [
+        (None, "{n} commands wait", "{n} команда ждёт ||| {n} команды ждут ||| {n} команд")])
+    assert [problem["problem"] for problem in report["problems"]] == ["plurals"]
+
+
+def test_no_catalog_glues_plural_forms():
+    from companion.langcheck import GLUE, catalog_file
+
+    for code in lang.LANGUAGES[1:]:
+        assert GLUE not in catalog_file(code).read_text(encoding="utf-8"), code
+
+
+# -- the gender of a player (38.1) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "text", "forms"), [
+    ("ru", "{name} бросил {value}", ["бросил"]),
+    ("ru", "Партию взял {winner}", ["взял"]),
+    ("ru", "{name} вышла", ["вышла"]),
+    ("pl", "{name} powiedział {word}", ["powiedział"]),
+    ("pl", "Zakończył(a): {name}", ["zakończył"]),
+    ("pl", "{name} była pierwsza", ["była"]),
+    ("fr", "{name} est sorti", ["est sorti"]),
+    ("fr", "{name} est déjà sortie", ["est déjà sortie"]),
+    ("it", "{name} è già inserito", ["è già inserito"]),
+    ("it", "{player} si è scordato di dire {word}", ["si è scordato"]),
+])
+def test_a_form_that_agrees_with_one_gender_beside_a_player_is_found(code, text, forms):
+    assert agreement.gendered(code, text) == forms
+
+
+@pytest.mark.parametrize(("code", "text"), [
+    ("ru", "{name}: выход"),
+    ("ru", "{name}: бросок {value}"),
+    ("ru", "выпало {value}, ходит {name}"),       # neuter: the die, not the player
+    ("ru", "{name} берёт стол"),                   # стол is the Board, not a verb
+    ("ru", "сначала {name}"),
+    ("pl", "{name}: wypadło {value}"),
+    ("pl", "Stół: {name}"),
+    ("fr", "{name} : sortie"),
+    ("fr", "{name} a gagné"),                      # avoir's participle does not agree
+    ("fr", "la partie ({names}) sera proposée"),   # the subject is the game
+    ("it", "{name} è fuori"),
+    ("it", "il round è inserito a metà: si aspetta {names}"),
+    ("de", "{name} ist raus"),                     # a language the check does not know
+])
+def test_a_sentence_phrased_around_the_player_passes(code, text):
+    assert agreement.gendered(code, text) == []
+
+
+def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
+    import companion.langcheck as langcheck
+
+    monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / "xx.po")
+    report = _catalog(tmp_path, monkeypatch, [("screen 21", "{name} went out", "{name} вышел")])
+    assert report["gender"] == 0  # "xx" is no language the check knows forms of
+    catalog = (tmp_path / "xx.po").read_text(encoding="utf-8")
+    (tmp_path / "ru.po").write_text(catalog, encoding="utf-8")
+    monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / f"{code}.po")
+    report = check_language("ru")
+    assert report["gender"] == 1
+    assert report["problems"][0]["detail"].startswith("'вышел'")
