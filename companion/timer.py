@@ -78,6 +78,9 @@ class TableTimer:
         self._tick_at: float | None = None
         #: Called on the owner thread when the time is paused or runs on (the page).
         self.watchers: list[Callable[[], None]] = []
+        #: Called on the owner thread with ("warning", player, seconds left) ten seconds
+        #: before a turn's end and ("end", player, 0) at its end: what is said aloud.
+        self.alerts: list[Callable[[str, str, int], None]] = []
 
     # -- following the game ---------------------------------------------------------
 
@@ -227,9 +230,15 @@ class TableTimer:
             self._blink_until = now + BLINK_FOR
             self._blink_lit = False
             self._blink(now)
+            self._alert("end", player, 0)
         elif 0 < left <= WARN_AT < timer.turn and player not in self._warned:
             self._warned.add(player)
             self.sound(SHORT_BEEP)
+            self._alert("warning", player, WARN_AT)
+
+    def _alert(self, alert: str, player: str, seconds: int) -> None:
+        for hear in self.alerts:
+            hear(alert, player, seconds)
 
     def _blink(self, now: float) -> None:
         if self._blink_until is None or now >= self._blink_until:

@@ -45,14 +45,15 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
+from companion.ui.speech import say_again
 
 #: Animation: frames and seconds per frame after a roll or draw.
 SPIN_FRAMES, SPIN_STEP = 4, 0.08
 
 
 def tools_menu(parent: Screen | None) -> Menu:
-    """The Tools menu."""
-    return Menu(
+    """The Tools menu; a long ROLL on it says the last words again."""
+    menu = Menu(
         lazy("screen 21", "Tools"),
         [
             MenuItem(lazy("screen 21", "Dice"), lambda ctx, menu: DiceScreen(menu)),
@@ -64,6 +65,8 @@ def tools_menu(parent: Screen | None) -> Menu:
         ],
         parent,
     )
+    menu.long_roll = say_again
+    return menu
 
 
 def _sand_timer(ctx: Context, menu: Screen) -> Screen:
