@@ -59,6 +59,7 @@ from companion.remote.web.stream import (
     event_stream,
     hub_changes,
     keepalive_text,
+    said_message,
     sse,
 )
 from companion.words import counted
@@ -408,6 +409,8 @@ class Site:
 
     def change_text(self, change: Change) -> str:
         text = ""
+        if change.said is not None:
+            text += said_message(change.said)
         if change.payload is not None:
             text += ev_message(change.payload)
         if change.snapshot is not None:
