@@ -82,7 +82,7 @@ class TableVoice:
             output = (self._find or find_output)(self.config.device)
         except SpeechProblem as problem:
             self._problem = str(problem)
-            log.error("speech: %s; the device plays on without a voice", problem)
+            log.error("speech: %s", problem)  # and the device plays on, without a voice
             return False
         if output is None:
             return False
