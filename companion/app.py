@@ -86,6 +86,9 @@ class App:
         #: is back): ``--log-events`` prints those events then.
         self.saved_watchers: list[Callable[[], None]] = []
         self._watched: Any = None
+        #: Called on the owner thread with the words of a refusal shown as "Sorry" (a
+        #: press the rules refused): what is said aloud.
+        self.refusal_watchers: list[Callable[[str], None]] = []
         #: The turn timer of the game on the screen, its buzzer and LED (companion.timer).
         self.timer = TableTimer(self.clock, ctx.config, board)
         self._sounding = False  # the buzzer as the last frame handed on knew it
@@ -112,6 +115,7 @@ class App:
         is the owner from now on."""
         self.owner = threading.current_thread()
         self.timer.follow(self.current_session())  # a game resumed or started at once
+        self._watch_session()
         self._schedule_tick()
         self._show()
         self.notifier.send("READY=1")
@@ -202,6 +206,8 @@ class App:
         elif kind == "call":  # run a function on the owner thread (serial console)
             item[1](self)
             self._after_change()
+        elif kind == "then":  # work that waits until the frame is out (speaking)
+            item[1]()
         elif kind == "quit":
             ask = len(item) > 1 and item[1] and not isinstance(self.screen, QuitUnsaved)
             if not self._save_before_quit(ask):
@@ -238,6 +244,10 @@ class App:
         self.timer.follow(self.current_session())
         self._schedule_tick()
         self._show()
+        self._watch_session()
+
+    def _watch_session(self) -> None:
+        """Tell the session watchers when the game on the screen changed."""
         if self.session_watchers:
             session = self.current_session()
             if session is not self._watched:
@@ -250,6 +260,8 @@ class App:
         try:
             return step()
         except CompanionError as err:
+            for watcher in self.refusal_watchers:
+                watcher(str(err))
             return Message(pgettext("screen 21", "Sorry"), wrap(str(err)), self.screen)
         except Exception as err:  # noqa: BLE001 - the table must keep working
             log.error("screen step failed:\n%s", traceback.format_exc())

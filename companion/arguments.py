@@ -116,6 +116,31 @@ def path(text: str) -> str:
     return text
 
 
+def new_file(text: str) -> str:
+    """An argparse type: a file to write (a speech log, a WAV): not a directory, in a
+    directory that is there (its own folder is not made)."""
+    text = path(text)
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(
+            _("{path} is a directory, not a file").format(path=text))
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(_("no directory {path}").format(path=folder))
+    return text
+
+
+def speech_text(text: str) -> str:
+    """An argparse type: words to say (1 to 2000 characters, spaces for line breaks)."""
+    from companion.voices import TEXT_MAX
+
+    said = " ".join(text.split())
+    if not said or len(said) > TEXT_MAX:
+        raise argparse.ArgumentTypeError(
+            _("must be 1 to {n} characters of words, not {count}").format(
+                n=TEXT_MAX, count=len(said)))
+    return said
+
+
 def match_ref(text: str) -> str:
     """An argparse type: ``current``, ``last`` or a match number."""
     ref = text.strip().lower()

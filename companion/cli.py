@@ -15,6 +15,7 @@
     companion club --broker URL [--web HOST:PORT] [--state-dir DIR]   the club dashboard
     companion club --seat GAME --present NAMES --tables N [--json]   seat a club round
     companion backup [--to PATH] / restore FILE   the game log to one file, and back
+    companion say TEXT [--wav FILE]       say one phrase with the configured voice
 
 Errors a person can fix print one line and exit non-zero: 78 for a bad configuration,
 2 for bad usage or a bad script, 1 for anything else; ``restore`` adds 3 (a newer
@@ -30,7 +31,8 @@ import os
 import random
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -145,20 +147,45 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise UsageError(_("--serial goes with the interactive simulator, not --script"))
         if args.web:
             raise UsageError(_("--web goes with the interactive simulator, not --script"))
-        # A script keeps no game log unless told where (README): not even in the
-        # configured [state] dir, which holds the real games a script must not touch.
-        return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
-                              png_dir=args.png, root=root,
-                              state_dir=Path(args.state_dir) if args.state_dir else None,
-                              log_events=args.log_events)
-    if args.screens != "none":
+    elif args.screens != "none":
         raise ScriptError(_("--screens goes with --script"))
-    state_dir = _stored_dir(args, config)
-    return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
-                               state_dir=state_dir, serial_url=args.serial,
-                               serial_baud=config.serial.baud, web_listen=_web(args, config),
-                               web_open_reads=config.web.open_reads,
-                               log_events=args.log_events)
+    with _speech_log(args.speech_log) as speech_log:
+        if args.script:
+            # A script keeps no game log unless told where (README): not even in the
+            # configured [state] dir, which holds the real games a script must not touch.
+            return sim.run_script(config, args.script, seed=args.seed, screens=args.screens,
+                                  png_dir=args.png, root=root,
+                                  state_dir=Path(args.state_dir) if args.state_dir else None,
+                                  log_events=args.log_events, speech_log=speech_log)
+        state_dir = _stored_dir(args, config)
+        return sim.run_interactive(config, seed=args.seed, png_dir=args.png, root=root,
+                                   state_dir=state_dir, serial_url=args.serial,
+                                   serial_baud=config.serial.baud,
+                                   web_listen=_web(args, config),
+                                   web_open_reads=config.web.open_reads,
+                                   log_events=args.log_events, speech_log=speech_log)
+
+
+@contextmanager
+def _speech_log(path: str | None) -> Iterator[Any]:
+    """``--speech-log FILE`` for the run (:class:`companion.speech.announcer.SpeechLog`):
+    one line and exit 1 if it cannot be written, at the start or on the way."""
+    if path is None:
+        yield None
+        return
+    from companion.speech.announcer import SpeechLog
+
+    log = SpeechLog.open(path)
+    try:
+        yield log
+    finally:
+        log.close()
+
+
+def cmd_say(args: argparse.Namespace) -> int:
+    from companion.speech.say import say_main
+
+    return say_main(_config(args), args.text, wav=args.wav)
 
 
 def _web(args: argparse.Namespace, config: Config) -> str:
@@ -353,6 +380,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.device.pins import GPIOError, open_pin_factory, pin_factory_name
     from companion.launch import (
         backup_keeper,
+        close_voice,
         club_link,
         make_app,
         serial_console,
@@ -383,6 +411,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             app.run()
     finally:
         app.board.close()
+        close_voice(app)
     return 0
 
 
@@ -529,4 +558,5 @@ COMMANDS = {
     "console": cmd_console,
     "backup": cmd_backup,
     "restore": cmd_restore,
+    "say": cmd_say,
 }

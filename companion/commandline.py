@@ -74,6 +74,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--web", metavar="HOST:PORT", type=arguments.listen,
                      help=_("serve the table page here, e.g. 127.0.0.1:8080 "
                             "(default: [web] listen)"))
+    # Translators: the JSON keys in braces are written as they are.
+    sim.add_argument("--speech-log", metavar="FILE", type=arguments.new_file,
+                     help=_("write each announcement to FILE as a JSON line "
+                            "({\"at\", \"language\", \"kind\", \"text\"}), "
+                            "whether or not it is played"))
+
+    say = command("say", help=_("say one phrase with the configured voice ([speech])"))
+    say.add_argument("text", metavar="TEXT", type=arguments.speech_text,
+                     help=_("the words to say"))
+    say.add_argument("--wav", metavar="FILE", type=arguments.new_file,
+                     help=_("write the phrase to this WAV file instead of playing it"))
 
     config = command("config", help=_("print the effective configuration"))
     config.add_argument("--json", action="store_true", help=_("print one JSON object"))

@@ -81,6 +81,14 @@ config.toml``). No file at all means the defaults. Every key is optional::
                          # command line (Settings > Language on the device changes it
                          # until this file says otherwise)
 
+    [speech]             # the device says rolls, turns and results aloud (eSpeak NG)
+    enabled = false      # Settings > Speech on the device turns it on and off too
+    rate = 175           # words a minute, 80-450
+    volume = 100         # 0-200
+    voice = ""           # an espeak-ng voice; "" = the language's
+    say = ["rolls", "turns", "results", "refusals", "timer"]   # the kinds said
+    device = ""          # the ALSA device to play through (aplay -L); "" = the default
+
     [gpio]
     pin_factory = "lgpio"  # gpiozero backend: lgpio, rpigpio, native, mock; "" = gpiozero
                            # picks (with its fallbacks); $GPIOZERO_PIN_FACTORY overrides
@@ -100,6 +108,7 @@ from typing import Any, NamedTuple
 from companion.errors import ConfigError, written
 from companion.lang import LANGUAGES, N_, _, ngettext
 from companion.table.timer import TIMER_MAX, TIMER_MODES
+from companion.voices import Speech, check_speech
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "roll")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -222,6 +231,7 @@ class Config(NamedTuple):
     tokens: Tokens = Tokens()
     timer: Timer = Timer()
     ui: Ui = Ui()
+    speech: Speech = Speech()
     gpio: Gpio = Gpio()
     #: The file this was read from (None: defaults only).
     source: str | None = None
@@ -444,6 +454,7 @@ def _check_values(source: str, config: Config) -> None:
     if config.ui.language not in LANGUAGES:
         fail("ui.language", _("must be one of {choices}, not {value}").format(
             choices=", ".join(LANGUAGES), value=written(config.ui.language)))
+    check_speech(config.speech, fail)
     if config.gpio.pin_factory not in PIN_FACTORIES:
         names = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
         fail("gpio.pin_factory", _("must be one of {choices}, not {value}").format(

@@ -252,11 +252,13 @@ def make_app(
     notifier: Notifier | None = None,
     state_dir: Path | None = None,
     game_log: Any = None,
+    voice_options: dict[str, Any] | None = None,
 ) -> App:
     """An :class:`App` with its board attached; ``root`` builds the first screen
     (default: the main menu, after any notice and the offer to resume). The game log is
     opened in ``state_dir`` (a :class:`companion.gamelog.GameLog` given as ``game_log``
-    instead: tests with storage that refuses)."""
+    instead: tests with storage that refuses). ``voice_options`` go to the table's
+    voice (:class:`companion.speech.voice.TableVoice`: ``find``, ``make``)."""
     from companion.gamelog import GameLog
     from companion.speaking import speak
     from companion.ui.home import start_screen
@@ -285,4 +287,33 @@ def make_app(
     app.board = app.timer.board = board
     ctx.beep = board.beep
     ctx.sound, ctx.clocks = app.timer.sound, app.timer.clocks
+    give_voice(app, config, voice_options or {})
     return app
+
+
+def give_voice(app: App, config: Config, options: dict[str, Any]) -> None:
+    """The announcer (:mod:`companion.speech`) hears every game, the turn timer and every
+    refusal; the table's voice says what it announces when speech is on (``[speech]``,
+    or the device's choice under Settings > Speech). The speaker is looked for once the
+    first frame is shown: no espeak-ng or no sound card is one line in the log."""
+    from companion.speech.announcer import Announcer
+    from companion.speech.voice import TableVoice
+    from companion.ui.speech import starting_speech
+
+    voice = TableVoice(config.speech, **starting_speech(config, app.ctx.store), **options)
+    announcer = Announcer(voice, config.speech.say,
+                          later=lambda say: app.post("then", say))
+    app.ctx.speech = announcer
+    app.ctx.listeners.append(announcer)
+    app.session_watchers.append(announcer.watch)
+    app.refusal_watchers.append(announcer.refused)
+    app.timer.alerts.append(announcer.timer_alert)
+    if voice.enabled:
+        app.post("then", voice.ready)
+
+
+def close_voice(app: App) -> None:
+    """Stop what is being said (the program ends)."""
+    speech = app.ctx.speech
+    if speech is not None and speech.voice is not None:
+        speech.voice.close()

@@ -1,9 +1,11 @@
 """``companion selftest``: check a freshly soldered device, one part at a time.
 
 The display shows a test pattern (every pixel at the edges, a checkerboard, big text);
-the buzzer beeps; then the screen names each button in turn and waits for it. A person
-checking their wiring sees at once which button is dead, or which two are swapped.
-Every part gets its line, even when another is missing, and the verdict comes last::
+the buzzer beeps; then the screen names each button in turn and waits for it; last the
+speaker says a test phrase (eSpeak NG, ``[speech]``'s voice) and the line names the ALSA
+device it played through. A person checking their wiring sees at once which button is
+dead, or which two are swapped. Every part gets its line, even when another is missing,
+and the verdict comes last::
 
     display   NOT FOUND: no display answers at 0x3C on I2C bus 1: ...
     buzzer    beeped on GPIO12: did you hear it?
@@ -11,7 +13,10 @@ Every part gets its line, even when another is missing, and the verdict comes la
     down      NOT PRESSED in 10 s   GPIO6
     ok        WRONG: got BACK (GPIO19), check GPIO13
     ...
+    speaker   said a test phrase through ALSA default (card 0: bcm2835 Headphones): did you hear it?
     3 parts to check: display, down, ok
+
+A speaker that cannot play counts as a part to check only with ``[speech] enabled``.
 
 The installed service holds the same pins and panel, so :func:`selftest_main` first
 asks systemd whether it runs: it says so in one line with the command, or, with
@@ -179,6 +184,7 @@ def run_selftest(
     prompted: Callable[[str], None] | None = None,
     display_error: str | None = None,
     board_error: str | None = None,
+    speaker: Callable[[Config], tuple[bool, str]] | None = None,
 ) -> int:
     """Check every part and print a line for each, then the verdict; 0 when all answered.
 
@@ -186,7 +192,8 @@ def run_selftest(
     rest is checked all the same. ``board`` None: the pins could not be opened
     (``board_error``). ``edges`` is the queue the board's sink fills with (button,
     pressed, time); ``prompted`` is called after each prompt is on the screen (tests
-    press the pin).
+    press the pin). ``speaker(config)`` says the test phrase: (True, what it played
+    through) or (False, why not) (:func:`check_speaker`).
     """
     failed: list[str] = []
 
@@ -218,6 +225,17 @@ def run_selftest(
             report(part, _("not checked (no pins)"))
     else:
         failed += _check_board(config, board, show, edges, clock, report, wait, prompted)
+    played, words = (speaker or check_speaker)(config)
+    if played:
+        report("speaker", _("said a test phrase through {device}: did you hear it?").format(
+            device=words))
+    elif config.speech.enabled:
+        failed.append("speaker")
+        report("speaker", _("NO SOUND: {problem}").format(problem=words))
+    else:
+        # Translators: [speech] and enabled are written in the file as they are.
+        report("speaker", _("none ([speech] enabled = false): {problem}").format(
+            problem=words))
     verdict = (_("all parts answered") if not failed
                else ngettext("{n} part to check: {parts}", "{n} parts to check: {parts}",
                              len(failed)).format(n=len(failed), parts=", ".join(failed)))
@@ -229,6 +247,21 @@ def run_selftest(
     show(canvas.image)
     out.write(verdict + "\n")
     return 0 if not failed else 1
+
+
+def check_speaker(config: Config) -> tuple[bool, str]:
+    """Say the test phrase in ``[speech]``'s voice: (True, the ALSA device it played
+    through, in words) or (False, why no sound came out, in one line)."""
+    from companion.device.speaker import SpeechProblem, find_output, say_and_wait
+    from companion.speech.say import configured_utterance
+
+    try:
+        output = find_output(config.speech.device)
+    except SpeechProblem as problem:
+        return False, str(problem)
+    text = pgettext("spoken", "Selftest: this is the table's voice.")
+    problem = say_and_wait(output, configured_utterance(config, text))
+    return (False, problem) if problem else (True, output.through)
 
 
 def _check_board(config: Config, board: Any, show: Callable[[Image.Image], None],

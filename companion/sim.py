@@ -47,6 +47,7 @@ from companion.files import UnreadableFile, read_text_file
 from companion.lang import N_, _, ngettext
 from companion.launch import (
     backup_keeper,
+    close_voice,
     club_link,
     make_app,
     serial_console,
@@ -365,11 +366,14 @@ def run_script(
     state_dir: Path | None = None,
     log_events: bool = False,
     out: TextIO | None = None,
+    speech_log: Callable[[Any], None] | None = None,
 ) -> int:
     """Run a script; 0 when it ran, 2 for a script error (message on stderr).
 
     With ``log_events`` every event is printed as ``event {json}`` (and flushed) right
-    after it is committed, so a test can check that nothing printed is ever lost.
+    after it is committed, so a test can check that nothing printed is ever lost. With
+    ``speech_log`` each announcement is written there as a JSON line; a script plays no
+    sound (its presses take no time: each announcement would cut the one before).
     """
     out = out or sys.stdout
     try:
@@ -380,7 +384,9 @@ def run_script(
     steps = parse_script(text)
     clock = ManualClock()
     app = make_app(config, board_factory=sim_board_factory, panel=sim_panel(), clock=clock,
-                   seed=seed, root=root, state_dir=state_dir)
+                   seed=seed, root=root, state_dir=state_dir,
+                   voice_options={"find": lambda device: None})
+    _log_speech(app, speech_log)
     writer = None
     if png_dir:
         from companion.device.terminal import PngWriter
@@ -407,7 +413,14 @@ def run_script(
                 writer.write(app.visible())
     finally:
         app.board.close()
+        close_voice(app)
     return 0
+
+
+def _log_speech(app: App, speech_log: Callable[[Any], None] | None) -> None:
+    """``--speech-log``: every announcement goes to ``speech_log`` too (a JSON line)."""
+    if speech_log is not None and app.ctx.speech is not None:
+        app.ctx.speech.outlets.append(speech_log)
 
 
 @contextmanager
@@ -448,12 +461,15 @@ def run_interactive(
     web_listen: str | None = None,
     web_open_reads: bool = True,
     log_events: bool = False,
+    speech_log: Callable[[Any], None] | None = None,
 ) -> int:
     """The terminal simulator: braille screen, keys as buttons, until ``q``; with
     ``serial_url`` the serial console (:mod:`companion.remote.serial`) drives it too, and
     with ``web_listen`` (``"HOST:PORT"``) the table page (:mod:`companion.remote.web`).
     With ``log_events`` each event is printed as ``event {json}`` once it is on disk,
     above the screen (which is redrawn under it), so the terminal keeps the game's log.
+    What is announced is said through the host's sound when ``[speech]`` is on (and
+    written to ``speech_log`` either way).
 
     ``clock`` and ``wait`` are the time the presses are played in (tests pass a manual
     clock and its ``advance``; see :class:`KeyPlayer`)."""
@@ -476,6 +492,7 @@ def run_interactive(
                    seed=seed, root=root, on_frame=on_frame, state_dir=state_dir)
     if log_events:  # listeners run on the owner thread, the one that draws: no race
         EventLines.follow(app, terminal.print_above)
+    _log_speech(app, speech_log)
     warm_history(app)
     buttons = config.buttons
     player = PressPlayer(app.board, wait, hold_time=buttons.hold_time,
@@ -496,6 +513,7 @@ def run_interactive(
         finally:
             keys.stop()  # before the pins close: no press is left half played
             app.board.close()
+            close_voice(app)
             terminal.close()
     say_problems(logged, log_file, sys.stderr)
     return 0

@@ -69,6 +69,9 @@ class TableTimer:
         #: How many events the match on the screen had when last followed (fewer now:
         #: one was undone).
         self._events = 0
+        #: Called on the owner thread with ("warning", player, seconds left) ten seconds
+        #: before a turn's end and ("end", player, 0) at its end: what is said aloud.
+        self.alerts: list[Callable[[str, str, int], None]] = []
 
     # -- following the game ---------------------------------------------------------
 
@@ -245,9 +248,15 @@ class TableTimer:
             self._blink_until = now + BLINK_FOR
             self._blink_lit = False
             self._blink(now)
+            self._alert("end", player, 0)
         elif 0 < left <= WARN_AT < timer.turn and player not in self._warned:
             self._warned.add(player)
             self.sound(SHORT_BEEP)
+            self._alert("warning", player, WARN_AT)
+
+    def _alert(self, alert: str, player: str, seconds: int) -> None:
+        for hear in self.alerts:
+            hear(alert, player, seconds)
 
     def _blink(self, now: float) -> None:
         if self._blink_until is None or now >= self._blink_until:

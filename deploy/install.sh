@@ -23,7 +23,12 @@ Boot choices (remembered in /etc/companion/install.conf, so an update keeps them
                              /dev/ttyAMA0 on a Pi 5; takes the login console off
                              those pins in cmdline.txt (default: off)
   --power-button, --no-power-button
-                             the shutdown key on GPIO21 (default: on)
+                             the shutdown key on GPIO21, or GPIO17 with
+                             --i2s-amp (default: on)
+  --i2s-amp, --no-i2s-amp    an I2S amplifier (MAX98357A) for the speech on
+                             GPIO18/19/21 with its SD pin on GPIO4: its overlay
+                             max98357a; BACK moves to GPIO22 in a new config
+                             (hardware/README.md) (default: off)
   --rpi-gpio, --no-rpi-gpio  also install RPi.GPIO (the [pi-legacy] extra) for
                              [gpio] pin_factory = "rpigpio" on systems older than
                              Bookworm; never on a Pi 5 (default: off)
@@ -53,8 +58,9 @@ FIRMWARE=1
 FORCE_BOOT=0
 PYTHON=python3
 #: The boot choices and their defaults; ASKED is what this command line says.
-CHOICES=(spi usb_serial uart power_button rpi_gpio)
-declare -A DEFAULT=([spi]=no [usb_serial]=no [uart]=no [power_button]=yes [rpi_gpio]=no)
+CHOICES=(spi usb_serial uart power_button rpi_gpio i2s_amp)
+declare -A DEFAULT=([spi]=no [usb_serial]=no [uart]=no [power_button]=yes [rpi_gpio]=no
+    [i2s_amp]=no)
 declare -A ASKED=() REMEMBERED=() CHOSEN=() RECORDED=()
 
 while (($#)); do
@@ -69,12 +75,13 @@ while (($#)); do
         --no-venv) VENV=0; shift ;;
         --no-firmware) FIRMWARE=0; shift ;;
         --force-boot-config) FORCE_BOOT=1; shift ;;
-        --spi | --usb-serial | --uart | --power-button | --rpi-gpio)
+        --spi | --usb-serial | --uart | --power-button | --rpi-gpio | --i2s-amp)
             choice=${1#--}
             ASKED[${choice//-/_}]=yes
             shift
             ;;
-        --no-spi | --no-usb-serial | --no-uart | --no-power-button | --no-rpi-gpio)
+        --no-spi | --no-usb-serial | --no-uart | --no-power-button | --no-rpi-gpio | \
+            --no-i2s-amp)
             choice=${1#--no-}
             ASKED[${choice//-/_}]=no
             shift
@@ -105,8 +112,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf -- "$WORK"' EXIT
 
 USER_NAME=companion
-GROUPS_NEEDED=(gpio i2c spi dialout)
-APT_PACKAGES=(python3 python3-venv python3-dev gcc i2c-tools)
+GROUPS_NEEDED=(gpio i2c spi dialout audio)
+# espeak-ng and alsa-utils (aplay): the device's voice ([speech]).
+APT_PACKAGES=(python3 python3-venv python3-dev gcc i2c-tools espeak-ng alsa-utils)
 APT_PI_PACKAGES=(python3-lgpio liblgpio-dev swig)
 #: The system commands the install needs besides coreutils, "command:package".
 SYSTEM_COMMANDS=(systemctl:systemd apt-get:apt apt-cache:apt dpkg-query:dpkg
@@ -126,6 +134,10 @@ END_MARK="# END tabletop-companion"
 LEGACY_BLOCKS=(ced0fa024733eb6de6068f2d242f4a657ed8263eb133e69002995f2622a4f99c)
 #: What the web page listens on in a config this installer writes (issue 15).
 WEB_LISTEN=0.0.0.0:8080
+#: With --i2s-amp: where BACK goes (GPIO19 is the amplifier's LRCLK), and the ALSA
+#: device a new config speaks through (the max98357a overlay's card).
+I2S_BACK_PIN=22
+I2S_DEVICE=plughw:CARD=MAX98357A,DEV=0
 
 unit_changed=0
 venv_changed=0
@@ -194,7 +206,7 @@ read_choices_file() {
         key=${line%%=*}
         value=${line#*=}
         case $key in
-            spi | usb_serial | uart | power_button | rpi_gpio)
+            spi | usb_serial | uart | power_button | rpi_gpio | i2s_amp)
                 [[ $value == yes || $value == no ]] ||
                     die "$CHOICES_FILE: $key must be yes or no, not '$value'"
                 REMEMBERED[$key]=$value
@@ -236,6 +248,7 @@ infer_choices_from_block() {
     REMEMBERED[usb_serial]=$(has_line '^dtoverlay=dwc2$')
     REMEMBERED[uart]=$(has_line '^(enable_uart=1|dtparam=uart0=on)$')
     REMEMBERED[power_button]=$(has_line '^dtoverlay=gpio-shutdown')
+    REMEMBERED[i2s_amp]=$(has_line '^dtoverlay=max98357a')
     say "no install.conf yet: took the choices from your boot block in $(boot_config)"
 }
 
@@ -435,6 +448,11 @@ new_config() {
     device=$(serial_device)
     [[ -z $device ]] || set_toml "$file" serial url "\"$device\""
     [[ ${CHOSEN[rpi_gpio]} == no ]] || set_toml "$file" gpio pin_factory '"rpigpio"'
+    if [[ ${CHOSEN[i2s_amp]} == yes ]]; then
+        set_toml "$file" buttons back "$I2S_BACK_PIN"
+        set_toml "$file" speech enabled true
+        set_toml "$file" speech device "\"$I2S_DEVICE\""
+    fi
 }
 
 install_config() {
@@ -448,6 +466,13 @@ install_config() {
             ! grep -qE "^[[:space:]]*url[[:space:]]*=[[:space:]]*\"$device\"" "$ETC/config.toml"; then
             say "for the serial console, set url = \"$device\" under [serial] in" \
                 "$ETC/config.toml"
+        fi
+        if [[ ${CHOSEN[i2s_amp]} == yes ]] &&
+            ! grep -qE "^[[:space:]]*device[[:space:]]*=[[:space:]]*\"$I2S_DEVICE\"" \
+                "$ETC/config.toml"; then
+            say "for the I2S amplifier, set device = \"$I2S_DEVICE\" and enabled = true" \
+                "under [speech], and back = $I2S_BACK_PIN under [buttons] (GPIO19 is the" \
+                "amplifier's), in $ETC/config.toml"
         fi
     else
         new_config "$WORK/config.toml"
@@ -495,9 +520,14 @@ generate_block() {
     local fw=$SRC/firmware
     printf '%s\n' "$BEGIN_MARK"
     cat -- "$fw/config.txt"
-    [[ ${CHOSEN[power_button]} == no ]] || cat -- "$fw/power-button.txt"
+    if [[ ${CHOSEN[power_button]} == yes ]]; then
+        # GPIO21 is the I2S amplifier's data pin: the shutdown key moves to GPIO17.
+        if [[ ${CHOSEN[i2s_amp]} == yes ]]; then cat -- "$fw/power-button-i2s.txt"
+        else cat -- "$fw/power-button.txt"; fi
+    fi
     [[ ${CHOSEN[spi]} == no ]] || cat -- "$fw/spi.txt"
     [[ ${CHOSEN[usb_serial]} == no ]] || cat -- "$fw/usb-serial.txt"
+    [[ ${CHOSEN[i2s_amp]} == no ]] || cat -- "$fw/i2s-amp.txt"
     if [[ ${CHOSEN[uart]} == yes ]]; then
         if [[ $MODEL == pi5 ]]; then cat -- "$fw/uart-pi5.txt"; else cat -- "$fw/uart.txt"; fi
     fi

@@ -60,6 +60,8 @@ def measured(**changes: Any) -> dict[str, Any]:
                 "page_loads_during": 460, "page_loads_refused": 0,
                 "press_to_dom_median_ms": 12.0, "press_to_dom_p95_ms": 20.0,
                 "idle_cpu_percent": 0.05, "rss_added_mb": 18.0},
+        "speech": {"presses": 100, "no_audio": 0, "first_audio_median_ms": 28.0,
+                   "press_to_frame_median_ms": 1.5},
         "peak_rss_mb": 40.5,
     }
     results.update(changes)

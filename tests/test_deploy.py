@@ -231,7 +231,7 @@ def test_user_groups_match_the_unit():
     groups = text.split("GROUPS_NEEDED=(", 1)[1].split(")", 1)[0].split()
     unit = (REPO / "systemd/companion.service").read_text()
     supplementary = unit.split("\nSupplementaryGroups=", 1)[1].split("\n", 1)[0].split()
-    assert sorted(groups) == sorted(supplementary) == ["dialout", "gpio", "i2c", "spi"]
+    assert sorted(groups) == sorted(supplementary) == ["audio", "dialout", "gpio", "i2c", "spi"]
 
 
 # --- the default config ----------------------------------------------------------------------
@@ -277,7 +277,7 @@ def test_install_puts_everything_in_place(root):
     assert boot.endswith(f"{END}\n")
     assert choices_of(root) == {
         "spi": "no", "usb_serial": "no", "uart": "no", "power_button": "yes",
-        "rpi_gpio": "no", "checkout": str(REPO),
+        "rpi_gpio": "no", "i2s_amp": "no", "checkout": str(REPO),
         "boot_block": hashlib.sha256(block_of(boot).encode()).hexdigest(),
         "config_toml": hashlib.sha256(config.encode()).hexdigest(),
     }
@@ -563,14 +563,15 @@ def test_system_steps(root, checkout, system):
     assert "apt-get update" in calls
     installs = [c for c in calls if c.startswith("apt-get install")]
     assert len(installs) == 1
-    for pkg in ("python3-venv", "python3-dev", "python3-lgpio", "i2c-tools"):
+    for pkg in ("python3-venv", "python3-dev", "python3-lgpio", "i2c-tools", "espeak-ng",
+                "alsa-utils"):
         assert pkg in installs[0].split()
     assert sorted(c for c in calls if c.startswith("groupadd")) == [
-        "groupadd --system dialout", "groupadd --system gpio", "groupadd --system i2c",
-        "groupadd --system spi"]
+        "groupadd --system audio", "groupadd --system dialout", "groupadd --system gpio",
+        "groupadd --system i2c", "groupadd --system spi"]
     [useradd] = [c.split() for c in calls if c.startswith("useradd")]
     assert useradd[-1] == "companion" and "--system" in useradd
-    assert useradd[useradd.index("--groups") + 1] == "gpio,i2c,spi,dialout"
+    assert useradd[useradd.index("--groups") + 1] == "gpio,i2c,spi,dialout,audio"
     assert useradd[useradd.index("--home-dir") + 1] == "/var/lib/companion"
     assert useradd[useradd.index("--shell") + 1] == "/usr/sbin/nologin"
     assert f"chown -- companion:companion {root}/var/lib/companion" in calls
@@ -585,7 +586,7 @@ def test_system_steps(root, checkout, system):
     assert calls and all(c.startswith(QUESTIONS) for c in calls), calls
 
     # a user that lost a group gets it back; a changed unit is reloaded and restarted
-    (state / "passwd-companion").write_text("gpio i2c dialout\n")
+    (state / "passwd-companion").write_text("gpio i2c dialout audio\n")
     unit = checkout / "systemd/companion.service"
     unit.write_text(unit.read_text().replace("WatchdogSec=30", "WatchdogSec=40"))
     calls, _ = run_stubbed()

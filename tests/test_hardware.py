@@ -240,9 +240,12 @@ def test_each_choice_has_its_fragment():
     assert fragment_lines(firmware / "uart-pi5.txt") == ["dtparam=uart0=on"]
     [shutdown] = fragment_lines(firmware / "power-button.txt")
     assert shutdown.startswith("dtoverlay=gpio-shutdown")
+    assert fragment_lines(firmware / "i2s-amp.txt") == ["dtoverlay=max98357a"]
+    [shutdown] = fragment_lines(firmware / "power-button-i2s.txt")
+    assert shutdown.startswith("dtoverlay=gpio-shutdown")
     assert {p.name for p in FRAGMENTS} == {
         "config.txt", "spi.txt", "usb-serial.txt", "uart.txt", "uart-pi5.txt",
-        "power-button.txt"}
+        "power-button.txt", "i2s-amp.txt", "power-button-i2s.txt"}
     installer = (REPO / "deploy" / "install.sh").read_text(encoding="utf-8")
     for path in FRAGMENTS:
         assert path.name in installer, f"deploy/install.sh never uses firmware/{path.name}"

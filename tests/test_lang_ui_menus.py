@@ -107,7 +107,8 @@ def test_settings_menu_follows_the_switch_it_sits_under(speak):
     speak()
     assert menu.title == "SETTINGS" and picture(menu) != before
     assert [str(item.label) for item in menu.items] == ["PAIR A PHONE", "PAIRED PHONES",
-                                                        "LANGUAGE", "THIS DEVICE", "HELP"]
+                                                        "LANGUAGE", "SPEECH", "THIS DEVICE",
+                                                        "HELP"]
 
 
 def test_this_device_lines_are_translated_with_numbers_as_the_language_writes(speak):

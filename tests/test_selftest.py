@@ -19,6 +19,10 @@ from companion.errors import CompanionError
 from companion.selftest import Service, pattern_picture, run_selftest, selftest_main
 
 
+def NO_SPEAKER(config):  # noqa: N802 - a constant-like stand-in for the speaker check
+    return False, "no speaker here"
+
+
 def rig():
     clock = ManualClock()
     edges = queue.Queue()
@@ -48,7 +52,7 @@ def test_every_button_answers():
     out = io.StringIO()
     try:
         status = run_selftest(config, board, panel, edges, clock, out,
-                              prompted=person(board, clock, {}))
+                              prompted=person(board, clock, {}), speaker=NO_SPEAKER)
     finally:
         board.close()
     assert status == 0
@@ -64,7 +68,8 @@ def test_a_dead_and_a_swapped_button_are_named():
     out = io.StringIO()
     try:
         status = run_selftest(config, board, panel, edges, clock, out, wait=0,
-                              prompted=person(board, clock, {"down": None, "ok": "back"}))
+                              prompted=person(board, clock, {"down": None, "ok": "back"}),
+                              speaker=NO_SPEAKER)
     finally:
         board.close()
     report = out.getvalue()
@@ -87,7 +92,8 @@ def test_a_missing_display_does_not_stop_the_buttons_and_the_buzzer():
     try:
         status = run_selftest(config, board, None, edges, clock, out,
                               display_error="no display answers at 0x3C on I2C bus 1",
-                              prompted=person(board, clock, {"back": None}), wait=0)
+                              prompted=person(board, clock, {"back": None}), wait=0,
+                              speaker=NO_SPEAKER)
     finally:
         board.close()
     lines = out.getvalue().splitlines()
@@ -96,14 +102,16 @@ def test_a_missing_display_does_not_stop_the_buttons_and_the_buzzer():
     assert lines[1] == "buzzer    beeped on GPIO12: did you hear it?" and board.beeps == 1
     assert [line.split()[:2] for line in lines[2:7]] == [
         ["up", "ok"], ["down", "ok"], ["ok", "ok"], ["back", "NOT"], ["roll", "ok"]]
-    assert lines[7:] == ["2 parts to check: display, back"]
+    assert lines[7:] == ["speaker   none ([speech] enabled = false): no speaker here",
+                         "2 parts to check: display, back"]
 
 
 def test_pins_that_cannot_open_still_get_a_line_per_part():
     config, _, panel, edges, clock = rig()
     out = io.StringIO()
     status = run_selftest(config, None, panel, edges, clock, out, wait=0,
-                          board_error="cannot open the UP button on GPIO5: GPIO busy")
+                          board_error="cannot open the UP button on GPIO5: GPIO busy",
+                          speaker=NO_SPEAKER)
     lines = out.getvalue().splitlines()
     assert status == 1
     assert lines[0].startswith("display   ok")
@@ -111,7 +119,8 @@ def test_pins_that_cannot_open_still_get_a_line_per_part():
     assert [line.split()[0] for line in lines[2:8]] == ["buzzer", "up", "down", "ok", "back",
                                                         "roll"]
     assert all("not checked" in line for line in lines[2:8])
-    assert lines[8:] == ["1 part to check: pins"]
+    assert lines[8:] == ["speaker   none ([speech] enabled = false): no speaker here",
+                         "1 part to check: pins"]
 
 
 # --- the service ---------------------------------------------------------------------

@@ -79,7 +79,8 @@ def test_no_restart_loop_on_a_config_error(service):
 def test_identity_and_directories(service):
     assert one(service, "User") == "companion"
     assert not values(service, "DynamicUser")
-    assert set(one(service, "SupplementaryGroups").split()) == {"gpio", "i2c", "spi", "dialout"}
+    assert set(one(service, "SupplementaryGroups").split()) == {
+        "gpio", "i2c", "spi", "dialout", "audio"}
     assert one(service, "StateDirectory") == "companion"
     assert one(service, "ConfigurationDirectory") == "companion"
 
@@ -99,6 +100,20 @@ def test_devices_stay_reachable(service):
     allowed = {v.split()[0]: v.split()[1] for v in values(service, "DeviceAllow")}
     for device in ("char-gpiochip", "char-i2c", "char-spi", "char-ttyGS", "char-ttyAMA"):
         assert allowed.get(device) == "rw", device
+
+
+def test_the_speaker_is_reachable_and_nothing_more(service):
+    """Issue 39: the unit may reach the sound devices (the audio group, ALSA's
+    /dev/snd/*) for [speech]; every hardening line stays."""
+    allowed = [v.split()[0] for v in values(service, "DeviceAllow")]
+    assert allowed.count("char-alsa") == 1
+    assert "audio" in one(service, "SupplementaryGroups").split()
+    assert one(service, "DevicePolicy") == "closed"
+    for key, value in (("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
+                       ("PrivateIPC", "yes"), ("MemoryDenyWriteExecute", "yes"),
+                       ("RestrictRealtime", "yes"), ("CapabilityBoundingSet", "")):
+        assert one(service, key) == value, key
+    assert not [v for v in allowed if "snd" in v or v.startswith("/dev")]  # a class only
 
 
 def test_network_is_the_web_page_on_the_local_network(service):

@@ -15,7 +15,8 @@ from web_device import Device
 
 from companion.export import export_main
 from companion.remote import commands
-from companion.remote.web.asgi import MAX_BODY, build_app
+from companion.remote.web.asgi import build_app
+from companion.remote.web.body import MAX_BODY
 from companion.remote.web.pairing import CODE_SECONDS, TRIES
 from companion.remote.web.source import StoreSource
 

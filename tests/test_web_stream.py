@@ -32,19 +32,23 @@ class Stream:
             headers["Last-Event-ID"] = str(last)
         self.conn.request("GET", "/api/stream" + query, headers=headers)
         self.reply = self.conn.getresponse()
+        #: The announcements heard (``event: say``), kept aside from the other messages.
+        self.said: list[dict] = []
         assert self.reply.status == 200
         assert self.reply.getheader("content-type").startswith("text/event-stream")
 
     def next(self) -> dict:
         """The next message: {"event", "id", "data"} (comments, retry and the
-        keepalive messages skipped)."""
+        keepalive messages skipped; announcements kept in :attr:`said`)."""
         message: dict = {}
         while True:
             line = self.reply.fp.readline().decode("utf-8")
             assert line, "the stream ended"
             line = line.rstrip("\n")
             if not line:
-                if "data" in message and message.get("event") != "keepalive":
+                if message.get("event") == "say":
+                    self.said.append(message["data"])
+                elif "data" in message and message.get("event") != "keepalive":
                     message.setdefault("event", "message")
                     return message
                 message = {}
@@ -119,6 +123,31 @@ def test_a_button_press_reaches_the_stream(tmp_path) -> None:
             assert view["seq"] == 1
         finally:
             stream.close()
+
+
+def test_the_device_announcements_reach_the_page_once(tmp_path) -> None:
+    """Issue 39.4: what the device announces reaches the page through its stream (the
+    TV view speaks it when asked), once: never again on a reconnect."""
+    with LiveDevice(tmp_path / "state") as device:
+        match_id = new_final_count(device)
+        stream = Stream(device.url)
+        try:
+            stream.until_view()
+            device.press("roll")
+            events, view = stream.until_view()
+            assert [m["data"]["event"]["type"] for m in events] == ["roll"]
+            value = events[0]["data"]["event"]["value"]
+            assert [(said["kind"], said["text"].split(":")[0]) for said in stream.said] == [
+                ("rolls", f"Ann, {value}"), ("turns", "Bob's turn")]
+            assert all(said["language"] == "en" and said["at"] > 0 for said in stream.said)
+        finally:
+            stream.close()
+        again = Stream(device.url, f"?match={match_id}", last=0)  # a page that reconnects
+        try:
+            events, _ = again.until_view()
+            assert [m["id"] for m in events] == ["1"] and again.said == []
+        finally:
+            again.close()
 
 
 def test_last_event_id_resends_only_what_was_missed(device) -> None:

@@ -13,7 +13,9 @@ its target in docs/design.md (the numbers: :mod:`companion.bench.targets`).
   device's History on that store: the first time, after one more game finished (the
   kept figures fold it in), and again unchanged;
 - the table page (:mod:`companion.bench.web`): press to the browser's DOM, idle
-  CPU with a page open, memory the page adds, page weight.
+  CPU with a page open, memory the page adds, page weight;
+- speech (:mod:`companion.bench.speech`): with ``[speech] enabled``, a press until
+  espeak-ng's first audio sample, and press-to-frame meanwhile.
 
 Timings are wall-clock on whatever machine runs this; they are reported, not asserted
 (tests never depend on the machine's speed).
@@ -110,39 +112,14 @@ def _final_count_root(ctx: Any) -> Any:
     return FinalCountTable(session, home_menu(ctx)).route(ctx)
 
 
-def _bench_app(root: Any = None, language: str = "en") -> tuple[Any, Any, list[float]]:
-    """An app on mock pins + recording panel, with a manual clock, speaking
-    ``language``; the list gets the perf_counter time of each frame handed to the
-    driver."""
-    from companion.clock import ManualClock
-    from companion.config import Config, Ui
-    from companion.device.board import SimBoard
-    from companion.device.recording import recording_panel
-    from companion.launch import make_app
-
-    clock = ManualClock()
-    panel = recording_panel()
-    handed: list[float] = []
-    driver_display = panel.device.display
-
-    def timed_display(image: Any) -> None:
-        driver_display(image)
-        handed.append(time.perf_counter())
-
-    panel.device.display = timed_display
-    app = make_app(Config(ui=Ui(language=language)), board_factory=SimBoard, panel=panel,
-                   clock=clock, seed=1, root=root)
-    app.start()
-    return app, clock, handed
-
-
 def press_to_frame(presses: int, language: str = "en") -> dict[str, float]:
     import statistics
 
     from companion import lang
+    from companion.bench.rig import bench_app
     from companion.sim import PRESS_SECONDS
 
-    app, clock, handed = _bench_app(language=language)
+    app, clock, handed = bench_app(language=language)
     times = []
     for i in range(presses):
         button = "down" if (i // 4) % 2 == 0 else "up"
@@ -195,10 +172,11 @@ SESSION = (["down"] * 5 + ["ok", "ok"] + ["roll", "down", "ok", "roll"] * 6 + ["
 def bytes_per_update(presses: list[str] | None = None, game: bool = True) -> dict[str, float]:
     """Bytes on the panel's bus per frame over a whole scripted Final Count game (or
     over ``presses`` from the main menu)."""
+    from companion.bench.rig import bench_app
     from companion.sim import ScriptRunner, Step
 
     root = _final_count_root if game else None
-    app, clock, handed = _bench_app(root)
+    app, clock, handed = bench_app(root)
     serial = app.panel.device._serial_interface
     runner = ScriptRunner(app, clock, 0.8)
     start_bytes, start_frames = serial.bytes_sent, len(handed)
@@ -512,6 +490,9 @@ def measure(quick: bool = False) -> dict[str, Any]:
         except ImportError:
             results[name] = {"skipped": "not built yet"}
     results["card_writes"] = card_writes(300 if quick else 2000)
+    from companion.bench.speech import speech_bench
+
+    results["speech"] = speech_bench(30 if quick else 100)
     try:
         from companion.bench.web import web_bench
 

@@ -181,6 +181,8 @@ DEVICE: tuple[Target, ...] = (
     Target("web.rss_added_mb", 25, "MB"),
     Target("web.page_kb", 150, "KB"),
     Target("web.page_loads_refused", 0, op="=="),
+    Target("speech.first_audio_median_ms", 150, "ms"),
+    Target("speech.press_to_frame_median_ms", 2, "ms"),
 )
 
 #: ``companion bench --club``: many tables through one broker, and seating a night.

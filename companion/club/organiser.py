@@ -69,7 +69,7 @@ class Organiser:
         """``/organiser?token=T``: this browser is the organiser's from now on."""
         from starlette.responses import RedirectResponse
 
-        from companion.remote.web.asgi import Refusal
+        from companion.remote.web.body import Refusal
 
         if not hmac.compare_digest(request.query_params.get("token", ""), self.token):
             raise Refusal(401, _("not the organiser's link (companion club printed it)"))
@@ -118,7 +118,7 @@ class Organiser:
 
         from companion.club.night import NightError
         from companion.config import valid_table_name
-        from companion.remote.web.asgi import Refusal, read_json
+        from companion.remote.web.body import Refusal, read_json
 
         if not self.is_organiser(request):
             raise Refusal(401, _("only the organiser seats a round (open the organiser's "

@@ -149,6 +149,10 @@ SETTINGS: tuple[Topic, ...] = (
                "asking).")),
     Topic(lazy("screen 21", "Language"),
           lazy("screen 21xN", "The language of the screen and the table page.")),
+    Topic(lazy("screen 21", "Speech"),
+          lazy("screen 21xN", "Whether the device says rolls, turns and results aloud, how "
+               "fast and how loud; Say a sample lets you hear it. Long ROLL on the main menu "
+               "or in Tools says the last words again.")),
     Topic(lazy("screen 21", "This device"),
           lazy("screen 21xN", "How the device is set up: display, buttons, serial, the "
                "page's address, the version. Change them in the config file.")),

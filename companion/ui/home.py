@@ -21,6 +21,7 @@ from companion.ui.screen import (
     folded,
     wrap,
 )
+from companion.ui.speech import say_again
 from companion.ui.tools import tools_menu
 
 
@@ -37,7 +38,9 @@ def home_menu(ctx: Context | None = None) -> Menu:
         MenuItem(lazy("screen 21", "History"), lambda ctx, menu: _history(ctx, menu)),
         MenuItem(lazy("screen 21", "Settings"), lambda ctx, menu: settings_menu(ctx, menu)),
     ]
-    return Menu("Tabletop Companion", items)
+    menu = Menu("Tabletop Companion", items)
+    menu.long_roll = say_again  # the last words again, for whoever did not hear them
+    return menu
 
 
 def start_screen(ctx: Context) -> Screen:
@@ -81,16 +84,18 @@ def _game_opener(info: GameInfo):
 
 
 def settings_menu(ctx: Context, parent: Screen) -> Screen:
-    """Settings: pair a phone with the web page, the phones paired, the language, what
-    the device is configured as, and Help."""
+    """Settings: pair a phone with the web page, the phones paired, the language, the
+    speech, what the device is configured as, and Help."""
     from companion.ui.language import language_menu
     from companion.ui.pair import pair_screen, paired_phones
+    from companion.ui.speech import speech_menu
 
     # Lazy: this menu is under Settings > Language, and shows the new language at once.
     return Menu(lazy("screen 21", "Settings"),
                 [MenuItem(lazy("screen 21", "Pair a phone"), pair_screen),
                  MenuItem(lazy("screen 21", "Paired phones"), paired_phones),
                  MenuItem(lazy("screen 21", "Language"), language_menu),
+                 MenuItem(lazy("screen 21", "Speech"), speech_menu),
                  MenuItem(lazy("screen 21", "This device"), settings_screen),
                  MenuItem(lazy("screen 21", "Help"), settings_help)], parent)
 

@@ -118,6 +118,9 @@ class Context:
         #: Each player's time left on a chess clock (``[timer] mode = "clock"``) in the
         #: game on the screen, for its menu; {} otherwise (the app sets it).
         self.clocks: Callable[[], dict[str, int]] = dict
+        #: What is said aloud (:class:`companion.speech.announcer.Announcer`; None: the
+        #: device has no voice here). Settings > Speech and a long ROLL on a menu use it.
+        self.speech: Any = None
 
     def new_secret(self) -> bytes:
         """A new match's secret (the seed of its draws, :mod:`companion.chance`) from
@@ -259,9 +262,14 @@ class Menu(Screen):
         self.items = list(items)
         self.selected = 0
         self.top = 0
+        #: What a long ROLL does here (the main menu and Tools: say the last words again).
+        self.long_roll: Callable[[Context], None] | None = None
 
     def press(self, ctx: Context, press: Press) -> Screen:
         count = len(self.items)
+        if is_(press, "roll", long=True) and self.long_roll is not None:
+            self.long_roll(ctx)
+            return self
         if press.button in ("up", "down") and count:
             if press.long:
                 self.selected = 0 if press.button == "up" else count - 1

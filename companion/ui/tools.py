@@ -48,6 +48,7 @@ from companion.ui.screen import (
     is_,
     wrap,
 )
+from companion.ui.speech import say_again
 from companion.ui.tools_keys import (
     BAG_KEYS,
     BAG_LISTED_KEYS,
@@ -67,8 +68,8 @@ SPIN_FRAMES, SPIN_STEP = 4, 0.08
 
 
 def tools_menu(parent: Screen | None) -> Menu:
-    """The Tools menu."""
-    return Menu(
+    """The Tools menu; a long ROLL on it says the last words again."""
+    menu = Menu(
         lazy("screen 21", "Tools"),
         [
             MenuItem(lazy("screen 21", "Dice"), lambda ctx, menu: DiceScreen(menu)),
@@ -81,6 +82,8 @@ def tools_menu(parent: Screen | None) -> Menu:
         ],
         parent,
     )
+    menu.long_roll = say_again
+    return menu
 
 
 def tools_help(ctx: Context, menu: Screen) -> Screen:

@@ -371,3 +371,59 @@ def test_the_phone_asks_the_device_to_roll_and_has_no_face_pads(browser, device)
     assert event["player"] == "Ann" and event["value"] in range(1, 7)
     assert "entered" not in event
     phone.context.close()
+
+
+# -- speaking aloud (issue 39.4) -------------------------------------------------------------
+
+
+SPEECH_STUB = """
+    window.spoken = [];
+    window.cancelled = 0;
+    class Words { constructor(text) { this.text = text; this.lang = ''; } }
+    Object.defineProperty(window, 'SpeechSynthesisUtterance', { value: Words });
+    Object.defineProperty(window, 'speechSynthesis', { value: {
+        speak: (words) => window.spoken.push([words.text, words.lang]),
+        cancel: () => { window.cancelled += 1; } } });"""
+
+
+def test_the_tv_speaks_the_announcements_once_switched_on_by_a_press(browser, device) -> None:
+    device.call(commands.new_game, "final-count", ["Ann", "Bob"], {})
+    context = browser.new_context(bypass_csp=True)
+    context.add_init_script(SPEECH_STUB)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(device.url + "/")
+    page.wait_for_function("window.companionViews.length > 0")
+    speak = page.locator("#speak")
+    assert speak.is_visible() and speak.get_attribute("aria-pressed") == "false"
+    device.press("roll")  # off until pressed: nothing is said
+    page.wait_for_function("window.companionViews.length > 1")
+    assert page.evaluate("window.spoken") == []
+    speak.click()
+    assert speak.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("window.spoken.length") == 1  # it says so, in the page's language
+    cancelled = page.evaluate("window.cancelled")
+    views = page.evaluate("window.companionViews.length")
+    device.press("roll")
+    page.wait_for_function(f"window.companionViews.length > {views}")
+    spoken = page.evaluate("window.spoken")
+    assert [lang for _, lang in spoken] == ["en", "en", "en"]
+    assert spoken[1][0].startswith("Bob, ") and spoken[2][0] == "Ann's turn"
+    # the newer moment cancels what is still being said; its own words follow each other
+    assert page.evaluate("window.cancelled") == cancelled + 1
+    speak.click()
+    assert speak.get_attribute("aria-pressed") == "false"
+    device.press("roll")
+    page.wait_for_function(f"window.companionViews.length > {views + 1}")
+    assert len(page.evaluate("window.spoken")) == 3
+    context.close()
+
+
+def test_without_speech_synthesis_there_is_no_button(browser, device) -> None:
+    context = browser.new_context(bypass_csp=True)
+    context.add_init_script("delete window.speechSynthesis; delete window.SpeechSynthesis;")
+    page = context.new_page()
+    page.goto(device.url + "/")
+    page.wait_for_function("window.companionViews.length > 0")
+    assert page.locator("#speak").is_hidden()
+    context.close()

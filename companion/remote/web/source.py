@@ -4,7 +4,8 @@ A *source* is the one object the web app talks to (see :func:`companion.remote.w
 build_app`). It has
 
 - ``hub``: a :class:`Hub` of :class:`Change` items (one per applied or undone event,
-  plus one when the table's match changes), fanned out to every open stream;
+  one when the table's match changes, one per announcement the device makes), fanned
+  out to every open stream;
 - ``snapshot(started=None)``: the table now (``{"tick", "state", "events", "result"}``),
   with ``state`` as ``GET /api/state`` gives it; ``started()`` is called just before it
   is taken (see :class:`SharedSnapshot`);
@@ -48,6 +49,8 @@ class Change:
     snapshot: dict[str, Any] | None
     #: Filled by the app on the server's loop the first time a page needs it.
     cache: dict[str, str] = field(default_factory=dict)
+    #: An announcement ``{"at", "language", "kind", "text"}`` the page may speak.
+    said: dict[str, Any] | None = None
 
 
 class Hub:
@@ -154,6 +157,9 @@ class DeviceSource:
         timer = getattr(self.app, "timer", None)
         if timer is not None:  # a pause: the page's countdown stops with the OLED's
             timer.watchers.append(self._on_timer)
+        speech = getattr(self.app.ctx, "speech", None)
+        if speech is not None:  # what the device announces, for a page that speaks
+            speech.outlets.append(self._on_said)
 
     def detach(self) -> None:
         if self._on_event in self.app.ctx.listeners:
@@ -164,6 +170,9 @@ class DeviceSource:
         timer = getattr(self.app, "timer", None)
         if timer is not None and self._on_timer in timer.watchers:
             timer.watchers.remove(self._on_timer)
+        speech = getattr(self.app.ctx, "speech", None)
+        if speech is not None and self._on_said in speech.outlets:
+            speech.outlets.remove(self._on_said)
         if self._reader is not None:
             self._reader.close()
 
@@ -188,6 +197,11 @@ class DeviceSource:
             self.hub.publish(Change(self._tick, None, self._snapshot(self.app)))
         except Exception:  # noqa: BLE001 - the page must never stop the buttons
             log.exception("web page: cannot follow the new match")
+
+    def _on_said(self, announcement: Any) -> None:
+        self._tick += 1
+        if self.hub.queues:  # said once: a page that opens later never hears it
+            self.hub.publish(Change(self._tick, None, None, said=announcement.json()))
 
     def _on_timer(self) -> None:
         self._tick += 1

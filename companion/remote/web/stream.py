@@ -62,3 +62,9 @@ def event_stream(messages: Any, finished: Callable[[], None]) -> StreamingRespon
 def ev_message(payload: Mapping[str, Any]) -> str:
     """The stream's message for one event: ``id`` = seq, ``data`` = the ``EV`` JSON."""
     return sse(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), id=payload["seq"])
+
+
+def said_message(said: Mapping[str, Any]) -> str:
+    """The stream's message for one announcement (``event: say``): a page that speaks
+    says its ``text`` in its ``language``; never sent again on a reconnect."""
+    return sse(json.dumps(said, ensure_ascii=False, separators=(",", ":")), event="say")

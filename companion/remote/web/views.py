@@ -529,6 +529,12 @@ def script_words() -> dict[str, str]:
         "undo_ask": _("Undo \u201c{last}\u201d?"),
         # Translators: the turn timer ran out.
         "time_up": _("time!"),
+        # Translators: the table page's button that lets this browser speak what the
+        # device announces; then the same button while it speaks (a tap stops it).
+        "speak": _("Speak aloud"),
+        "speaking": _("Speaking aloud: tap to stop"),
+        # Translators: said by the browser when speaking is switched on.
+        "speak_on": _("The table's words are spoken here now."),
         "seating": _("Seating..."),
         "no_answer": _("The dashboard did not answer: {problem}"),
         "seated": _("Round {round} seated (draw seed {seed}); the dashboard sends it to the "

@@ -80,6 +80,12 @@
       share.send({ kind: "view", view: view });
     });
     stream.addEventListener("keepalive", (e) => { keepalive(JSON.parse(e.data)); });
+    stream.addEventListener("say", (e) => {
+      const said = JSON.parse(e.data);
+      heard();
+      announce(said);
+      share.send({ kind: "say", said: said });
+    });
     stream.onmessage = (e) => { heard(); live.dataset.event = e.lastEventId; };
     stream.onopen = () => { linkShown(false); heard(); };
     stream.onerror = () => {
@@ -90,6 +96,10 @@
         setTimeout(() => { if (current === stream) connect(again()); }, 2000);
       }
     };
+  }
+  // What the device announces: table.js speaks it when this page was asked to.
+  function announce(said) {
+    document.dispatchEvent(new CustomEvent("companion:say", { detail: said }));
   }
   function linkShown(lost) {
     $("#link").hidden = !lost;
@@ -172,6 +182,7 @@
         return;
       }
       if (data.kind === "view") show(data.view);
+      else if (data.kind === "say") announce(data.said);
       else if (data.kind === "link") $("#link").hidden = !data.lost;
       else if (data.kind === "bye") setTimeout(check, Math.random() * 200);
     };

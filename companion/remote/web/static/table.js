@@ -206,6 +206,36 @@
     timer.classList.toggle("out", !left);
   }, 250);
 
+  // -- speaking aloud: the device's announcements in this browser's own voice -------------
+  // Off until a press on this page switches it on (browsers speak only after one); the
+  // newest words cut the ones still being said, as on the device: the turn moved on.
+  // The words of one moment ("Ann, 3: ...", "Bob's turn") share their "at": they follow
+  // each other.
+  const speak = $("#speak");
+  const voice = window.speechSynthesis;
+  let speaking = false;
+  let moment = null;
+  function utter(text, language, at) {
+    const words = new SpeechSynthesisUtterance(text);
+    words.lang = language || document.documentElement.lang;
+    if (at === undefined || at !== moment) voice.cancel();
+    moment = at;
+    voice.speak(words);
+  }
+  if (speak && voice && window.SpeechSynthesisUtterance) {
+    speak.hidden = false;
+    speak.addEventListener("click", () => {
+      speaking = !speaking;
+      speak.setAttribute("aria-pressed", String(speaking));
+      speak.textContent = speaking ? say("speaking") : say("speak");
+      if (speaking) utter(say("speak_on")); else voice.cancel();
+    });
+    document.addEventListener("companion:say", (e) => {
+      const said = e.detail || {};
+      if (speaking && said.text) utter(said.text, said.language, said.at);
+    });
+  }
+
   // -- keep the screen on while the table is shown ---------------------------------------
   // The wake lock exists only in a secure context (https, or the device's own
   // localhost). Elsewhere the page says so once (per browser), and keeps the screen on

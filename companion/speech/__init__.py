@@ -1,0 +1,12 @@
+"""Spoken at the table: what each game says aloud, and the table's voice.
+
+- :mod:`companion.speech.words`: an announcement (:class:`~companion.speech.words.Said`)
+  and the words every game shares (whose turn, a refusal, the turn timer);
+- one module a game with its own words (:mod:`companion.speech.final_count`);
+- :mod:`companion.speech.announcer`: the session listener that turns events into
+  announcements, said once, for the voice, the speech log and the table page;
+- :mod:`companion.speech.voice`: ``[speech]`` and the device's own choices, and the
+  speaker (:mod:`companion.device.speaker`, eSpeak NG) that says them.
+
+docs/speech.md tells the whole story.
+"""
