@@ -48,16 +48,25 @@ def chars() -> str:
     return "".join(_loaded()[0])
 
 
+@lru_cache(maxsize=1)
+def _kinds() -> tuple[frozenset[str], frozenset[str]]:
+    """(the characters drawn as something, those whose cell draws nothing): asked for
+    every character of every name checked (an import checks each match's names), so
+    the cells are looked at once."""
+    empty = frozenset(char for char in _loaded()[0] if not any(glyph(char)))
+    return frozenset(_loaded()[0]) - (empty - {" "}), empty
+
+
 def drawable(char: str) -> bool:
     """Whether the screen draws ``char`` (one character) as something: it has a glyph
     for it, and the glyph has a pixel, unless it is the space between words. Latin-1's
     control codes and no-break space are cells with nothing in them: not drawable."""
-    return char in _loaded()[0] and (char == " " or any(glyph(char)))
+    return char in _kinds()[0]
 
 
 def blank(char: str) -> bool:
     """Whether ``char`` has a cell in the font that draws nothing (the space too)."""
-    return char in _loaded()[0] and not any(glyph(char))
+    return char in _kinds()[1]
 
 
 def glyph_index(char: str) -> int:

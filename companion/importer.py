@@ -55,7 +55,7 @@ from companion.export import (
     without_time,
 )
 from companion.lang import _, ngettext, pgettext
-from companion.names import BadName, check_players, seat_players
+from companion.names import BadName, check_players, seat_checked
 from companion.store import DuplicateMatch, RosterFull, Store, TakenBack, checked_uid, joining
 from companion.words import counted
 
@@ -326,14 +326,14 @@ def _checked_times(match: ExportedMatch, now: float,
 
 
 def _check_names(players: Sequence[str], roster: Sequence[str], line: int) -> None:
-    """The one name rule (:func:`companion.names.seat_players`): each name as the rule
-    writes it, none like another seated one, and none new to the roster that looks like
-    a roster name ("Ànn" beside "Ann"). A spelling of a roster player is that player
-    ("Bob" when the roster says "Вob" since a rename): never refused, and the match
-    keeps the names it was played under."""
+    """The one name rule (:func:`companion.names.seat_players`, its two steps, each name
+    checked once): each name as the rule writes it, none like another seated one, and
+    none new to the roster that looks like a roster name ("Ànn" beside "Ann"). A
+    spelling of a roster player is that player ("Bob" when the roster says "Вob" since
+    a rename): never refused, and the match keeps the names it was played under."""
     try:
         cleaned = check_players(players)
-        seat_players(cleaned, roster)
+        seat_checked(cleaned, roster)
     except BadName as refused:
         raise ImportRefused(_("line {line}: {reason}").format(line=line, reason=refused)) \
             from None

@@ -45,16 +45,17 @@ what to change.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 from companion import font
 from companion.errors import BadSetup
 from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
-           "placeholder_seats", "player_key", "roster_name", "seat_players", "seated_spellings",
+           "placeholder_seats", "player_key", "roster_name", "seat_checked", "seat_players",
+           "seated_spellings",
            "split_players"]
 
 #: Longest name: the 128x64 screen shows a name beside a score.
@@ -63,6 +64,34 @@ NAME_MAX = 12
 # Control, format (bidi marks, zero-width), line/paragraph separators, surrogates,
 # private use and unassigned code points: nothing a person means as part of a name.
 _HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+
+_Answer = TypeVar("_Answer")
+
+
+#: Names this long or shorter have what is worked out from them kept (names come again
+#: and again: an import checks every match's names against each other and the
+#: roster's, the figures key every player of every match); a longer string (a query
+#: from the network) is worked out each time.
+_KEPT_UP_TO = 64
+
+
+def _kept_for_names(most: int) -> Callable[[Callable[..., _Answer]], Callable[..., _Answer]]:
+    """A function ``work(name, ...)`` with its answers kept for the ``most`` names (and
+    further arguments) used last, up to :data:`_KEPT_UP_TO` characters each: ``work`` is
+    a function of them alone (the font and the rule do not change while it runs)."""
+
+    def keeping(work: Callable[..., _Answer]) -> Callable[..., _Answer]:
+        kept = lru_cache(maxsize=most)(work)
+
+        @wraps(work)
+        def answer(name: Any, *args: Any) -> _Answer:
+            if isinstance(name, str) and len(name) <= _KEPT_UP_TO:
+                return kept(name, *args)
+            return work(name, *args)
+
+        return answer
+
+    return keeping
 
 
 class BadName(BadSetup):
@@ -104,6 +133,7 @@ def check_name(name: object, others: Iterable[str] = ()) -> str:
     return clean
 
 
+@_kept_for_names(most=4096)
 def player_key(name: str) -> str:
     """What makes two names one player, everywhere names are compared (the roster,
     import's duplicate check, the figures, the club's league and seasons, the Players
@@ -127,22 +157,6 @@ def player_key(name: str) -> str:
         >>> player_key("Ə") == player_key("ə"), player_key("İ") == player_key("I")
         (True, False)
     """
-    if isinstance(name, str) and len(name) <= _KEYS_KEPT_UP_TO:
-        return _kept_key(name)
-    return _key(name)
-
-
-#: Names this long or shorter have their keys kept (names repeat: an import compares
-#: every match's with the roster); a longer string (a query from the network) is not.
-_KEYS_KEPT_UP_TO = 64
-
-
-@lru_cache(maxsize=4096)
-def _kept_key(name: str) -> str:
-    return _key(name)
-
-
-def _key(name: str) -> str:
     # Folded first, then each character as its class: a name and its case-folded
     # spelling are one key by construction ("Ə" and "ə", "İ" and "i̇", "ß" and "ss").
     same_as = _same_pixels()
@@ -150,22 +164,12 @@ def _key(name: str) -> str:
     return "".join(same_as.get(char, char) for char in folded)
 
 
+@_kept_for_names(most=4096)
 def _shown(name: str) -> str:
     """``name`` as its cells show it: NFC, without cells that draw nothing (controls,
     zero-width marks, blank glyphs), trimmed, each run of spaces one space."""
     if not isinstance(name, str):
         return ""
-    if len(name) <= _KEYS_KEPT_UP_TO:  # seating 200 names compares each with the rest
-        return _kept_shown(name)
-    return _show(name)
-
-
-@lru_cache(maxsize=4096)
-def _kept_shown(name: str) -> str:
-    return _show(name)
-
-
-def _show(name: str) -> str:
     kept = (char for char in unicodedata.normalize("NFC", name)
             if unicodedata.category(char) not in _HIDDEN
             and (char.isspace() or not font.blank(char)))
@@ -268,7 +272,13 @@ def seat_players(names: object, roster: Iterable[str] = ()) -> list[str]:
     the rule refuses today (stored before it) is never a seat's spelling: a name with
     its key stays as typed, and is still that player.
     """
-    typed = check_players(names)
+    return seat_checked(check_players(names), roster)
+
+
+def seat_checked(typed: list[str], roster: Iterable[str] = ()) -> list[str]:
+    """:func:`seat_players` for seats just as :func:`check_players` gave them back (an
+    import checks a match's names first, to say which one is written otherwise, and
+    need not check every name twice)."""
     roster = [spelled for spelled in roster if isinstance(spelled, str)]
     spellings: dict[str, list[str]] = {}  # key -> the roster's spellings of that player
     for spelled in roster:
@@ -370,28 +380,17 @@ def _apart(cells: Sequence[bytes], others: Sequence[bytes], near: int = CELL_PIX
             continue
         if len(cell) != len(other) or len(cell) <= 4:  # an undrawable's UTF-8, not a glyph
             return CELL_PIXELS
-        total += (int.from_bytes(cell) ^ int.from_bytes(other)).bit_count()
+        total += (int.from_bytes(cell, "big") ^ int.from_bytes(other, "big")).bit_count()
         if total > near:
             break
     return total
 
 
 
+@_kept_for_names(most=2048)  # a few hundred bytes each: a picture per name and case
 def _pixels(name: str, case: str | None, hidden_rows: int = 0) -> tuple[bytes, ...]:
-    """Each cell of ``name`` as drawn (``case``: every letter lower or upper first),
-    without its top ``hidden_rows``; kept for short names, since checking a seat list
-    draws each name once against every other (200 names: 20,000 pairs)."""
-    if len(name) <= _KEYS_KEPT_UP_TO:
-        return _kept_pixels(name, case, hidden_rows)
-    return _draw(name, case, hidden_rows)
-
-
-@lru_cache(maxsize=8192)
-def _kept_pixels(name: str, case: str | None, hidden_rows: int) -> tuple[bytes, ...]:
-    return _draw(name, case, hidden_rows)
-
-
-def _draw(name: str, case: str | None, hidden_rows: int) -> tuple[bytes, ...]:
+    """``name``'s cells as drawn (``case``: with every letter in "lower" or "upper"
+    case), without the top ``hidden_rows``."""
     cells = []
     for char in name:
         if case is not None:

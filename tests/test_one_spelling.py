@@ -280,7 +280,7 @@ def test_an_event_from_afar_names_a_seated_player_in_any_spelling(owned):  # noq
     assert ok(app, 'EVENT {"type": "call", "player": "BOB"}')["event"] == {
         "type": "call", "player": "Bob"}
     code, message = run(app, 'EVENT {"type": "roll", "player": "Kat"}')
-    assert code == "ILLEGAL" and "'Kat' is not playing" in message  # no one's spelling
+    assert code == "ILLEGAL" and '"Kat" is not playing' in message  # no one's spelling
     assert [event["player"] for event in app.ctx.store.events(1)] == [KATE, "Bob"]
 
 

@@ -24,6 +24,7 @@ from companion.stats import (
     keep,
     period_start,
     places,
+    ratings,
     since_date,
     stats_main,
     warm,
@@ -324,6 +325,33 @@ def test_ratings_equal_openskill_over_random_histories(tmp_path_factory, seeds) 
         shown = figures(store)["games"]["final-count"]["players"]
     assert {n: row["rating"] for n, row in shown.items()} == {
         n: round(r.ordinal(), 1) for n, r in expected.items()}
+
+
+#: A match as the ratings take it: 2 to 6 seats of 8 players, each with a place (ties,
+#: gaps and a last place shared by everyone among them).
+_RATED_MATCH = st.lists(st.sampled_from("ABCDEFGH"), min_size=2, max_size=6, unique=True).flatmap(
+    lambda seats: st.tuples(st.just(seats), st.lists(st.integers(1, len(seats)),
+                                                     min_size=len(seats), max_size=len(seats))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_RATED_MATCH, min_size=1, max_size=40))
+def test_rate_is_openskill_to_the_last_bit(matches) -> None:
+    # ratings.rate works out openskill's update itself (the model's rate copies every
+    # team and draws a random id per copy): every mu and sigma must be the model's own,
+    # not merely close, after every match.
+    model = PlackettLuce()
+    theirs: dict[str, Any] = {}
+    ours: dict[str, ratings.Rating] = {}
+    for seats, ranks in matches:
+        placed = dict(zip(seats, ranks, strict=True))
+        rated = model.rate([[theirs.get(key) or model.rating()] for key in seats],
+                           ranks=list(ranks))
+        theirs.update((key, rating) for key, (rating,) in zip(seats, rated, strict=True))
+        ratings.rate(ours, list(seats), placed)
+        assert {key: (r.mu, r.sigma) for key, r in theirs.items()} == {
+            key: (r.mu, r.sigma) for key, r in ours.items()}
+        assert all(ours[key].ordinal() == theirs[key].ordinal() for key in seats)
 
 
 # -- periods and the command ----------------------------------------------------------------------

@@ -6,9 +6,10 @@ screens import the figures when they are opened).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce
 
@@ -16,7 +17,10 @@ from companion.errors import CompanionError
 from companion.games import engine
 from companion.store import MatchSummary
 
+#: The model and its parameters: openskill's Plackett-Luce with its defaults.
 _MODEL = PlackettLuce()
+_BETA_SQUARED = _MODEL.beta ** 2
+_TAU_SQUARED = _MODEL.tau * _MODEL.tau
 
 
 def places(
@@ -65,17 +69,75 @@ def low_wins(match: MatchSummary) -> bool:
     return bool(won) and max(won) < max(match.totals.values())
 
 
-def rate(ratings: dict[str, Any], keys: list[str], placed: Mapping[str, int]) -> None:
-    """Apply one match to ``ratings`` (player key -> openskill rating): ``keys`` finished
-    at ``placed``; a match of fewer than two players rates no one."""
+class Rating(NamedTuple):
+    """One player's rating in one game, as openskill's model keeps it."""
+
+    mu: float
+    sigma: float
+
+    def ordinal(self) -> float:
+        """mu - 3 sigma: the skill the player is 99.7 % sure to have (openskill's)."""
+        return self.mu - 3.0 * self.sigma
+
+
+#: A player's rating before their first match in a game.
+NEW = Rating(_MODEL.mu, _MODEL.sigma)
+
+
+def rate(ratings: dict[str, Rating], keys: list[str], placed: Mapping[str, int]) -> None:
+    """Apply one match to ``ratings`` (player key -> :class:`Rating`): ``keys`` finished
+    at ``placed``; a match of fewer than two players rates no one.
+
+    This is openskill's ``PlackettLuce().rate(teams, ranks=...)`` for teams of one,
+    step for step, so each rating is the model's to the last bit (tests/test_stats.py
+    compares the two over random matches). The model's own ``rate`` copies every team
+    deeply and draws a random id (os.urandom) for each copy: over a long history that
+    was most of the time ``companion stats`` took.
+    """
     if len(keys) < 2:
         return
-    teams = [[ratings.get(key) or _MODEL.rating()] for key in keys]
-    rated = _MODEL.rate(teams, ranks=[placed[key] for key in keys])
-    for key, (rating,) in zip(keys, rated, strict=True):
-        ratings[key] = rating
+    order = sorted(keys, key=placed.__getitem__)  # best first; a tie keeps seat order
+    ranks = [placed[key] for key in order]
+    mus, sigmas, variances = [], [], []
+    for key in order:
+        mu, sigma = ratings.get(key, NEW)
+        sigma = math.sqrt(sigma * sigma + _TAU_SQUARED)  # the model's drift (tau) first
+        mus.append(mu)
+        sigmas.append(sigma)
+        variances.append(sigma ** 2)
+    spread = 0.0
+    for variance in variances:
+        spread += variance + _BETA_SQUARED
+    c = math.sqrt(spread)
+    strengths = [math.exp(mu / c) for mu in mus]
+    # At each place: the strengths of everyone placed there or below it, summed in order.
+    fields = []
+    for rank in ranks:
+        field = 0.0
+        for strength, other in zip(strengths, ranks, strict=True):
+            if other >= rank:
+                field += strength
+        fields.append(field)
+    sharing = [ranks.count(rank) for rank in ranks]  # how many share each place
+    for i, key in enumerate(order):
+        omega = delta = 0.0
+        for q, rank in enumerate(ranks):
+            if rank <= ranks[i]:
+                chance = strengths[i] / fields[q]
+                delta += chance * (1 - chance) / sharing[q]
+                if q == i:
+                    omega += (1 - chance) / sharing[q]
+                else:
+                    omega -= chance / sharing[q]
+        omega *= variances[i] / c
+        delta *= variances[i] / c ** 2
+        delta *= math.sqrt(variances[i]) / c  # the model's gamma
+        # A team of one: the player carries the whole team's variance (openskill's
+        # sigma**2 / team sigma_squared is 1), so its omega and delta are theirs.
+        ratings[key] = Rating(mus[i] + omega,
+                              sigmas[i] * math.sqrt(max(1 - delta, _MODEL.kappa)))
 
 
-def shown_rating(rating: Any) -> float | None:
+def shown_rating(rating: Rating | None) -> float | None:
     """A rating as the figures show it: its ordinal (mu - 3 sigma) to one decimal."""
     return None if rating is None else round(rating.ordinal(), 1)

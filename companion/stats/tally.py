@@ -138,11 +138,12 @@ class Tally:
         assert match.finished is not None
         game = self.games.setdefault(match.game_id, _Game())
         low = low_wins(match)
-        seats = () if placeholder_seats(match.players) else match.players  # P1, P2: no one
-        keys = list(dict.fromkeys(self._key(name) for name in seats))
-        totals = {self._key(name): value for name, value in match.totals.items()
-                  if name in seats}
-        winners = {self._key(name) for name in match.winners if name in seats}
+        # Each seat keyed once; its total and its win are found by its name. P1, P2 (the
+        # set-up's placeholders) are no one.
+        seats = {} if placeholder_seats(match.players) else self._keys(match.players)
+        keys = list(dict.fromkeys(seats.values()))
+        totals = {seats[name]: value for name, value in match.totals.items() if name in seats}
+        winners = {seats[name] for name in match.winners if name in seats}
         placed = places(keys, totals, winners, low)
         seconds = _seconds(match)
         game.plays += 1
@@ -163,12 +164,15 @@ class Tally:
         self.id_sum += match.id
         self.last = (match.finished, match.id)
 
-    def _key(self, name: str) -> str:
-        """One player's key (:func:`companion.names.player_key`); the figures show the
-        spelling of their latest match."""
-        key = player_key(name)
-        self.names[key] = name
-        return key
+    def _keys(self, seats: Iterable[str]) -> dict[str, str]:
+        """Each seat's name -> its player's key (:func:`companion.names.player_key`); the
+        figures show the spelling of a player's latest match (of its last seat that is
+        theirs)."""
+        keys = {}
+        for name in seats:
+            keys[name] = key = player_key(name)
+            self.names[key] = name
+        return keys
 
     # -- the result --------------------------------------------------------------------
 

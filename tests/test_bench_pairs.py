@@ -1,0 +1,58 @@
+"""scripts/bench_pairs.py: two checkouts' bench figures in alternated pairs (the method of
+docs/benchmarks.md). Its arithmetic is checked with a fake stopwatch; its program, the
+one each checkout's interpreter runs, is run for real at small sizes (no speed is
+asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench_pairs  # noqa: E402  (scripts/bench_pairs.py)
+
+
+def test_pairs_alternate_which_side_runs_first_and_take_the_median_ratio(monkeypatch):
+    runs: list[str] = []
+    # The machine slows down as the runs go on; the new side is 10 % slower throughout.
+    speeds = {"old": 1.0, "new": 1.1}
+
+    def fake_measure(python: str, figure: str, size: float, clock: str = "wall") -> float:
+        runs.append(python)
+        return speeds[python] * len(runs)
+
+    monkeypatch.setattr(bench_pairs, "measure", fake_measure)
+    shown = bench_pairs.pairs("old", "new", "stats", 10, 4)
+    assert runs == ["old", "new", "new", "old", "old", "new", "new", "old"]
+    # Each pair's ratio carries the slow-down of one run, never of the whole call.
+    ratios = sorted([1.1 * 2 / 1, 1.1 * 3 / 4, 1.1 * 6 / 5, 1.1 * 7 / 8])
+    assert shown["ratio"] == pytest.approx((ratios[1] + ratios[2]) / 2)
+    assert (shown["ratio_min"], shown["ratio_max"]) == (pytest.approx(ratios[0]),
+                                                          pytest.approx(ratios[-1]))
+    assert shown["pairs"] == 4
+
+
+def test_an_unknown_figure_or_no_pairs_is_refused(capsys):
+    with pytest.raises(SystemExit) as refused:
+        bench_pairs.main(["old", "new", "--only", "stats,speed"])
+    assert refused.value.code == 2 and "no figure 'speed'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench_pairs.main(["old", "new", "--pairs", "0"])
+
+
+@pytest.mark.parametrize("figure, size", [("replay", 200), ("stats", 20), ("press", 4)])
+def test_each_side_runs_the_benchs_own_figure(figure, size):
+    for clock in ("wall", "cpu"):
+        assert bench_pairs.measure(sys.executable, figure, size, clock) > 0
+
+
+@pytest.mark.parametrize("figure, size", [("replay", 200), ("stats", 20), ("press", 4),
+                                          ("import", 0.02)])
+def test_the_counted_call_runs_whole_without_valgrind_too(figure, size):
+    done = subprocess.run([sys.executable, "-c", bench_pairs.RUN, figure, str(size),
+                           "instructions"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
