@@ -227,6 +227,46 @@ def test_leaving_the_game_for_the_menu_keeps_its_clocks(tmp_path: Path, wall: Wa
     assert close(table.timer(), read), (table.timer(), read)
 
 
+def test_a_second_restart_counts_neither_outage(tmp_path: Path, wall: Wall) -> None:
+    """Resumed after a power cut of an hour, Ann plays, and the power goes again: the
+    hour the device was off is nobody's turn (it was counted as Ann's, her clock at 0)."""
+    table = wall.boot(tmp_path, chess())
+    table.new_game(40, "Ann", 25, "Bob", 0.4)
+    table.runner.advance(30)
+    table.off()
+    table = wall.boot(tmp_path, chess(), outage=3600)
+    table.resume()
+    table.runner.advance(10)
+    table.play("Ann")
+    read = table.timer()
+    assert read["totals"] == {"Ann": 550, "Bob": 575}
+    table.runner.advance(5)
+    table.off()
+    table = wall.boot(tmp_path, chess(), outage=60)
+    table.resume()
+    assert close(table.timer(), read), (table.timer(), read)
+
+
+@pytest.mark.parametrize("jump", [23 * 3600, -3600])
+def test_a_wall_clock_set_forward_or_back_is_no_ones_time(tmp_path: Path, wall: Wall,
+                                                          jump: float) -> None:
+    """The Pi finds the network's time in the middle of Ann's turn (its wall clock jumps
+    23 hours on, or back an hour): after a restart her clock reads what it read on the
+    device, not 23 hours spent (0) or her turn given back."""
+    table = wall.boot(tmp_path, chess())
+    table.new_game(40, "Ann", 25, "Bob", 5)
+    wall.offset += jump
+    table.runner.advance(5)
+    table.play("Ann")
+    read = table.timer()
+    assert read["totals"] == {"Ann": 550, "Bob": 575}
+    table.runner.advance(3)
+    table.off()
+    table = wall.boot(tmp_path, chess(), outage=60)
+    table.resume()
+    assert close(table.timer(), read), (table.timer(), read)
+
+
 # -- the choice at setup -------------------------------------------------------------------
 
 
