@@ -53,6 +53,7 @@ from companion.store.backup import (
     restore_needs,
     write_backup,
 )
+from companion.store.room import is_folder, no_folder
 from companion.store.sql import READ, translate
 from companion.words import counted, size
 
@@ -104,8 +105,9 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
         raise StoreError(pgettext("screen 21x8", "no game log in {folder} ({file} not found)")
                          .format(folder=db.parent, file=db.name))
     now = float(clock())
+    doing = pgettext("screen 21x8", "cannot write the backup in {folder}").format(folder=to)
     with Store(db, readonly=True) as store:
-        dest = to / backup_name(store.meta("device_id"), now) if to.is_dir() else to
+        dest = to / backup_name(store.meta("device_id"), now) if is_folder(to, doing) else to
         if dest.resolve().parent == db.resolve().parent and \
                 dest.name.startswith(db.name):
             raise StoreError(_("{file} is the game log itself (or one of its files); "
@@ -387,9 +389,8 @@ class BackupKeeper:
 
     def back_up(self) -> Path:
         """Write one backup now and prune the old ones; StoreError says why not."""
-        if not self.directory.is_dir():
-            raise StoreError(pgettext("screen 21x8", "no directory {folder} (is the stick or "
-                                      "share mounted?)").format(folder=self.directory))
+        if not is_folder(self.directory, self._doing()):
+            raise StoreError(no_folder(self.directory))
         dest, _manifest = backup_log(self.db, self.directory, clock=self.clock)
         self.written.append(dest)
         self._prune(dest)
@@ -400,8 +401,11 @@ class BackupKeeper:
         folder, and back up the games that ended after this device's newest backup there
         (the game that had just ended when the device was stopped); the backup written,
         or None. A folder that is not there (the stick is out) is left to the next game."""
-        if not self.directory.is_dir():
-            return None
+        try:
+            if not is_folder(self.directory, self._doing()):
+                return None
+        except StoreError:
+            return None  # a folder it may not go into: said by the next game's backup
         prefix = self._prefix()
         for path in self.directory.iterdir():
             if path.name.startswith(f".{prefix}") and any(
@@ -415,6 +419,10 @@ class BackupKeeper:
         if _ended(self.db) > (_ended_in_backup(newest) if newest else 0):
             return self.back_up()
         return None
+
+    def _doing(self) -> str:
+        return pgettext("screen 21x8", "cannot write the backup in {folder}").format(
+            folder=self.directory)
 
     def _prefix(self) -> str:
         """``companion-<device>-``: how this device's backups are named."""
