@@ -211,6 +211,19 @@ def test_a_config_with_a_bom_reads(tmp_path: Path, capsys) -> None:
     assert "is not UTF-8 text (byte 20)" in capsys.readouterr().err  # counted with the BOM
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("[timer]\nturn = 1e999", "timer.turn must be a whole number, not 1e999"),
+    ("[buttons]\nhold_time = -1E400", "buttons.hold_time must be a finite number, not -1E400"),
+    ("[buttons]\nhold_time = inf", "buttons.hold_time must be a finite number, not inf"),
+])
+def test_a_config_number_is_said_as_typed(tmp_path: Path, capsys, line, said) -> None:
+    """The config is a way in too: 1e999 was said as Python's Infinity."""
+    config = tmp_path / "config.toml"
+    config.write_text(line + "\n")
+    assert cli.main(["config", "--config", str(config)]) == 78
+    assert capsys.readouterr().err == f"companion: config error: {config}: {said}\n"
+
+
 # -- --config '' ----------------------------------------------------------------------------------
 
 
