@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import queue
+import re
 import sqlite3
 import sys
 import threading
@@ -68,6 +69,9 @@ Clock = Callable[[], float]
 SERVICE_STATE = Path("/var/lib/companion")
 #: The drop-in deploy/install.sh writes to let the service write ``[backup] dir``.
 BACKUP_DROPIN = Path("/etc/systemd/system/companion.service.d/backup-dir.conf")
+#: What a path the unit's drop-in can name may not hold (deploy/install.sh refuses it):
+#: a space, a quote, a backslash or a percent sign.
+_UNSAYABLE = re.compile(r"""[\s"'\\%]""")
 
 
 def devices_state_dir(config: Config, env: Mapping[str, str] | None = None, *,
@@ -466,6 +470,11 @@ class BackupKeeper:
         every folder read-only that the installer did not let it write (running the
         installer again helps); one it did is mounted read-only, or was mounted after
         the service started (running the installer again would not help)."""
+        if _UNSAYABLE.search(str(self.directory)):
+            # deploy/install.sh refuses such a folder: running it again cannot help.
+            return pgettext("screen 21x8", "{reason} (the service can only be let write a "
+                            "folder whose path has no spaces, quotes, \\ or %: choose another "
+                            "[backup] dir)").format(reason=line)
         try:
             let = BACKUP_DROPIN.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):

@@ -83,13 +83,17 @@ def keep_one_backup(tmp_path: Path, stick: Path) -> list[str]:
 def service(tmp_path: Path, monkeypatch):
     """The keeper as the installed service runs it ($STATE_DIRECTORY set) with a stick
     whose folder ``os.access`` says it may not write; yields (stick, set_read_only)."""
+    yield as_the_service(tmp_path, monkeypatch, tmp_path / "stick")
+
+
+def as_the_service(tmp_path: Path, monkeypatch, stick: Path) -> tuple[Path, list]:
+    """:func:`service`'s stick at ``stick``."""
     import companion.backup as keepers
     import companion.store.backup as backups
 
-    stick = tmp_path / "stick"
     stick.mkdir()
     access, statvfs = os.access, os.statvfs
-    read_only = []
+    read_only: list = []
 
     class ReadOnly:
         f_flag = os.ST_RDONLY
@@ -100,7 +104,7 @@ def service(tmp_path: Path, monkeypatch):
                         if Path(path) == stick and read_only else statvfs(path))
     monkeypatch.setattr(keepers, "BACKUP_DROPIN", tmp_path / "backup-dir.conf")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    yield stick, read_only
+    return stick, read_only
 
 
 def test_a_stick_the_user_may_not_write_says_who_owns_it_not_install(
@@ -126,6 +130,18 @@ def test_a_read_only_folder_the_installer_let_says_restart_not_install(
     (failure,) = keep_one_backup(tmp_path, stick)
     assert failure == (f"cannot write the backup in {stick}: it is read-only (mounted after "
                        "companion started? sudo systemctl restart companion)")
+
+
+def test_a_folder_the_installer_cannot_let_does_not_send_the_owner_to_it(
+        tmp_path: Path, monkeypatch) -> None:
+    """A stick at "/media/My Stick": install.sh refuses to name it in the unit, so "run
+    sudo deploy/install.sh again" after every game could never help."""
+    stick, read_only = as_the_service(tmp_path, monkeypatch, tmp_path / "My Stick")
+    read_only.append(True)
+    (failure,) = keep_one_backup(tmp_path, stick)
+    assert failure == (f"cannot write the backup in {stick}: it is read-only (the service can "
+                       "only be let write a folder whose path has no spaces, quotes, \\ or %: "
+                       "choose another [backup] dir)")
 
 
 # -- a folder on the way the user may not go into ------------------------------------------------
