@@ -24,6 +24,7 @@ import os
 import queue
 import re
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -40,6 +41,7 @@ from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
+    FORMAT,
     LEFTOVER_ENDINGS,
     MANIFEST_MAX,
     MANIFEST_MEMBER,
@@ -116,9 +118,38 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
                 dest.name.startswith(db.name):
             raise StoreError(_("{file} is the game log itself (or one of its files); "
                                "choose another place for the backup").format(file=dest))
+        _refuse_to_replace(dest)
         manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now,
                                 free=free)
     return dest, manifest
+
+
+def _refuse_to_replace(dest: Path) -> None:
+    """StoreError when ``dest`` is there and is not a backup the new one may take the
+    place of: a device or a pipe (as root, ``--to /dev/null`` put a zip file where the
+    system's /dev/null was), or a file of another kind (``--to notes.txt``)."""
+    try:
+        kind = dest.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISREG(kind) or stat.S_ISLNK(kind)):
+        raise StoreError(_("{file} is not a file").format(file=dest))
+    if not dest.name.endswith(BACKUP_SUFFIX) and \
+            (_manifest_of(dest) or {}).get("format") != FORMAT:
+        raise StoreError(_("{file} is there already and is no backup: choose another name "
+                           "for the backup").format(file=dest))
+
+
+def _manifest_of(backup: Path) -> dict[str, Any] | None:
+    """The manifest of the backup ``backup`` as it says it (None: not a backup)."""
+    try:
+        with zipfile.ZipFile(backup) as archive:
+            if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
+                return None
+            manifest = json.loads(archive.read(MANIFEST_MEMBER))
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
 
 
 def backup_main(state_dir: Path, to: str | None, default_dir: str, *, as_json: bool = False,
@@ -528,10 +559,7 @@ def _ended_in_backup(backup: Path) -> int:
     """How many ended matches the backup ``backup`` holds, by its manifest (0 when it
     cannot be read: a new backup is then the safe side)."""
     try:
-        with zipfile.ZipFile(backup) as archive:
-            if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
-                return 0
-            counts = json.loads(archive.read(MANIFEST_MEMBER))["counts"]
+        counts = (_manifest_of(backup) or {})["counts"]
         return int(counts["matches"]) - int(counts["unfinished"])
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError):
         return 0
