@@ -180,7 +180,16 @@ class App:
         the match now needs."""
         game = self.game_screen()
         if game is not None:
-            self.set_screen(self._guard(lambda: game.route(self.ctx)))
+            self.show_from_afar(lambda: game.route(self.ctx))
+
+    def show_from_afar(self, step: Callable[[], Screen]) -> None:
+        """Show the screen ``step`` gives after a change from afar, unless the one on
+        the panel stays open over such a change (Help: whoever reads it goes back to
+        the match as it is then)."""
+        if getattr(self.screen, "stays_open", False):
+            self._after_change()
+        else:
+            self.set_screen(self._guard(step))
 
     def visible(self) -> Image.Image:
         """What a person sees on the panel now (dark when blanked, half lit when dimmed:

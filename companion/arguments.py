@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from companion.lang import _
+from companion.lang import _, ngettext
 
 
 def number(kind: type, low: float, high: float | None = None) -> Callable[[str], Any]:
@@ -136,7 +136,8 @@ def speech_text(text: str) -> str:
     said = " ".join(text.split())
     if not said or len(said) > TEXT_MAX:
         raise argparse.ArgumentTypeError(
-            _("must be 1 to {n} characters of words, not {count}").format(
+            ngettext("must be 1 to {n} character of words, not {count}",
+                     "must be 1 to {n} characters of words, not {count}", TEXT_MAX).format(
                 n=TEXT_MAX, count=len(said)))
     return said
 

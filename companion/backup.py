@@ -22,7 +22,9 @@ import json
 import logging
 import os
 import queue
+import re
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -39,6 +41,7 @@ from companion.store import MatchRecord, Store, StoreCorrupt, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
+    FORMAT,
     LEFTOVER_ENDINGS,
     MANIFEST_MAX,
     MANIFEST_MEMBER,
@@ -53,6 +56,7 @@ from companion.store.backup import (
     restore_needs,
     write_backup,
 )
+from companion.store.room import is_folder, no_folder
 from companion.store.sql import READ, translate
 from companion.words import counted, size
 
@@ -67,6 +71,9 @@ Clock = Callable[[], float]
 SERVICE_STATE = Path("/var/lib/companion")
 #: The drop-in deploy/install.sh writes to let the service write ``[backup] dir``.
 BACKUP_DROPIN = Path("/etc/systemd/system/companion.service.d/backup-dir.conf")
+#: What a path the unit's drop-in can name may not hold (deploy/install.sh refuses it):
+#: a space, a quote, a backslash or a percent sign.
+_UNSAYABLE = re.compile(r"""[\s"'\\%]""")
 
 
 def devices_state_dir(config: Config, env: Mapping[str, str] | None = None, *,
@@ -104,15 +111,45 @@ def backup_log(db: Path, to: Path, *, clock: Clock = time.time,
         raise StoreError(pgettext("screen 21x8", "no game log in {folder} ({file} not found)")
                          .format(folder=db.parent, file=db.name))
     now = float(clock())
+    doing = pgettext("screen 21x8", "cannot write the backup in {folder}").format(folder=to)
     with Store(db, readonly=True) as store:
-        dest = to / backup_name(store.meta("device_id"), now) if to.is_dir() else to
+        dest = to / backup_name(store.meta("device_id"), now) if is_folder(to, doing) else to
         if dest.resolve().parent == db.resolve().parent and \
                 dest.name.startswith(db.name):
             raise StoreError(_("{file} is the game log itself (or one of its files); "
                                "choose another place for the backup").format(file=dest))
+        _refuse_to_replace(dest)
         manifest = write_backup(store, dest, app_version=__version__, clock=lambda: now,
                                 free=free)
     return dest, manifest
+
+
+def _refuse_to_replace(dest: Path) -> None:
+    """StoreError when ``dest`` is there and is not a backup the new one may take the
+    place of: a device or a pipe (as root, ``--to /dev/null`` put a zip file where the
+    system's /dev/null was), or a file of another kind (``--to notes.txt``)."""
+    try:
+        kind = dest.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not (stat.S_ISREG(kind) or stat.S_ISLNK(kind)):
+        raise StoreError(_("{file} is not a file").format(file=dest))
+    if not dest.name.endswith(BACKUP_SUFFIX) and \
+            (_manifest_of(dest) or {}).get("format") != FORMAT:
+        raise StoreError(_("{file} is there already and is no backup: choose another name "
+                           "for the backup").format(file=dest))
+
+
+def _manifest_of(backup: Path) -> dict[str, Any] | None:
+    """The manifest of the backup ``backup`` as it says it (None: not a backup)."""
+    try:
+        with zipfile.ZipFile(backup) as archive:
+            if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
+                return None
+            manifest = json.loads(archive.read(MANIFEST_MEMBER))
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
 
 
 def backup_main(state_dir: Path, to: str | None, default_dir: str, *, as_json: bool = False,
@@ -387,9 +424,8 @@ class BackupKeeper:
 
     def back_up(self) -> Path:
         """Write one backup now and prune the old ones; StoreError says why not."""
-        if not self.directory.is_dir():
-            raise StoreError(pgettext("screen 21x8", "no directory {folder} (is the stick or "
-                                      "share mounted?)").format(folder=self.directory))
+        if not is_folder(self.directory, self._doing()):
+            raise StoreError(no_folder(self.directory))
         dest, _manifest = backup_log(self.db, self.directory, clock=self.clock)
         self.written.append(dest)
         self._prune(dest)
@@ -400,8 +436,11 @@ class BackupKeeper:
         folder, and back up the games that ended after this device's newest backup there
         (the game that had just ended when the device was stopped); the backup written,
         or None. A folder that is not there (the stick is out) is left to the next game."""
-        if not self.directory.is_dir():
-            return None
+        try:
+            if not is_folder(self.directory, self._doing()):
+                return None
+        except StoreError:
+            return None  # a folder it may not go into: said by the next game's backup
         prefix = self._prefix()
         for path in self.directory.iterdir():
             if path.name.startswith(f".{prefix}") and any(
@@ -415,6 +454,10 @@ class BackupKeeper:
         if _ended(self.db) > (_ended_in_backup(newest) if newest else 0):
             return self.back_up()
         return None
+
+    def _doing(self) -> str:
+        return pgettext("screen 21x8", "cannot write the backup in {folder}").format(
+            folder=self.directory)
 
     def _prefix(self) -> str:
         """``companion-<device>-``: how this device's backups are named."""
@@ -458,6 +501,11 @@ class BackupKeeper:
         every folder read-only that the installer did not let it write (running the
         installer again helps); one it did is mounted read-only, or was mounted after
         the service started (running the installer again would not help)."""
+        if _UNSAYABLE.search(str(self.directory)):
+            # deploy/install.sh refuses such a folder: running it again cannot help.
+            return pgettext("screen 21x8", "{reason} (the service can only be let write a "
+                            "folder whose path has no spaces, quotes, \\ or %: choose another "
+                            "[backup] dir)").format(reason=line)
         try:
             let = BACKUP_DROPIN.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
@@ -511,10 +559,7 @@ def _ended_in_backup(backup: Path) -> int:
     """How many ended matches the backup ``backup`` holds, by its manifest (0 when it
     cannot be read: a new backup is then the safe side)."""
     try:
-        with zipfile.ZipFile(backup) as archive:
-            if archive.getinfo(MANIFEST_MEMBER).file_size > MANIFEST_MAX:
-                return 0
-            counts = json.loads(archive.read(MANIFEST_MEMBER))["counts"]
+        counts = (_manifest_of(backup) or {})["counts"]
         return int(counts["matches"]) - int(counts["unfinished"])
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError):
         return 0

@@ -86,6 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`| head`): nothing more to say, and no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as err:
+        # A file or folder no check above said in words (one behind a folder this user
+        # may not go into, a stick pulled out): one line naming it, never a traceback.
+        print(_("companion: cannot use {file}: {reason}").format(
+            file=one_line(err.filename if err.filename is not None else "?"),
+            reason=err.strerror or err), file=sys.stderr)
+        return 1
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -302,11 +309,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     from companion.importer import import_main
 
     # A pipe is fine (the importer copies it once); nothing there, or a directory, is not.
-    if args.file != "-" and (not os.path.exists(args.file) or os.path.isdir(args.file)):
-        what = _("no such file") if not os.path.exists(args.file) else \
-            _("a directory, not a file")
-        raise UsageError(_("import: cannot read {path}: {problem}").format(
-            path=args.file, problem=what))
+    if args.file != "-":
+        what = ""
+        try:
+            if os.path.isdir(args.file):
+                what = _("a directory, not a file")
+            else:
+                os.stat(args.file)
+        except FileNotFoundError:
+            what = _("no such file")
+        except OSError as err:  # a folder on the way this user may not go into
+            what = str(err.strerror or err)
+        if what:
+            raise UsageError(_("import: cannot read {path}: {problem}").format(
+                path=args.file, problem=what))
     return import_main(str(_stored_dir(args)), args.file)
 
 

@@ -105,7 +105,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.errors import ConfigError, written
+from companion.errors import ConfigError, typed_number, written
 from companion.lang import LANGUAGES, N_, _, ngettext
 from companion.table.timer import TIMER_MAX, TIMER_MODES
 from companion.voices import Speech, check_speech
@@ -302,7 +302,8 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     import tomllib  # only when there is a file: it costs start-up time
 
     try:
-        data = tomllib.loads(text)
+        # A number too large for a float keeps its digits for the refusal (1e999).
+        data = tomllib.loads(text, parse_float=typed_number)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(_("{source}: not valid TOML: {problem}").format(
             source=source, problem=err)) from None
@@ -349,7 +350,7 @@ def _typed(source: str, key: str, want: type, value: Any) -> Any:
         # nan and inf pass every range check by comparison (nan < 0 is False): refuse
         # them here, for every number. A huge integer would not even become a float.
         if not (abs(value) <= _FLOAT_MAX and math.isfinite(value)):
-            shown = repr(value) if isinstance(value, float) else _("a number that large")
+            shown = written(value) if isinstance(value, float) else _("a number that large")
             raise ConfigError(_("{source}: {key} must be a finite number, not {value}").format(
                 source=source, key=key, value=shown))
         return float(value)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import games
-from companion.errors import CompanionError, StoreError, typed_number
+from companion.errors import CompanionError, StoreError, typed_number, written
 from companion.lang import _
 from companion.store import MatchRecord, Store
 
@@ -313,23 +313,56 @@ class LineError(CompanionError):
         super().__init__(_("line {line}: {reason}").format(line=line, reason=message))
 
 
+class NotStrictJson(ValueError):
+    """What JSON's grammar lets pass but two readers may take differently: a key given
+    twice in one object, NaN or Infinity."""
+
+
 def load_json(text: str) -> Any:
-    """``json.loads`` whose every failure is a ValueError with a short reason: also a
-    nesting too deep for Python and a number of thousands of digits.
+    """``json.loads`` as every way in reads JSON (the serial console's EVENT, a replay
+    log, an import, an option typed on the command line; the page's body is read by the
+    same rules): a key twice in one object and NaN or Infinity are refused, as the page
+    refuses them; every failure is a ValueError with a short reason, also a nesting too
+    deep for Python and a number of thousands of digits.
 
     >>> load_json("[" * 100_000)
     Traceback (most recent call last):
     ValueError: nested too deeply
+    >>> load_json('{"value": 6, "value": 5}')
+    Traceback (most recent call last):
+    companion.export.NotStrictJson: the key "value" is given twice
     """
     try:
-        # A number too large for a float keeps its digits for the refusal (1e999).
-        return json.loads(text, parse_float=typed_number)
+        # A number too large for a float keeps its digits for the refusal (1e999). A
+        # byte order mark is no part of the text: a file saved by a Windows editor,
+        # pasted after EVENT, or joined to another (`cat a.jsonl b.jsonl`).
+        return json.loads(text.removeprefix("\ufeff"), parse_float=typed_number,
+                          parse_constant=_no_constant,
+                          object_pairs_hook=_no_key_twice)
     except json.JSONDecodeError as err:
         raise ValueError(err.msg) from None
+    except NotStrictJson:
+        raise
     except RecursionError:
         raise ValueError(_("nested too deeply")) from None
     except ValueError:  # int() refuses thousands of digits
         raise ValueError(_("a number with too many digits")) from None
+
+
+def _no_constant(name: str) -> Any:
+    raise NotStrictJson(_("{value} is not a JSON value").format(value=name))
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose every key is there once: ``{"value": 6, "value": 5}`` is 5 to one
+    reader and 6 to another, so it is refused."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _value in pairs if key in seen or seen.add(key))
+        # Translators: {key} is the key as typed, in double quotes ("value").
+        raise NotStrictJson(_("the key {key} is given twice").format(key=written(twice, 40)))
+    return data
 
 
 def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:

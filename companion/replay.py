@@ -22,6 +22,7 @@ Nothing here knows a particular game: it goes through :func:`companion.games.eng
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -72,13 +73,19 @@ def parse_option(text: str) -> tuple[str, object]:
         return name, int(raw)
     except ValueError:
         pass
-    if raw[:1] in ("[", "{", '"'):
+    if raw[:1] in ("[", "{", '"') or _JSON_NUMBER.fullmatch(raw):
+        # A number is a number as typed (30.0, 1e999), so a refusal says it so and
+        # not as the string "30.0".
         try:
             return name, load_json(raw)
         except ValueError as err:
             raise ValueError(_("option {name}: {value} is not valid JSON ({problem})").format(
                 name=_short(name), value=repr(_short(raw)), problem=err)) from None
     return name, raw
+
+
+#: A number as JSON writes one (what ``int`` does not take: 30.0, 1e999, -0.5).
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 
 def _short(text: str, limit: int = 40) -> str:

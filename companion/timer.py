@@ -18,7 +18,9 @@ A game's own choice (its setup screen's Timer row) is its match's ``timer`` opti
 otherwise ``[timer]`` applies (:func:`companion.timer_log.match_timer`). A game taken up
 again (a resume, after a restart or a power cut) gets its clocks back as the game log
 says they read (:func:`companion.timer_log.restored_timer`): for that the timer keeps
-its state in the log at a pause, an undo and when the game leaves the screen.
+its state in the log at a pause, an undo, when the game comes on the screen and leaves
+it, and when the log's wall clock jumps (the events' stored times then no longer say
+how long a turn took).
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ SHORT_BEEP, LONG_BEEP = 0.15, 1.0
 #: The ROLL LED's blink after the end: seconds on (and off), and for how long at most
 #: (a press or the next turn stops it sooner).
 BLINK_STEP, BLINK_FOR = 0.5, 30.0
+#: Seconds the log's wall clock may go its own way from the device's clock between two
+#: records before the timer keeps what its clocks read: the wall clock set forward or
+#: back (a Pi without a clock battery finds the network's time after it boots) would
+#: otherwise count that jump as someone's turn at the next restart.
+WALL_JUMP = 2.0
 
 
 class TableTimer:
@@ -72,6 +79,8 @@ class TableTimer:
         #: Called on the owner thread with ("warning", player, seconds left) ten seconds
         #: before a turn's end and ("end", player, 0) at its end: what is said aloud.
         self.alerts: list[Callable[[str, str, int], None]] = []
+        #: (the device's clock, the log's wall clock) when the clocks were last kept.
+        self._kept_at: tuple[float, float] | None = None
 
     # -- following the game ---------------------------------------------------------
 
@@ -84,6 +93,9 @@ class TableTimer:
             self._keep(now)  # the game leaving the screen: its clocks as they read now
             self.session = session
             self._start(session, now)
+            # Kept at once: the log's times say when each turn after this began, and
+            # the time the game was away (a power cut, the main menu) is nobody's turn.
+            self._keep(now)
         if self.timer is None:
             self._tick_at = None
             return
@@ -97,6 +109,8 @@ class TableTimer:
                 self._ended.discard(player or "")
             self._stop_blinking()
             self.timer.follow(player, now)
+            if self._wall_jumped(now):
+                self._keep(now)  # the log's times no longer measure the turns
         if undone:  # the undone event is gone from the log, and with it its time
             self._keep(now)
         self._catch_up(now)
@@ -123,6 +137,17 @@ class TableTimer:
         if self.timer is not None and self.session is not None and \
                 not self.session.match.over:
             keep_clocks(self.session, self.timer, now)
+            wall = _wall(self.session)
+            self._kept_at = None if wall is None else (now, wall)
+
+    def _wall_jumped(self, now: float) -> bool:
+        """True when the log's wall clock has moved more (or less) than the device's
+        own clock since the clocks were last kept: set forward or back meanwhile."""
+        wall = _wall(self.session)
+        if self._kept_at is None or wall is None:
+            return False
+        since, wall_since = self._kept_at
+        return abs((wall - wall_since) - (now - since)) > WALL_JUMP
 
     @property
     def active(self) -> bool:
@@ -274,3 +299,10 @@ class TableTimer:
             self._buzz_until = None
         if self.board is not None:
             self.board.buzz(on)
+
+
+def _wall(session: Any) -> float | None:
+    """The wall clock of ``session``'s game log (None: a game not kept in one)."""
+    store = getattr(session, "store", None)
+    now = getattr(store, "now", None)
+    return float(now()) if callable(now) else None

@@ -637,7 +637,8 @@ install_firmware() {
 # service will read them. read_config sets:
 #   CONFIG_STATE    ok; refused (companion refuses the file: the service will not start);
 #                   unknown (companion could not be asked). CONFIG_PROBLEM: the line why.
-#   PAGE_REACH       off, loopback, everywhere (0.0.0.0, [::]) or address (one address)
+#   PAGE_REACH       off, loopback, everywhere (0.0.0.0, [::]), address (one address) or
+#                   unknown (a name this machine finds no address for)
 #   PAGE_LISTEN PAGE_HOST PAGE_PORT PAGE_OPEN_READS BACKUP_DIR: the values, as read
 CONFIG_STATE=unknown
 CONFIG_PROBLEM=""
@@ -653,19 +654,33 @@ companion_here() {
     fi
 }
 
-# `companion config --json` as the six lines read_config takes (a loopback address is
-# any 127.x.y.z or ::1; localhost is one by name).
+# `companion config --json` as the six lines read_config takes. Where the page listens is
+# the address the service binds, found as it finds it (getaddrinfo, passive): so 127.1,
+# 2130706433, localhost and ::ffff:127.0.0.1 are the loopback as much as 127.0.0.1 and
+# ::1 are, and 0 is everywhere; the port as a number (08080 is 8080).
 CONFIG_LINES='
-import ipaddress, json, sys
+import ipaddress, json, socket, sys
 config = json.load(sys.stdin)
 web = config["web"]
 host, _, port = web["listen"].rpartition(":")
-try:
-    address = ipaddress.ip_address(host[1:-1] if host.startswith("[") else host)
-except ValueError:
-    address = None
+name = host[1:-1] if host.startswith("[") else host
+address = None
+if web["listen"]:
+    port = str(int(port))
+    try:
+        found = socket.getaddrinfo(name, int(port), type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)[0][4][0]
+        address = ipaddress.ip_address(found.partition("%")[0])
+    except OSError:
+        address = "unknown"  # a name nothing resolves: the service cannot listen on it
+    except (ValueError, IndexError):
+        address = None
+    if getattr(address, "ipv4_mapped", None) is not None:
+        address = address.ipv4_mapped
 if not web["listen"]:
     reach = "off"
+elif address == "unknown":
+    reach = "unknown"
 elif host.lower() == "localhost" or (address is not None and address.is_loopback):
     reach = "loopback"
 elif address is not None and address.is_unspecified:
@@ -741,6 +756,12 @@ tell_about_the_page() {
     case $PAGE_REACH in
         off)
             say "the table page is off ([web] listen = \"\" in $config)"
+            return 0
+            ;;
+        unknown)
+            say "the table page will not start: this machine finds no address for" \
+                "$PAGE_HOST ([web] listen = \"$PAGE_LISTEN\" in $config); the device runs" \
+                "without it (journalctl -u companion says so)"
             return 0
             ;;
         loopback) where="this machine only: http://$PAGE_HOST:$PAGE_PORT" ;;
@@ -829,19 +850,51 @@ allow_backup_dir() {
 # ALLOWED_DIR is DIR written plainly, without . or .. or a trailing /); else says why.
 ALLOWED_DIR=""
 backup_dir_allowed() {
-    local dir=$1 config=$2 why
+    local dir=$1 config=$2 why resolved
     if [[ $dir != /* || $dir =~ [[:space:]\"\'%\\] ]]; then
         say "[backup] dir = \"$dir\" in $config: the service can only be let write an" \
             "absolute path without spaces, quotes, \\ or %: backups cannot be written"
         return 1
     fi
     ALLOWED_DIR=$(realpath -m -s -- "$dir")
+    # Where it leads: a link on the way (/media/usb -> /tmp/stick) takes the service
+    # where the link points, in its own namespace.
+    resolved=$(realpath -m -- "$R$ALLOWED_DIR")
+    resolved=/${resolved#"$R"}
+    resolved=$(realpath -m -s -- "$resolved")
     why=$(hidden_by_unit "$ALLOWED_DIR")
+    if [[ -z $why && $resolved != "$ALLOWED_DIR" ]]; then
+        why=$(hidden_by_unit "$resolved")
+        why=${why:+$ALLOWED_DIR leads to $resolved: $why}
+    fi
+    if [[ -z $why ]]; then
+        why=$(system_folder "$ALLOWED_DIR")
+        [[ -n $why || $resolved == "$ALLOWED_DIR" ]] || why=$(system_folder "$resolved")
+    fi
     if [[ -n $why ]]; then
         say "[backup] dir = \"$dir\" in $config: the service cannot use it ($why):" \
             "no backup would reach you; use a folder under /media, /mnt or /srv"
         return 1
     fi
+}
+
+# system_folder DIR: why DIR is the system's own (the root, the programs, their config,
+# the boot files): a drop-in letting the service write it would undo ProtectSystem=strict
+# ("" when it is not).
+system_folder() {
+    local dir=$1 top
+    case $dir in
+        / | /var | /var/lib | /opt | /srv | /mnt | /media | /home | /run)
+            echo "$dir is a folder of folders: the service would be let write every one of them"
+            return
+            ;;
+    esac
+    for top in /usr /etc /boot /efi /bin /sbin /lib /lib32 /lib64 /libx32 "/${PREFIX#"$R"/}"; do
+        if [[ $dir == "$top" || $dir == "$top"/* ]]; then
+            echo "$top holds the system or its programs: the service may not change them"
+            return
+        fi
+    done
 }
 
 # hidden_by_unit DIR: why the unit keeps DIR from the service ("" when it does not):

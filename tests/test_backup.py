@@ -14,6 +14,7 @@ import io
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import threading
@@ -456,6 +457,36 @@ def test_backup_never_writes_over_the_game_log(played: Path) -> None:
                                              str(played / target)), 1)
         assert "the game log itself" in refusal
     assert sha(played / "companion.db") == before
+
+
+def test_backup_never_takes_the_place_of_a_device_a_pipe_or_another_file(
+        played: Path, tmp_path: Path) -> None:
+    """As root, --to /dev/null put a zip file where the system's /dev/null was (and
+    --to notes.txt replaced the notes): a backup only takes the place of a backup."""
+    folder = tmp_path / "places"
+    folder.mkdir()
+    if os.geteuid() == 0:  # a device as /dev/null is (only root makes one)
+        os.mknod(folder / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    else:
+        os.mkfifo(folder / "null")
+    os.mkfifo(folder / "pipe")
+    (folder / "notes.txt").write_text("the house rules\n")
+    for name, said in (("null", "is not a file"), ("pipe", "is not a file"),
+                       ("notes.txt", "is there already and is no backup")):
+        before = (folder / name).lstat()
+        refusal = one_line_refusal(companion("backup", "--state-dir", str(played), "--to",
+                                             str(folder / name)), 1)
+        assert refusal == f"companion: {folder / name} {said}" + (
+            ": choose another name for the backup\n" if "already" in said else "\n")
+        after = (folder / name).lstat()
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert (folder / "notes.txt").read_text() == "the house rules\n"
+    assert sorted(path.name for path in folder.iterdir()) == ["notes.txt", "null", "pipe"]
+    # A backup of any name takes the place of a backup, as a second run would.
+    again = folder / "tonight.zip"
+    for _ in range(2):
+        assert companion("backup", "--state-dir", str(played), "--to", str(again)
+                         ).returncode == 0
 
 
 def test_the_backup_just_written_stays_when_the_clock_went_back(tmp_path: Path) -> None:

@@ -64,6 +64,10 @@ def test_the_installer_asks_the_checkouts_own_reader(root: Path, checkout: Path)
 @pytest.mark.parametrize(("listen", "url"), [
     ("127.0.0.1:8080", "http://127.0.0.1:8080"), ("127.0.0.2:8080", "http://127.0.0.2:8080"),
     ("localhost:8080", "http://localhost:8080"), ("[::1]:8080", "http://[::1]:8080"),
+    # The address the service binds, as it finds it: each of these is the loopback too
+    # (they were said as "the network at ...", "anyone on that network can read it").
+    ("127.1:8080", "http://127.1:8080"), ("2130706433:8080", "http://2130706433:8080"),
+    ("[::ffff:127.0.0.1]:8080", "http://[::ffff:127.0.0.1]:8080"),
 ])
 def test_loopback_is_said_as_loopback(root: Path, listen, url) -> None:  # noqa: F811
     out = told(root, f'[web]\nlisten = "{listen}"\n')
@@ -78,6 +82,7 @@ def test_loopback_is_said_as_loopback(root: Path, listen, url) -> None:  # noqa:
     ("0.0.0.0:8080", "the whole local network: http://"),
     ("192.168.1.4:8080", "the network at http://192.168.1.4:8080 "),
     ("[fd00::4]:8080", "the network at http://[fd00::4]:8080 "),
+    ("0:8080", "the whole local network: http://"),  # 0 is 0.0.0.0 to the service
 ])
 def test_the_network_is_said_as_such(root: Path, listen, said) -> None:  # noqa: F811
     out = told(root, f'[web]\nlisten = "{listen}"\n')
@@ -94,6 +99,19 @@ def test_a_port_the_unit_does_not_let_bind_is_warned(root: Path) -> None:  # noq
     assert "will not start" not in told(root, '[web]\nlisten = "0.0.0.0:9090"\n')
 
 
+def test_the_port_is_the_number_the_service_binds(root: Path) -> None:  # noqa: F811
+    """08080 is port 8080 to the service, which the unit lets it bind: no warning, and
+    the address given is the one a browser reaches."""
+    out = told(root, '[web]\nlisten = "0.0.0.0:08080"\n')
+    assert "will not start" not in out and ".local:8080 " in out and "08080 " not in out
+
+
+def test_a_name_nothing_resolves_is_a_page_that_will_not_start(root: Path) -> None:  # noqa: F811
+    out = told(root, '[web]\nlisten = "table.invalid:8080"\n')
+    assert "the table page will not start: this machine finds no address for table.invalid" \
+        in out and "the table page is on" not in out and "anyone" not in out
+
+
 # -- the backup folder ----------------------------------------------------------------------
 
 
@@ -106,11 +124,28 @@ def test_a_port_the_unit_does_not_let_bind_is_warned(root: Path) -> None:  # noq
     ("/run/user/1000/backups", "ProtectHome=yes"),
     ("/proc/backups", "/proc is the kernel's"),
     ("/dev/shm/backups", "/dev is the kernel's"),
+    # The system's own: ReadWritePaths=-/ would have let the service write it whole.
+    ("/", "/ is a folder of folders"),
+    ("/media", "/media is a folder of folders"),
+    ("/etc/companion", "/etc holds the system or its programs"),
+    ("/usr/local/backups", "/usr holds the system or its programs"),
+    ("/opt/companion/backups", "/opt/companion holds the system or its programs"),
 ])
 def test_a_folder_the_unit_hides_is_refused_at_install(root: Path, folder, why) -> None:  # noqa: F811
     out = told(root, f'[backup]\ndir = "{folder}"\n')
     assert f'[backup] dir = "{folder}"' in out and why in out, out
     assert "use a folder under /media, /mnt or /srv" in out
+    assert not (root / DROPIN).exists()
+
+
+def test_a_link_to_a_folder_the_unit_hides_is_refused(root: Path) -> None:  # noqa: F811
+    """/media/usb a link to /tmp/stick: the service would write its own /tmp (emptied at
+    each start) through it, and was let write "/media/usb"."""
+    (root / "tmp/stick").mkdir(parents=True)
+    (root / "media").mkdir()
+    (root / "media/usb").symlink_to("../tmp/stick")
+    out = told(root, '[backup]\ndir = "/media/usb/companion"\n')
+    assert "/media/usb/companion leads to /tmp/stick/companion: PrivateTmp=yes" in out, out
     assert not (root / DROPIN).exists()
 
 

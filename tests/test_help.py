@@ -15,9 +15,11 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from test_link import ok, owned  # noqa: F401  (owned is a fixture)
 
 import companion.ui
 from companion import lang
+from companion.device.buttons import Press
 from companion.lang import LANGUAGES
 from companion.session import Session
 from companion.store import Store
@@ -214,6 +216,29 @@ def test_help_from_the_game_menu_reads_and_changes_nothing(tmp_path, english) ->
     assert after == before
     assert push(menu, ctx, "back") is table and table.match.events == before[0]
     store.close()
+
+
+def test_help_stays_open_when_the_match_changes_from_afar(owned, english) -> None:  # noqa: F811
+    """A phone rolls (ROLL, EVENT, UNDO from afar) while someone reads Help: Help stayed
+    only until then, the table took its place mid-line. It stays where it was scrolled;
+    BACK goes to the menu it came from, BACK again to the table as it is now."""
+    app = owned()
+    ok(app, "NEW final-count Ann,Bob")
+    app._presses([Press("back")])
+    menu = app.screen
+    labels = [str(item.label) for item in menu.items]
+    app._presses([Press("down")] * labels.index("Help") + [Press("ok"), Press("down")])
+    shown = app.screen
+    assert isinstance(shown, HelpScreen) and shown.top == 3
+    assert ok(app, "ROLL")["event"]["player"] == "Ann"
+    ok(app, 'EVENT {"type": "roll", "player": "Bob"}')
+    ok(app, "UNDO")
+    assert app.screen is shown and shown.top == 3
+    app._presses([Press("back")])
+    assert app.screen is menu
+    app._presses([Press("back")])
+    assert isinstance(app.screen, FinalCountTable)
+    assert ok(app, "STATUS")["expecting"]["player"] == "Bob"
 
 
 def test_help_from_a_result_says_that_screens_buttons(tmp_path, english) -> None:

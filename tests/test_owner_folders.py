@@ -17,6 +17,7 @@ from test_backup import finish_scoreboard
 
 from companion.backup import BackupKeeper
 from companion.device.terminal import NEEDED, STANDARD, TerminalScreen, terminal_size
+from companion.errors import StoreError
 from companion.store import Store
 from companion.store.folders import Mount, mount_of, why_not_writable
 
@@ -82,13 +83,17 @@ def keep_one_backup(tmp_path: Path, stick: Path) -> list[str]:
 def service(tmp_path: Path, monkeypatch):
     """The keeper as the installed service runs it ($STATE_DIRECTORY set) with a stick
     whose folder ``os.access`` says it may not write; yields (stick, set_read_only)."""
+    yield as_the_service(tmp_path, monkeypatch, tmp_path / "stick")
+
+
+def as_the_service(tmp_path: Path, monkeypatch, stick: Path) -> tuple[Path, list]:
+    """:func:`service`'s stick at ``stick``."""
     import companion.backup as keepers
     import companion.store.backup as backups
 
-    stick = tmp_path / "stick"
     stick.mkdir()
     access, statvfs = os.access, os.statvfs
-    read_only = []
+    read_only: list = []
 
     class ReadOnly:
         f_flag = os.ST_RDONLY
@@ -99,7 +104,7 @@ def service(tmp_path: Path, monkeypatch):
                         if Path(path) == stick and read_only else statvfs(path))
     monkeypatch.setattr(keepers, "BACKUP_DROPIN", tmp_path / "backup-dir.conf")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    yield stick, read_only
+    return stick, read_only
 
 
 def test_a_stick_the_user_may_not_write_says_who_owns_it_not_install(
@@ -125,6 +130,130 @@ def test_a_read_only_folder_the_installer_let_says_restart_not_install(
     (failure,) = keep_one_backup(tmp_path, stick)
     assert failure == (f"cannot write the backup in {stick}: it is read-only (mounted after "
                        "companion started? sudo systemctl restart companion)")
+
+
+def test_a_folder_the_installer_cannot_let_does_not_send_the_owner_to_it(
+        tmp_path: Path, monkeypatch) -> None:
+    """A stick at "/media/My Stick": install.sh refuses to name it in the unit, so "run
+    sudo deploy/install.sh again" after every game could never help."""
+    stick, read_only = as_the_service(tmp_path, monkeypatch, tmp_path / "My Stick")
+    read_only.append(True)
+    (failure,) = keep_one_backup(tmp_path, stick)
+    assert failure == (f"cannot write the backup in {stick}: it is read-only (the service can "
+                       "only be let write a folder whose path has no spaces, quotes, \\ or %: "
+                       "choose another [backup] dir)")
+
+
+# -- a folder on the way the user may not go into ------------------------------------------------
+
+
+@pytest.fixture
+def closed_on_the_way(tmp_path: Path, monkeypatch):
+    """A stick a desktop mounted for its own user: ``media/pi`` (mode 700, root's) lets
+    nobody else in, so for the service's user (uid 54321) every path inside it fails as
+    Python 3.11 fails it: ``stat`` (and ``Path.is_dir``) raise PermissionError, which
+    ``is_dir`` does not take for "no"; yields (the closed folder, the stick's folder)."""
+    import companion.store.folders as folders
+
+    closed = tmp_path / "media" / "pi"
+    stick = closed / "STICK" / "companion"
+    stick.mkdir(parents=True)
+    closed.chmod(0o700)
+    real_stat, real_access = Path.stat, os.access
+
+    def stat(path: Path, *, follow_symlinks: bool = True):
+        if closed in path.parents:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, follow_symlinks=follow_symlinks)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    monkeypatch.setattr(folders.os, "access",
+                        lambda path, mode: Path(path) != closed and real_access(path, mode))
+    monkeypatch.setattr(folders.os, "geteuid", lambda: 54321)
+    return closed, stick
+
+
+def test_a_stick_behind_a_folder_the_user_may_not_enter_is_said_on_the_screen(
+        tmp_path: Path, closed_on_the_way) -> None:
+    """It was "PermissionError: [Errno 13] Permission denied: ..." on the device's
+    screen after every game (and a traceback from companion backup)."""
+    closed, stick = closed_on_the_way
+    owner = pwd.getpwuid(os.stat(closed).st_uid).pw_name
+    (failure,) = keep_one_backup(tmp_path, stick)
+    assert failure == (f"cannot write the backup in {stick}: 54321 may not go into {closed} "
+                       f"(it belongs to {owner}, mode 700)")
+
+
+def test_backup_to_a_folder_behind_one_the_user_may_not_enter_is_one_line(
+        tmp_path: Path, closed_on_the_way) -> None:
+    from companion.backup import backup_log
+
+    closed, stick = closed_on_the_way
+    with Store.in_dir(tmp_path / "state") as store:
+        finish_scoreboard(store, [])
+    for to in (stick, stick / "mine.companion-backup"):
+        with pytest.raises(StoreError) as refused:
+            backup_log(tmp_path / "state" / Store.DEFAULT_NAME, to)
+        assert str(refused.value).startswith(f"cannot write the backup in {to}: 54321 may "
+                                             f"not go into {closed} (it belongs to ")
+
+
+def test_a_backup_folder_that_is_not_there_is_said_so(tmp_path: Path) -> None:
+    from companion.backup import backup_log
+
+    with Store.in_dir(tmp_path / "state") as store:
+        finish_scoreboard(store, [])
+    with pytest.raises(StoreError) as refused:
+        backup_log(tmp_path / "state" / Store.DEFAULT_NAME,
+                   tmp_path / "stick" / "companion" / "x.companion-backup")
+    assert str(refused.value) == (f"no directory {tmp_path / 'stick' / 'companion'} (is the "
+                                  "stick or share mounted?)")  # not "it is not a directory"
+
+
+def test_the_fix_quotes_a_folder_with_a_space_as_a_shell_takes_it(tmp_path: Path) -> None:
+    folder = tmp_path / "My Stick"
+    folder.mkdir()
+    said = why_not_writable(folder, uid=54321, mounts=MOUNTS)
+    assert said.endswith(f": sudo chown 54321: '{folder}'"), said  # one argument, not two
+
+
+def test_a_file_the_command_cannot_use_is_one_line_not_a_traceback(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """Any command: a path behind a folder the user may not go into (Python 3.11's
+    pathlib raises where it would say "no") is one line and exit 1."""
+    import companion.stats as report
+    from companion import cli
+
+    def closed(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", "/media/pi/state/companion.db")
+
+    monkeypatch.setattr(report, "stats_main", closed)
+    with Store.in_dir(tmp_path) as store:
+        finish_scoreboard(store, [])
+    assert cli.main(["stats", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == ("companion: cannot use /media/pi/state/companion.db: "
+                                       "Permission denied\n")
+
+
+def test_an_import_the_user_may_not_read_is_not_said_missing(tmp_path: Path, monkeypatch,
+                                                             capsys) -> None:
+    """os.path.exists says False for a file behind a folder the user may not go into:
+    "no such file" sent the owner looking for a file that is there."""
+    from companion import cli
+
+    export = tmp_path / "export.jsonl"
+    export.write_text("{}\n")
+    real_stat = os.stat
+
+    def stat(path, *args, **kwargs):
+        if str(path) == str(export):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(cli.os, "stat", stat)
+    assert cli.main(["import", str(export), "--state-dir", str(tmp_path / "state")]) == 2
+    assert capsys.readouterr().err == (f"companion: import: cannot read {export}: "
+                                       "Permission denied\n")
 
 
 # -- the simulator on a terminal that reports 0x0 ------------------------------------------------

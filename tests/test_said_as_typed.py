@@ -116,6 +116,30 @@ def test_import_and_replay_lines_say_values_as_typed(tmp_path: Path) -> None:
     assert err.getvalue().strip().endswith('not "6"'), err.getvalue()
 
 
+@pytest.mark.parametrize("typed", ["1e999", "30.0", "-0.5"])
+def test_an_option_typed_as_a_number_is_said_as_one(owned, typed) -> None:  # noqa: F811
+    """target=1e999 on the serial console (or --option) was said as the string "1e999"."""
+    app = owned()
+    assert run(app, f"NEW scoreboard Ann,Bob target={typed}") == (
+        "BADARG", f"option target is a whole number, not {typed}")
+
+
+def test_a_key_given_twice_is_refused_on_every_way_in(owned, tmp_path: Path) -> None:  # noqa: F811
+    """{"value": 6, "value": 5} is 5 to one reader and 6 to another: the page refused it,
+    the serial console and a replay took the last."""
+    app = owned(physical_config())
+    match_id = ok(app, "NEW final-count Ann,Bob")["match_id"]
+    twice = '{"type": "roll", "player": "Ann", "value": 6, "value": 5}'
+    assert run(app, f"EVENT {twice}") == (
+        "BADJSON", 'not JSON (the key "value" is given twice)')
+    assert app.ctx.store.events(match_id) == []
+    events = tmp_path / "events.jsonl"
+    events.write_text(twice + "\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert replay_main("final-count", "Ann,Bob", [], str(events), out=out, err=err) == 1
+    assert err.getvalue() == 'line 1: not JSON (the key "value" is given twice)\n'
+
+
 # -- a byte order mark ---------------------------------------------------------------------------
 
 
@@ -156,6 +180,27 @@ def test_an_event_log_with_a_bom_replays(tmp_path: Path, monkeypatch) -> None:
     assert out.getvalue() == out2.getvalue() and '"players": ["Ann", "Bob"]' in out.getvalue()
 
 
+def test_a_bom_on_the_serial_console_is_no_part_of_the_line(owned) -> None:  # noqa: F811
+    """A terminal program that sends a byte order mark first, and a JSON pasted from a
+    file saved with one after EVENT: it was "not JSON (Unexpected UTF-8 BOM (decode
+    using utf-8-sig))", Python's words."""
+    app = owned(physical_config())
+    ok(app, BOM + "NEW final-count Ann,Bob")
+    event = ok(app, "EVENT " + BOM + '{"type": "roll", "player": "Ann", "value": 6}')
+    assert event["event"]["value"] == 6
+
+
+def test_a_bom_starting_a_later_line_replays(tmp_path: Path) -> None:
+    """Two logs joined (cat a.jsonl b.jsonl), the second saved with a byte order mark."""
+    events = tmp_path / "log.jsonl"
+    events.write_text('{"type": "points", "player": "Ann", "points": 3}\n' + BOM
+                      + '{"type": "points", "player": "Bob", "points": 4}\n', encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert replay_main("scoreboard", "Ann,Bob", [], str(events), out=out, err=err) == 0, \
+        err.getvalue()
+    assert json.loads(out.getvalue())["totals"] == {"Ann": 3, "Bob": 4}
+
+
 def test_a_config_with_a_bom_reads(tmp_path: Path, capsys) -> None:
     config = tmp_path / "config.toml"
     config.write_bytes(b"\xef\xbb\xbf[web]\nlisten = \"127.0.0.1:8080\"\n")
@@ -164,6 +209,19 @@ def test_a_config_with_a_bom_reads(tmp_path: Path, capsys) -> None:
     config.write_bytes(b"\xef\xbb\xbf[web]\nlisten = \"\xff\"\n")
     assert cli.main(["config", "--config", str(config)]) == 78
     assert "is not UTF-8 text (byte 20)" in capsys.readouterr().err  # counted with the BOM
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("[timer]\nturn = 1e999", "timer.turn must be a whole number, not 1e999"),
+    ("[buttons]\nhold_time = -1E400", "buttons.hold_time must be a finite number, not -1E400"),
+    ("[buttons]\nhold_time = inf", "buttons.hold_time must be a finite number, not inf"),
+])
+def test_a_config_number_is_said_as_typed(tmp_path: Path, capsys, line, said) -> None:
+    """The config is a way in too: 1e999 was said as Python's Infinity."""
+    config = tmp_path / "config.toml"
+    config.write_text(line + "\n")
+    assert cli.main(["config", "--config", str(config)]) == 78
+    assert capsys.readouterr().err == f"companion: config error: {config}: {said}\n"
 
 
 # -- --config '' ----------------------------------------------------------------------------------

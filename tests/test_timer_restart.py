@@ -227,6 +227,50 @@ def test_leaving_the_game_for_the_menu_keeps_its_clocks(tmp_path: Path, wall: Wa
     assert close(table.timer(), read), (table.timer(), read)
 
 
+def switched_off_and_on(wall: Wall, state: Path, table: Table, *, after: float,
+                        outage: float) -> Table:
+    """``after`` seconds more on ``table``, then off for ``outage`` seconds, and the
+    game taken up again."""
+    table.runner.advance(after)
+    table.off()
+    table = wall.boot(state, chess(), outage=outage)
+    table.resume()
+    return table
+
+
+def ann_plays_then_the_power_goes(wall: Wall, state: Path, table: Table, *,
+                                  thinks: float) -> None:
+    """Ann plays after ``thinks`` more seconds, leaving 550 s on her clock (575 on
+    Bob's); a power cut a moment later, and after it both clocks read what they did."""
+    table.runner.advance(thinks)
+    table.play("Ann")
+    read = table.timer()
+    assert read["totals"] == {"Ann": 550, "Bob": 575}
+    table = switched_off_and_on(wall, state, table, after=4, outage=60)
+    assert close(table.timer(), read), (table.timer(), read)
+
+
+def test_a_second_restart_counts_neither_outage(tmp_path: Path, wall: Wall) -> None:
+    """Resumed after a power cut of an hour, Ann plays, and the power goes again: the
+    hour the device was off is nobody's turn (it was counted as Ann's, her clock at 0)."""
+    table = wall.boot(tmp_path, chess())
+    table.new_game(40, "Ann", 25, "Bob", 0.4)
+    table = switched_off_and_on(wall, tmp_path, table, after=30, outage=3600)
+    ann_plays_then_the_power_goes(wall, tmp_path, table, thinks=10)
+
+
+@pytest.mark.parametrize("jump", [23 * 3600, -3600])
+def test_a_wall_clock_set_forward_or_back_is_no_ones_time(tmp_path: Path, wall: Wall,
+                                                          jump: float) -> None:
+    """The Pi finds the network's time in the middle of Ann's turn (its wall clock jumps
+    23 hours on, or back an hour): after a restart her clock reads what it read on the
+    device, not 23 hours spent (0) or her turn given back."""
+    table = wall.boot(tmp_path, chess())
+    table.new_game(40, "Ann", 25, "Bob", 5)
+    wall.offset += jump
+    ann_plays_then_the_power_goes(wall, tmp_path, table, thinks=5)
+
+
 # -- the choice at setup -------------------------------------------------------------------
 
 

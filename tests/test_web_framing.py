@@ -19,6 +19,7 @@ HEAD = (b"POST /api/roll HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         b"Content-Type: application/json\r\n")
 TWICE = b"a request gives its Content-Length once"
 BOTH = b"a request gives Content-Length or Transfer-Encoding, not both"
+FOLDED = b"a request writes each header on one line"
 
 
 def exchange(port: int, data: bytes, count: int = 1) -> bytes:
@@ -59,6 +60,12 @@ def device(tmp_path_factory):
     (b"Content-Length: 2, 2\r\n", TWICE),                         # two values in one
     (b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n", BOTH),
     (b"Transfer-Encoding: chunked\r\nContent-Length: 2\r\n", BOTH),
+    # Folded onto a second line (obs-fold): h11 joins " ,2" to the Content-Length above
+    # (two lengths, merged into one) and a reader that does not join it sees a header
+    # of its own, here a Transfer-Encoding beside the Content-Length.
+    (b"Content-Length: 2\r\n ,2\r\n", FOLDED),
+    (b"Content-Length: 2\r\n\t, 2\r\n", FOLDED),
+    (b"Content-Length: 2\r\nX-Note: a\r\n Transfer-Encoding: chunked\r\n", FOLDED),
 ])
 def test_bar_a_body_framed_twice_is_400_in_one_line(device, lengths, said) -> None:
     answer = exchange(device.port, HEAD + lengths + b"Connection: close\r\n\r\n{}")
@@ -94,7 +101,8 @@ def test_a_pipelined_second_request_framed_twice_is_refused(device) -> None:
     (b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", TWICE.decode()),
     (b"POST / HTTP/1.1\nContent-Length: 1\nCONTENT-LENGTH : 1\n\n", TWICE.decode()),
     (b"POST / HTTP/1.1\r\nContent-Length: 1\r\n", ""),  # the head is not all here yet
-    (b"POST / HTTP/1.1\r\nX-Note: a\r\n Content-Length: 1\r\nContent-Length: 1\r\n\r\n", ""),
+    (b"POST / HTTP/1.1\r\nX-Note: a\r\n Content-Length: 1\r\nContent-Length: 1\r\n\r\n",
+     FOLDED.decode()),
     (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nContent-Length: 1\r\n", ""),
     (b"POST / HTTP/1.1\r\ntransfer-encoding: chunked\r\ncontent-length: 0\r\n\r\n",
      BOTH.decode()),

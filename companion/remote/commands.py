@@ -271,7 +271,7 @@ def roll(app: App) -> dict[str, Any]:
         # The screen would show "Not allowed" over itself; the caller gets the reason.
         why = " ".join(getattr(screen, "lines", ())) or _("the roll was refused")
         raise RemoteError("ILLEGAL", why)
-    app.set_screen(screen)
+    app.show_from_afar(lambda: screen)
     app.wake()
     return _applied(session, session.match.events[-1])
 

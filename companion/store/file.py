@@ -180,6 +180,10 @@ class StoreFile:
     def _now(self) -> float:
         return float(self._clock())
 
+    def now(self) -> float:
+        """The wall clock the log stamps its events and records with (Unix time)."""
+        return self._now()
+
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
             raise StoreError(pgettext("screen 21x8", "the game log is closed"))

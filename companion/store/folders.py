@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import shlex
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -88,12 +89,41 @@ def why_not_writable(directory: Path, uid: int | None = None,
         fix = pgettext("screen 21x8", "mount {device} with uid={user},gid={user}").format(
             device=mount.device, user=user)
     elif owner == user:
-        fix = f"chmod u+w {directory}"
+        fix = f"chmod u+w {shlex.quote(str(directory))}"
     else:
-        fix = f"sudo chown {user}: {directory}"
+        # Quoted as a shell takes it: a folder with a space is one argument.
+        fix = f"sudo chown {user}: {shlex.quote(str(directory))}"
     if owner == user:
         # Translators: {mode} is the folder's permissions in octal (555).
         return pgettext("screen 21x8", "its mode {mode} does not let {user} write it: {fix}") \
             .format(mode=f"{stat.S_IMODE(info.st_mode):o}", user=user, fix=fix)
     return pgettext("screen 21x8", "it belongs to {owner}, not {user}: {fix}").format(
         owner=owner, user=user, fix=fix)
+
+
+def closed_on_the_way(path: Path) -> Path | None:
+    """The outermost folder on the way to ``path`` (``path`` itself included) that this
+    program's user may not go into (``/media/pi``, ``/home/pi``: a stick a desktop
+    mounted for its own user), None when every one lets it."""
+    target = Path(os.path.abspath(path))
+    for folder in [*reversed(target.parents), target]:
+        try:
+            if folder.is_dir() and not os.access(folder, os.X_OK):
+                return folder
+        except OSError:
+            return folder
+    return None
+
+
+def why_not_entered(folder: Path, uid: int | None = None) -> str:
+    """Why the user ``uid`` (this process's) cannot reach anything inside ``folder``,
+    in one line: "companion may not go into /media/pi (it belongs to root, mode 700)"."""
+    user = _name(os.geteuid() if uid is None else uid)
+    try:
+        info = folder.stat()
+    except OSError:
+        return pgettext("screen 21x8", "permission denied")
+    # Translators: {mode} is the folder's permissions in octal (700); {folder} a whole path.
+    return pgettext("screen 21x8", "{user} may not go into {folder} (it belongs to {owner}, "
+                    "mode {mode})").format(user=user, folder=folder, owner=_name(info.st_uid),
+                                           mode=f"{stat.S_IMODE(info.st_mode):o}")

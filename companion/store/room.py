@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from companion.errors import StoreError
 from companion.lang import pgettext
-from companion.store.folders import why_not_writable
+from companion.store.folders import closed_on_the_way, why_not_entered, why_not_writable
 from companion.store.sql import said
 from companion.words import size
 
@@ -27,7 +28,9 @@ __all__ = [
     "backup_needs",
     "block_size",
     "free_space",
+    "is_folder",
     "measure",
+    "no_folder",
     "restore_needs",
     "why_not_written",
     "writable_dir",
@@ -112,10 +115,31 @@ def measure(directory: Path, needed: int, doing: str, free: FreeSpace) -> None:
             needed=size(needed, up=True), free=size(have, up=False), folder=directory)))
 
 
+def is_folder(path: Path, doing: str) -> bool:
+    """True when ``path`` is a folder, False when nothing is there (or a file);
+    StoreError in words (``doing``, then why) when this program's user may not even
+    look: a folder on the way it may not go into (a stick a desktop mounted for its
+    own user under ``/media/pi``), or a stick pulled out (an I/O error)."""
+    try:
+        return stat.S_ISDIR(path.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except PermissionError:
+        closed = closed_on_the_way(path)
+        reason = pgettext("screen 21x8", "permission denied") if closed is None \
+            else why_not_entered(closed)
+        raise StoreError(said(doing, reason)) from None
+    except OSError as err:
+        raise StoreError(said(doing, pgettext("screen 21x8", "{folder}: {reason}").format(
+            folder=path, reason=err.strerror or err))) from None
+
+
 def writable_dir(directory: Path, doing: str) -> None:
     """StoreError in words when nothing can be written in ``directory`` (a read-only
-    stick, a folder the service may not write)."""
-    if not directory.is_dir():
+    stick, a folder the service may not write, a folder that is not there)."""
+    if not is_folder(directory, doing):
+        if not os.path.lexists(directory):
+            raise StoreError(no_folder(directory))
         raise StoreError(said(doing, pgettext("screen 21x8", "it is not a directory")))
     if os.access(directory, os.W_OK):
         return
@@ -125,6 +149,12 @@ def writable_dir(directory: Path, doing: str) -> None:
         read_only = False
     raise FolderNotWritable(said(doing, pgettext("screen 21x8", "it is read-only") if read_only
                                  else why_not_writable(directory)), read_only=read_only)
+
+
+def no_folder(directory: Path) -> str:
+    """A backup folder that is not there, in one line."""
+    return pgettext("screen 21x8", "no directory {folder} (is the stick or share mounted?)"
+                    ).format(folder=directory)
 
 
 def why_not_written(err: OSError) -> str:

@@ -112,6 +112,7 @@ class HelpScreen(Screen):
     ROLL or BACK goes back to the screen it was opened from."""
 
     keys = HELP_KEYS
+    stays_open = True
 
     def __init__(self, title: str, sections: Sequence[Section], parent: Screen):
         super().__init__(parent)

@@ -138,6 +138,10 @@ class Screen:
     keys: Keys = NO_KEYS
     #: True when ROLL is the thing to press (the LED in the button lights up).
     roll_ready = False
+    #: True for a screen that only reads (Help): a change of the match from afar (the
+    #: page, the serial console) leaves it open, and going back shows the match as it
+    #: is by then, instead of taking the screen from under the person reading it.
+    stays_open = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # ``title = lazy("screen 21", "Dice")`` in a class body: kept lazy, read as str.

@@ -120,14 +120,17 @@ def framing_problem(head: bytes) -> str:
     here yet. Two Content-Length headers (equal or not, or one listing two values) or
     Content-Length beside Transfer-Encoding: two readers could each take a different
     body (request smuggling), so the request is refused before it is parsed. h11 would
-    merge equal lengths and let chunked win, and the page would never see either."""
+    merge equal lengths and let chunked win, and the page would never see either. So is
+    a header folded onto a second line (obsolete since 2014, sent by no browser): h11
+    joins it to the header above ("Content-Length: 2" and " ,2" are one header of two
+    lengths to it), a reader that does not would see a header of its own."""
     end = _HEAD_END.search(head)
     if end is None:
         return ""
     lengths, encoded = 0, False
     for line in head[: end.start()].split(b"\n")[1:]:
         if line[:1] in (b" ", b"\t"):
-            continue  # a folded line goes on the header above it
+            return _("a request writes each header on one line")
         name, colon, value = line.partition(b":")
         name = name.strip().lower()
         if colon and name == b"content-length":
