@@ -458,6 +458,7 @@ def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
 
     from companion.club.rounds import Offer, already_started
 
+    # A round from a dashboard before offer ids: told by its game and players.
     offer = Offer("2026-11-26", 2, "final-count", ("Ann", "Bob", "Cy"))
     now = 1_800_000_000.0
     assert already_started(offer, [Match(game_id="final-count", players=("cy", "ANN", "Bob"),
@@ -467,3 +468,66 @@ def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
                   Match(game_id="final-count", players=("Ann", "Bob", "Cy"),
                         started=now - 86_400)):
         assert not already_started(offer, [other], now)
+    # With an id: by the offer alone, whatever the table played.
+    with_id = Offer("2026-11-26", 2, "final-count", ("Ann", "Bob", "Cy"), "o" * 22)
+    same = [Match(game_id="final-count", players=("Ann", "Bob", "Cy"), started=now)]
+    assert not already_started(with_id, same, now, {"p" * 22})
+    assert already_started(with_id, [], now, {"o" * 22})
+
+
+def round_message(number: int, offer_id: str, players: tuple[str, ...] = ("Ann", "Bob"),
+                  ) -> bytes:
+    from companion.club import wire
+
+    return wire.encode({"night": "2026-11-26", "round": number, "game": "scoreboard",
+                        "table": "t1", "players": list(players), "offer": offer_id})
+
+
+def test_the_group_seated_again_at_its_table_is_offered_its_next_round(tmp_path):
+    """Found attacking issue 36: a round was "started already" when the table had a
+    match of its game with its players from the last 12 hours, so round 2 of a group the
+    night seated again at its table (a small club, or no seating without a repeat), or
+    round 1 after the group played that game with NEW, never reached the screen, and
+    the round had no result at that table. A round with an offer id is shown until a
+    match is started from that offer, and then never again, also after a reboot."""
+    from companion.club.publisher import Publisher
+    from companion.club.rounds import round_topic
+    from companion.config import Club
+    from tests.test_club_receiver import FakeLink
+
+    store = Store.in_dir(tmp_path / "device")
+
+    def publisher(offered: list) -> Publisher:
+        made = Publisher(Club(broker="mqtt://unused", table="t1"), store.path,
+                         on_round=offered.append)
+        made.attach(store, FakeLink())
+        made.handle(("up",))
+        return made
+
+    def finish(session: Session) -> None:
+        for player in session.match.players:
+            session.apply({"type": "points", "player": player, "points": 3})
+        session.apply({"type": "end"})
+
+    try:
+        offered: list = []
+        table = publisher(offered)
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store))  # with NEW
+        one, two = new_offer_id(), new_offer_id()
+        table.handle(("message", round_topic("t1"), round_message(1, one)))
+        assert [offer.round for offer in offered] == [1]
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                             notes=device_notes(one)))  # OK on round 1's offer
+        table.handle(("message", round_topic("t1"), round_message(2, two)))
+        assert [offer.round for offer in offered] == [1, 2]  # the same group, round 2
+        table.handle(("message", round_topic("t1"), round_message(2, two)))
+        assert len(offered) == 2  # the broker's kept copy again: once
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                             notes=device_notes(two)))
+        again: list = []  # a reboot: the broker hands the kept round over again
+        publisher(again).handle(("message", round_topic("t1"), round_message(2, two)))
+        assert again == []
+        publisher(again).handle(("message", round_topic("t1"), round_message(1, one)))
+        assert again == []
+    finally:
+        store.close()

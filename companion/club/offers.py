@@ -54,6 +54,13 @@ def device_offer(store: Any, uid: str) -> str:
     return value if valid_offer_id(value) else ""
 
 
+def offers_started(store: Any) -> set[str]:
+    """Every offer the device's matches were started from (a round's offer is shown
+    once: :func:`companion.club.rounds.already_started`)."""
+    return {value for value in store.meta_under(DEVICE_NOTE).values()
+            if valid_offer_id(value)}
+
+
 class Played(NamedTuple):
     """A finished match of the dashboard's store that was started from an offer: the
     match (a :class:`~companion.store.MatchSummary`), the offer, the table it came from."""

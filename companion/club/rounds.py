@@ -15,7 +15,7 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -87,15 +87,24 @@ def parse_offer(data: bytes, table: str) -> Offer:
 
 
 #: A match of the round's game and players started this recently means the table has
-#: started the round already (a reboot brings the broker's kept copy of the offer back).
+#: started the round already (a reboot brings the broker's kept copy of the offer back),
+#: for a round from a dashboard before offer ids.
 STARTED_WITHIN = 12 * 3600
 
 
-def already_started(offer: Offer, matches: Sequence[Any], now: float) -> bool:
-    """One of the table's ``matches`` (anything with ``game_id``, ``players`` and
-    ``started``) is this round's game with its players, started lately."""
+def already_started(offer: Offer, matches: Sequence[Any], now: float,
+                    offers_started: Collection[str] = ()) -> bool:
+    """The table has started this round already: one of its matches was started from
+    the round's offer (``offers_started``: the offer ids its matches were started from).
+    Only a round without an id (a dashboard before them) is told by the game and the
+    players: one of ``matches`` (anything with ``game_id``, ``players`` and
+    ``started``) is this round's game with its players, started lately. (By the game
+    and the players, round 2 of a group seated again at its table, or round 1 after the
+    group played a game of it with NEW, was never offered.)"""
     from companion.club.seating import key
 
+    if offer.offer_id:
+        return offer.offer_id in offers_started
     players = {key(name) for name in offer.players}
     return any(match.game_id == offer.game and {key(n) for n in match.players} == players
                and now - match.started < STARTED_WITHIN for match in matches)
