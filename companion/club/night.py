@@ -184,7 +184,8 @@ def results(rnd: Round, matches: Iterable[offer_ids.Played]) -> dict[str, Any]:
     """Each table's finished match of the round (a :class:`~companion.store.
     MatchSummary`), or None while it is being played: the match started from the offer
     the table was sent, that came from that table, with the seat's game and players
-    (the first started, should the table's device have started two)."""
+    (the first the dashboard stored, should the table have sent two: never by the time
+    a table says it started one, which the table writes)."""
     seats = {rnd.offers[seat.table]: seat for seat in rnd.seats if rnd.offers.get(seat.table)}
     found: dict[str, Any] = {seat.table: None for seat in rnd.seats}
     for match, offer, table in matches:
@@ -192,8 +193,7 @@ def results(rnd: Round, matches: Iterable[offer_ids.Played]) -> dict[str, Any]:
         if seat is None or table != seat.table or match.game_id != rnd.game or \
                 {key(name) for name in match.players} != {key(name) for name in seat.players}:
             continue
-        if found[table] is None or (match.started, match.id) < (found[table].started,
-                                                                 found[table].id):
+        if found[table] is None or match.id < found[table].id:
             found[table] = match
     return found
 
