@@ -411,6 +411,50 @@ def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_i
         app.board.close()
 
 
+def test_a_newer_round_takes_the_place_of_the_older_ones_question(tmp_path):
+    """Found attacking issue 36: round 1's offer, OK, "A game is not finished. Keep it
+    as abandoned and start round 1?"; the organiser seats again and round 2 arrives on
+    top. BACK on round 2 brought round 1's question back, and OK there abandoned the
+    open game and started round 1. A newer offer takes the place of the older one's
+    question (and of its refusal) as it takes the place of the offer."""
+    from companion.clock import ManualClock
+    from companion.club.offer import RoundOffer, offer_round
+    from companion.club.rounds import Offer
+    from companion.config import Config
+    from companion.device.buttons import Press
+    from companion.launch import make_app
+    from companion.sim import sim_board_factory, sim_panel
+    from companion.ui.screen import Confirm
+
+    app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock(), seed=1, state_dir=tmp_path / "device")
+    try:
+        app.start()
+        open_game = Session.start("scoreboard", ["Zed", "Yul"], store=app.ctx.store,
+                                  listeners=app.ctx.listeners)
+        app.pump()
+        before = app.screen
+        one = Offer("2026-11-26", 1, "scoreboard", ("Ann", "Bob"), new_offer_id())
+        two = Offer("2026-11-26", 2, "scoreboard", ("Cy", "Di"), new_offer_id())
+        app.post("call", lambda app: offer_round(app, one))
+        app.pump()
+        app.post("press", Press("ok"))
+        app.pump()
+        assert isinstance(app.screen, Confirm) and "round 1?" in " ".join(app.screen.lines)
+        app.post("call", lambda app: offer_round(app, two))
+        app.pump()
+        assert isinstance(app.screen, RoundOffer) and app.screen.offer.round == 2
+        assert app.screen.parent is before
+        app.post("press", Press("back"))
+        app.pump()
+        assert app.screen is before
+        record = app.ctx.store.match(open_game.match_id)
+        assert not record.abandoned and record.finished is None  # still open
+        assert len(app.ctx.store.meta_under(DEVICE_NOTE)) == 0  # no round started
+    finally:
+        app.board.close()
+
+
 def test_a_night_runs_until_six_in_the_morning():
     import datetime as dt
 
