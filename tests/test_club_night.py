@@ -467,16 +467,17 @@ def test_a_night_runs_until_six_in_the_morning():
 
 
 def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(tmp_path):
-    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club import wire
     from companion.club.rounds import RoundSender, round_topic
 
-    ledger = Ledger(tmp_path / LEDGER_NAME)
-    for table in ("t1", "t2", "t3"):
-        ledger.seen(table, 1.0)
-    ledger.close()
     sent: list = []
     day = ["2026-11-26"]
     sender = RoundSender(tmp_path, lambda *message: sent.append(message), lambda: day[0])
+
+    def echo() -> None:  # what the broker keeps comes back to the dashboard
+        for topic, data, _ in sent:
+            sender.heard(topic, data)
+
     night = nights.Night("2026-11-26")
     night.rounds.append(nights.next_round(night, "final-count", NINE[:6], ["t1", "t2", "t3"],
                                           [], 0, 1))
@@ -484,17 +485,82 @@ def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(t
     assert sender.check() == 3 and sender.check() == 0  # once
     assert {topic for topic, _, retain in sent if retain} == {
         round_topic(t) for t in ("t1", "t2", "t3")}
+    echo()
     sent.clear()
     night.rounds.append(nights.next_round(night, "final-count", NINE[:4], ["t1", "t2", "t3"],
                                           [], 1, 2))
     nights.save(tmp_path, night)
     assert sender.check() == 2
     assert (round_topic("t3"), b"", True) in sent  # not in round 2: its offer cleared
+    echo()
+    # Another dashboard's round for t4 (and t5's from before offer ids): not this one's.
+    theirs = wire.encode({"night": "2026-11-26", "round": 1, "game": "final-count",
+                          "table": "t4", "players": ["Zed", "Yul"], "offer": new_offer_id()})
+    sender.heard(round_topic("t4"), theirs)
+    sender.heard(round_topic("t5"), theirs.replace(b"t4", b"t5"))
     sent.clear()
     day[0] = "2026-11-27"
     os.utime(tmp_path / nights.NIGHT_FILE, ns=(1, 1))  # looked at again the next night
     assert sender.check() == 0
-    assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2", "t3")]
+    assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2")]
+
+
+def test_a_second_dashboard_leaves_the_rounds_of_the_first_alone(tmp_path):
+    """Found attacking issue 36: a second dashboard started on a state dir whose night
+    file is from an earlier night (a laptop that seated last week's night) cleared the
+    round of every table its ledger knew, tonight's rounds that the first dashboard
+    seated among them: a table that connected afterwards was never offered its seat.
+    It clears only its own rounds that are no offer any more (here: last week's at t2),
+    and leaves the first dashboard's alone."""
+    from companion.club.dashboard import Dashboard
+    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.mqtt import BrokerLink
+    from companion.club.rounds import round_payload, round_topic
+    from companion.club.wire import Broker
+    from tests.mosquitto import Mosquitto, wait_for
+
+    old = tmp_path / "laptop"  # the second dashboard's state dir, from last week
+    last_week = nights.Night("2026-01-08")
+    last_week.rounds.append(nights.next_round(last_week, "scoreboard", NINE[:4],
+                                              ["t1", "t2"], [], 0, 1))
+    nights.save(old, last_week)
+    ledger = Ledger(old / LEDGER_NAME)
+    for table in ("t1", "t2"):
+        ledger.seen(table, 1.0)
+    ledger.close()
+    with Mosquitto(tmp_path / "broker") as broker:
+        seen: list = []
+        link = BrokerLink(Broker.parse(broker.url), "watcher", lambda *i: seen.append(i),
+                          subscribe=["companion/+/round"], retry=(0.05, 0.5)).start()
+        first = Dashboard(broker.url, tmp_path / "club", sync_every=0.2,
+                          retry=(0.05, 0.5)).start()
+        made = [link, first]
+        try:
+            wait_for(lambda: ("up",) in seen, what="the watcher to connect")
+            stale = round_payload("2026-01-08", last_week.current, last_week.current.seats[1])
+            link.publish(round_topic("t2"), stale, retain=True)  # kept from last week
+            tonight = nights.Night(nights.night_of(__import__("time").time()))
+            tonight.rounds.append(nights.next_round(tonight, "scoreboard", NINE[4:6],
+                                                    ["t1"], [], 0, 2))
+            nights.save(tmp_path / "club", tonight)
+            offer = tonight.current.offers["t1"]
+
+            def kept(table: str) -> bytes | None:
+                found = [item[2] for item in seen if item[0] == "message" and
+                         item[1] == round_topic(table)]
+                return found[-1] if found else None
+            wait_for(lambda: offer.encode() in (kept("t1") or b""),
+                     what="the first dashboard to send t1 its seat")
+            second = Dashboard(broker.url, old, sync_every=0.2, retry=(0.05, 0.5)).start()
+            made.append(second)
+            wait_for(lambda: kept("t2") == b"", what="the second's own old round cleared")
+            marker = b'{"v":1,"marker":true}'
+            link.publish("companion/t9/round", marker)  # in order after what came before
+            wait_for(lambda: kept("t9") == marker, what="the marker")
+            assert offer.encode() in kept("t1")
+        finally:
+            for thing in reversed(made):
+                thing.stop()
 
 
 def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():

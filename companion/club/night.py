@@ -19,7 +19,6 @@ import json
 import os
 import random
 import secrets
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,30 +150,6 @@ def save(state_dir: Path, night: Night) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(partial, path)
-
-
-def known_tables(state_dir: Path) -> list[str]:
-    """The club's tables the dashboard's ledger has heard of, in natural order
-    (table-2 before table-10)."""
-    from companion.club.ledger import LEDGER_NAME
-
-    path = state_dir / LEDGER_NAME
-    if not path.exists():
-        return []
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            rows = db.execute("SELECT table_name FROM seen UNION "
-                              "SELECT table_name FROM devices").fetchall()
-    except sqlite3.Error:
-        return []
-    return sorted({str(name) for (name,) in rows}, key=_natural)
-
-
-def _natural(name: str) -> tuple[Any, ...]:
-    import re
-
-    return tuple(int(part) if part.isdigit() else part
-                 for part in re.split(r"(\d+)", name.casefold()))
 
 
 # -- results and standings ----------------------------------------------------------------
