@@ -189,25 +189,25 @@ def test_a_rounds_result_is_only_ever_the_first_match_from_its_tables_offer(clai
 
 
 def finished_match_messages(uid: str, offer_id: str, started: float, winner: str,
-                            ) -> list[tuple[str, bytes]]:
-    """A finished Scoreboard match of Ann and Bob at t1 from ``offer_id``, as its table
-    publishes it: the cut, its two events and end, and its retained state."""
+                            table: str = "t1") -> list[tuple[str, bytes]]:
+    """A finished Scoreboard match of Ann and Bob at ``table`` from ``offer_id`` (none:
+    "") as its table publishes it: the cut, its two events and end, its retained state."""
     header = {"game_id": "scoreboard", "players": ["Ann", "Bob"], "options": {},
-              "started": started, "offer": offer_id}
+              "started": started, **({"offer": offer_id} if offer_id else {})}
     events = [({"type": "points", "player": name, "points": 9 if name == winner else 1},
                started + n) for n, name in enumerate(("Ann", "Bob"), 1)]
     events.append(({"type": "end"}, started + 3))
     hashes = wire.chain(events)
-    messages = [(wire.log_topic("t1", uid), wire.encode(
+    messages = [(wire.log_topic(table, uid), wire.encode(
         {"op": "cut", "device": DEVICE, "uid": uid, "gen": 1, "keep": 0, "hash": "",
          "match": header}))]
     for seq, (event, at) in enumerate(events, 1):
-        messages.append((wire.log_topic("t1", uid), wire.encode(
+        messages.append((wire.log_topic(table, uid), wire.encode(
             {"op": "event", "device": DEVICE, "uid": uid, "gen": 1, "seq": seq,
              "prev": hashes[seq - 1], "hash": hashes[seq], "event": event, "at": at})))
     result = safe_result(replay("scoreboard", ["Ann", "Bob"], {}, [e for e, _ in events]))
-    messages.append((wire.match_topic("t1", uid), wire.encode(
-        {"device": DEVICE, "uid": uid, "table": "t1", **header, "gen": 1, "count": 3,
+    messages.append((wire.match_topic(table, uid), wire.encode(
+        {"device": DEVICE, "uid": uid, "table": table, **header, "gen": 1, "count": 3,
          "hash": hashes[3], "state": "finished", "finished": started + 3,
          "result": result})))
     return messages
@@ -293,6 +293,34 @@ def test_a_dashboard_learns_a_move_and_sets_the_devices_past_aside_quietly(tmp_p
     receiver.handle(move_topic(move.device), move.payload(), True)  # its echo: no change
     assert len([row for row in receiver.ledger.audit() if row["what"] == "moved"]) == 1
     receiver.handle(move_topic(move.device), b"not json", True)  # dropped, one line
+
+
+def test_a_device_moved_on_a_forged_row_that_plays_on_at_its_table_is_said(tmp_path):
+    """Found attacking issue 36: table-7 sends a match under t1's device id; the page
+    lists "a device bound to t1 spoke for table-7 ... until the organiser moves it", and
+    the organiser, taking it for a Pi carried across the room, moves it. t1's own Pi,
+    still at t1, then had every new match set aside as "its past" there: no row, a log
+    line at INFO, t1's games gone from the club without a word. A match started at a
+    table after the device was moved away from it is not its past: it is listed for the
+    organiser (who can move it back); what was started there before the move stays
+    set aside quietly."""
+    moved_at = 1_790_000_500.0
+    receiver = Receiver(Store(":memory:"), lambda *r: None, clock=lambda: moved_at,
+                        ledger=Ledger(tmp_path / LEDGER_NAME, clock=lambda: moved_at))
+    receiver.request = lambda *r: None
+    uid = [DEVICE[:16] + f"{n:016x}" for n in range(5)]
+    send(receiver, finished_match_messages(uid[1], "", 1_790_000_000.0, "Ann"))  # at t1
+    send(receiver, finished_match_messages(uid[2], "", 1_790_000_100.0, "Bob", "table-7"))
+    [row] = receiver.refused_rows()
+    assert (row["table"], row["bound"]) == ("table-7", "t1")
+    assert receiver.move_refused(row["id"])  # the organiser falls for it
+    assert receiver.ledger.table_of(DEVICE) == "table-7"
+    send(receiver, finished_match_messages(uid[3], "", 1_790_000_200.0, "Ann"))  # before
+    assert receiver.refused_rows() == []  # its past at t1: quiet
+    send(receiver, finished_match_messages(uid[4], "", moved_at + 60, "Bob"))  # t1 plays on
+    assert [(row["table"], row["bound"]) for row in receiver.refused_rows()] == [
+        ("t1", "table-7")]
+    assert receiver.store.find_uid(uid[4]) is None  # still not taken: the organiser decides
 
 
 def test_the_organisers_move_is_published_once_and_an_older_one_does_not_undo_it(tmp_path):
