@@ -201,7 +201,9 @@ def tables(text: str) -> int | tuple[str, ...]:
     text = text.strip()
     if text.isascii() and text.isdigit():
         return int(number(int, 1, 500)(text))
-    names = tuple(name.strip() for name in text.split(","))
+    # A comma at the end makes a list of one: "7," is the table named 7, "7" is seven.
+    listed = text[:-1] if text.endswith(",") and text[:-1].strip() else text
+    names = tuple(name.strip() for name in listed.split(","))
     for name in names:
         table(name)
     if len(set(names)) != len(names):

@@ -32,6 +32,7 @@ from companion.club.offers import DEVICE_NOTE, device_notes
 from companion.club.publisher import Publisher
 from companion.club.web import serve
 from companion.config import Club
+from companion.games import replay
 from companion.session import Session
 from companion.store import Store
 from tests import test_club, test_club_tls
@@ -133,6 +134,24 @@ def play(store: Store, publisher: Publisher, players: list[str], winner: str,
     return store.match(session.match_id).uid
 
 
+def dated_before(store: Store, publisher: Publisher, uid: str, players: list[str],
+                 winner: str, offer_id: str) -> str:
+    """A match from ``offer_id`` that its table says it started a minute before match
+    ``uid`` (found attacking issue 36: the first *started* was the round's result, by
+    the table's word); its uid."""
+    started = store.match(store.find_uid(uid)).started - 60
+    match_id = store.new_match("scoreboard", players, started=started,
+                               notes=device_notes(offer_id))
+    events = [{"type": "points", "player": name, "points": 9 if name == winner else 1}
+              for name in players] + [{"type": "end"}]
+    for n, event in enumerate(events, 1):
+        store.append(match_id, event, at=started + n)
+    store.finish(match_id, replay("scoreboard", players, {}, events).result(),
+                 at=started + len(events))
+    publisher.signal(match_id)
+    return store.match(match_id).uid
+
+
 def result_of(night: dict, table: str) -> dict | None:
     return next(t["result"] for t in night["tables"] if t["table"] == table)
 
@@ -201,20 +220,23 @@ def test_a_second_game_of_the_seated_group_does_not_replace_the_first(secure, tm
         first = play(t1, t1_link, players, winner=players[0], offer_id=offer_id)
         wait_for(lambda: result_of(club.api()["night"], "t1"), what="t1's round result")
         again = [play(t1, t1_link, players, winner=players[1], by=2),
-                 play(t1, t1_link, players, winner=players[1], offer_id=offer_id, by=3)]
+                 play(t1, t1_link, players, winner=players[1], offer_id=offer_id, by=3),
+                 dated_before(t1, t1_link, first, players, winner=players[1],
+                              offer_id=offer_id)]
         wait_for(lambda: all(club.stored(uid) for uid in again), what="the rematches")
         night = club.api()["night"]
         assert result_of(night, "t1")["winners"] == [players[0]] and night["finished"] == 1
         assert [(row["name"], row["wins"], row["plays"]) for row in night["standings"]] == \
             [(players[0], 1, 1), (players[1], 0, 1)]
         league = {row["name"]: row["wins"] for row in club.api()["league"][0]["rows"]}
-        assert league == {players[0]: 1, players[1]: 2}  # every match still counts there
+        assert league == {players[0]: 1, players[1]: 3}  # every match still counts there
 
         def said(uid: str) -> set:
             return {json.loads(item[2]).get("offer") for item in receipts
                     if item[0] == "message" and json.loads(item[2])["uid"] == uid}
-        wait_for(lambda: said(first) == {offer_id} and said(again[0]) == {None},
-                 what="the receipts of both matches")
+        wait_for(lambda: said(first) == {offer_id} and
+                 said(again[0]) == said(again[1]) == said(again[2]) == {None},
+                 what="the receipts of every match")
     finally:
         watcher.stop()
         club.close()

@@ -411,6 +411,50 @@ def test_an_offer_refused_by_the_roster_says_why_and_back_leaves_the_screen_as_i
         app.board.close()
 
 
+def test_a_newer_round_takes_the_place_of_the_older_ones_question(tmp_path):
+    """Found attacking issue 36: round 1's offer, OK, "A game is not finished. Keep it
+    as abandoned and start round 1?"; the organiser seats again and round 2 arrives on
+    top. BACK on round 2 brought round 1's question back, and OK there abandoned the
+    open game and started round 1. A newer offer takes the place of the older one's
+    question (and of its refusal) as it takes the place of the offer."""
+    from companion.clock import ManualClock
+    from companion.club.offer import RoundOffer, offer_round
+    from companion.club.rounds import Offer
+    from companion.config import Config
+    from companion.device.buttons import Press
+    from companion.launch import make_app
+    from companion.sim import sim_board_factory, sim_panel
+    from companion.ui.screen import Confirm
+
+    app = make_app(Config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=ManualClock(), seed=1, state_dir=tmp_path / "device")
+    try:
+        app.start()
+        open_game = Session.start("scoreboard", ["Zed", "Yul"], store=app.ctx.store,
+                                  listeners=app.ctx.listeners)
+        app.pump()
+        before = app.screen
+        one = Offer("2026-11-26", 1, "scoreboard", ("Ann", "Bob"), new_offer_id())
+        two = Offer("2026-11-26", 2, "scoreboard", ("Cy", "Di"), new_offer_id())
+        app.post("call", lambda app: offer_round(app, one))
+        app.pump()
+        app.post("press", Press("ok"))
+        app.pump()
+        assert isinstance(app.screen, Confirm) and "round 1?" in " ".join(app.screen.lines)
+        app.post("call", lambda app: offer_round(app, two))
+        app.pump()
+        assert isinstance(app.screen, RoundOffer) and app.screen.offer.round == 2
+        assert app.screen.parent is before
+        app.post("press", Press("back"))
+        app.pump()
+        assert app.screen is before
+        record = app.ctx.store.match(open_game.match_id)
+        assert not record.abandoned and record.finished is None  # still open
+        assert len(app.ctx.store.meta_under(DEVICE_NOTE)) == 0  # no round started
+    finally:
+        app.board.close()
+
+
 def test_a_night_runs_until_six_in_the_morning():
     import datetime as dt
 
@@ -423,16 +467,17 @@ def test_a_night_runs_until_six_in_the_morning():
 
 
 def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(tmp_path):
-    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club import wire
     from companion.club.rounds import RoundSender, round_topic
 
-    ledger = Ledger(tmp_path / LEDGER_NAME)
-    for table in ("t1", "t2", "t3"):
-        ledger.seen(table, 1.0)
-    ledger.close()
     sent: list = []
     day = ["2026-11-26"]
     sender = RoundSender(tmp_path, lambda *message: sent.append(message), lambda: day[0])
+
+    def echo() -> None:  # what the broker keeps comes back to the dashboard
+        for topic, data, _ in sent:
+            sender.heard(topic, data)
+
     night = nights.Night("2026-11-26")
     night.rounds.append(nights.next_round(night, "final-count", NINE[:6], ["t1", "t2", "t3"],
                                           [], 0, 1))
@@ -440,17 +485,82 @@ def test_the_sender_sends_each_round_once_and_clears_what_is_no_offer_any_more(t
     assert sender.check() == 3 and sender.check() == 0  # once
     assert {topic for topic, _, retain in sent if retain} == {
         round_topic(t) for t in ("t1", "t2", "t3")}
+    echo()
     sent.clear()
     night.rounds.append(nights.next_round(night, "final-count", NINE[:4], ["t1", "t2", "t3"],
                                           [], 1, 2))
     nights.save(tmp_path, night)
     assert sender.check() == 2
     assert (round_topic("t3"), b"", True) in sent  # not in round 2: its offer cleared
+    echo()
+    # Another dashboard's round for t4 (and t5's from before offer ids): not this one's.
+    theirs = wire.encode({"night": "2026-11-26", "round": 1, "game": "final-count",
+                          "table": "t4", "players": ["Zed", "Yul"], "offer": new_offer_id()})
+    sender.heard(round_topic("t4"), theirs)
+    sender.heard(round_topic("t5"), theirs.replace(b"t4", b"t5"))
     sent.clear()
     day[0] = "2026-11-27"
     os.utime(tmp_path / nights.NIGHT_FILE, ns=(1, 1))  # looked at again the next night
     assert sender.check() == 0
-    assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2", "t3")]
+    assert sorted(sent) == [(round_topic(t), b"", True) for t in ("t1", "t2")]
+
+
+def test_a_second_dashboard_leaves_the_rounds_of_the_first_alone(tmp_path):
+    """Found attacking issue 36: a second dashboard started on a state dir whose night
+    file is from an earlier night (a laptop that seated last week's night) cleared the
+    round of every table its ledger knew, tonight's rounds that the first dashboard
+    seated among them: a table that connected afterwards was never offered its seat.
+    It clears only its own rounds that are no offer any more (here: last week's at t2),
+    and leaves the first dashboard's alone."""
+    from companion.club.dashboard import Dashboard
+    from companion.club.ledger import LEDGER_NAME, Ledger
+    from companion.club.mqtt import BrokerLink
+    from companion.club.rounds import round_payload, round_topic
+    from companion.club.wire import Broker
+    from tests.mosquitto import Mosquitto, wait_for
+
+    old = tmp_path / "laptop"  # the second dashboard's state dir, from last week
+    last_week = nights.Night("2026-01-08")
+    last_week.rounds.append(nights.next_round(last_week, "scoreboard", NINE[:4],
+                                              ["t1", "t2"], [], 0, 1))
+    nights.save(old, last_week)
+    ledger = Ledger(old / LEDGER_NAME)
+    for table in ("t1", "t2"):
+        ledger.seen(table, 1.0)
+    ledger.close()
+    with Mosquitto(tmp_path / "broker") as broker:
+        seen: list = []
+        link = BrokerLink(Broker.parse(broker.url), "watcher", lambda *i: seen.append(i),
+                          subscribe=["companion/+/round"], retry=(0.05, 0.5)).start()
+        first = Dashboard(broker.url, tmp_path / "club", sync_every=0.2,
+                          retry=(0.05, 0.5)).start()
+        made = [link, first]
+        try:
+            wait_for(lambda: ("up",) in seen, what="the watcher to connect")
+            stale = round_payload("2026-01-08", last_week.current, last_week.current.seats[1])
+            link.publish(round_topic("t2"), stale, retain=True)  # kept from last week
+            tonight = nights.Night(nights.night_of(__import__("time").time()))
+            tonight.rounds.append(nights.next_round(tonight, "scoreboard", NINE[4:6],
+                                                    ["t1"], [], 0, 2))
+            nights.save(tmp_path / "club", tonight)
+            offer = tonight.current.offers["t1"]
+
+            def kept(table: str) -> bytes | None:
+                found = [item[2] for item in seen if item[0] == "message" and
+                         item[1] == round_topic(table)]
+                return found[-1] if found else None
+            wait_for(lambda: offer.encode() in (kept("t1") or b""),
+                     what="the first dashboard to send t1 its seat")
+            second = Dashboard(broker.url, old, sync_every=0.2, retry=(0.05, 0.5)).start()
+            made.append(second)
+            wait_for(lambda: kept("t2") == b"", what="the second's own old round cleared")
+            marker = b'{"v":1,"marker":true}'
+            link.publish("companion/t9/round", marker)  # in order after what came before
+            wait_for(lambda: kept("t9") == marker, what="the marker")
+            assert offer.encode() in kept("t1")
+        finally:
+            for thing in reversed(made):
+                thing.stop()
 
 
 def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
@@ -458,6 +568,7 @@ def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
 
     from companion.club.rounds import Offer, already_started
 
+    # A round from a dashboard before offer ids: told by its game and players.
     offer = Offer("2026-11-26", 2, "final-count", ("Ann", "Bob", "Cy"))
     now = 1_800_000_000.0
     assert already_started(offer, [Match(game_id="final-count", players=("cy", "ANN", "Bob"),
@@ -467,3 +578,66 @@ def test_a_round_the_table_has_started_is_not_offered_again_after_a_reboot():
                   Match(game_id="final-count", players=("Ann", "Bob", "Cy"),
                         started=now - 86_400)):
         assert not already_started(offer, [other], now)
+    # With an id: by the offer alone, whatever the table played.
+    with_id = Offer("2026-11-26", 2, "final-count", ("Ann", "Bob", "Cy"), "o" * 22)
+    same = [Match(game_id="final-count", players=("Ann", "Bob", "Cy"), started=now)]
+    assert not already_started(with_id, same, now, {"p" * 22})
+    assert already_started(with_id, [], now, {"o" * 22})
+
+
+def round_message(number: int, offer_id: str, players: tuple[str, ...] = ("Ann", "Bob"),
+                  ) -> bytes:
+    from companion.club import wire
+
+    return wire.encode({"night": "2026-11-26", "round": number, "game": "scoreboard",
+                        "table": "t1", "players": list(players), "offer": offer_id})
+
+
+def test_the_group_seated_again_at_its_table_is_offered_its_next_round(tmp_path):
+    """Found attacking issue 36: a round was "started already" when the table had a
+    match of its game with its players from the last 12 hours, so round 2 of a group the
+    night seated again at its table (a small club, or no seating without a repeat), or
+    round 1 after the group played that game with NEW, never reached the screen, and
+    the round had no result at that table. A round with an offer id is shown until a
+    match is started from that offer, and then never again, also after a reboot."""
+    from companion.club.publisher import Publisher
+    from companion.club.rounds import round_topic
+    from companion.config import Club
+    from tests.test_club_receiver import FakeLink
+
+    store = Store.in_dir(tmp_path / "device")
+
+    def publisher(offered: list) -> Publisher:
+        made = Publisher(Club(broker="mqtt://unused", table="t1"), store.path,
+                         on_round=offered.append)
+        made.attach(store, FakeLink())
+        made.handle(("up",))
+        return made
+
+    def finish(session: Session) -> None:
+        for player in session.match.players:
+            session.apply({"type": "points", "player": player, "points": 3})
+        session.apply({"type": "end"})
+
+    try:
+        offered: list = []
+        table = publisher(offered)
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store))  # with NEW
+        one, two = new_offer_id(), new_offer_id()
+        table.handle(("message", round_topic("t1"), round_message(1, one)))
+        assert [offer.round for offer in offered] == [1]
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                             notes=device_notes(one)))  # OK on round 1's offer
+        table.handle(("message", round_topic("t1"), round_message(2, two)))
+        assert [offer.round for offer in offered] == [1, 2]  # the same group, round 2
+        table.handle(("message", round_topic("t1"), round_message(2, two)))
+        assert len(offered) == 2  # the broker's kept copy again: once
+        finish(Session.start("scoreboard", ["Ann", "Bob"], store=store,
+                             notes=device_notes(two)))
+        again: list = []  # a reboot: the broker hands the kept round over again
+        publisher(again).handle(("message", round_topic("t1"), round_message(2, two)))
+        assert again == []
+        publisher(again).handle(("message", round_topic("t1"), round_message(1, one)))
+        assert again == []
+    finally:
+        store.close()

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from companion.club import night as nights
 from companion.club import wire
 from companion.club.ledger import LEDGER_NAME, Ledger
+from companion.club.mirror import safe_result
 from companion.club.moves import FORMER_MAX, Move, move_topic, parse_move
 from companion.club.offers import (
     DASHBOARD_NOTE,
@@ -31,6 +32,7 @@ from companion.club.review import held_line
 from companion.club.rounds import Offer, parse_offer
 from companion.club.seating import Seat
 from companion.config import Club
+from companion.games import replay
 from companion.session import Session
 from companion.store import Store
 from tests.test_club_organiser import DEVICE, match_messages, origins, send
@@ -166,9 +168,9 @@ SEATS = [Seat("t1", ("Ann", "Bob")), Seat("t2", ("Cy", "Di"))]
        st.randoms(use_true_random=False))
 def test_a_rounds_result_is_only_ever_the_first_match_from_its_tables_offer(claims, rng):
     """Whatever finished matches claim whatever offers from whatever tables, in any
-    order: a table's result is the first started (then stored) match that came from that
-    table, from the offer it was sent, of the round's game with its seat's players;
-    nothing else ever is, and a match started later never replaces it."""
+    order: a table's result is the first stored match that came from that table, from
+    the offer it was sent, of the round's game with its seat's players; nothing else
+    ever is, and a match stored later never replaces it, whenever it says it started."""
     rnd = nights.Round(1, "scoreboard", 1, 0.0, SEATS, {"t1": "o1", "t2": "o2"})
     played = [Played(summary(n, players, game, float(started)), offer, table)
               for n, (table, offer, players, game, started) in enumerate(claims, 1)]
@@ -179,10 +181,77 @@ def test_a_rounds_result_is_only_ever_the_first_match_from_its_tables_offer(clai
                 p.offer == rnd.offers[seat.table] and p.match.game_id == "scoreboard" and
                 {n.casefold() for n in p.match.players} ==
                 {n.casefold() for n in seat.players}]
-        expected = min(fits, key=lambda m: (m.started, m.id)) if fits else None
+        expected = min(fits, key=lambda m: m.id) if fits else None
         assert found[seat.table] is expected
-    later = Played(summary(10**6, ("Ann", "Bob"), started=6.0), "o1", "t1")
-    assert nights.results(rnd, [*played, later])["t1"] is (found["t1"] or later.match)
+    for started in (6.0, -1.0):  # stored later, started later or "before" them all
+        later = Played(summary(10**6, ("Ann", "Bob"), started=started), "o1", "t1")
+        assert nights.results(rnd, [*played, later])["t1"] is (found["t1"] or later.match)
+
+
+def finished_match_messages(uid: str, offer_id: str, started: float, winner: str,
+                            table: str = "t1") -> list[tuple[str, bytes]]:
+    """A finished Scoreboard match of Ann and Bob at ``table`` from ``offer_id`` (none:
+    "") as its table publishes it: the cut, its two events and end, its retained state."""
+    header = {"game_id": "scoreboard", "players": ["Ann", "Bob"], "options": {},
+              "started": started, **({"offer": offer_id} if offer_id else {})}
+    events = [({"type": "points", "player": name, "points": 9 if name == winner else 1},
+               started + n) for n, name in enumerate(("Ann", "Bob"), 1)]
+    events.append(({"type": "end"}, started + 3))
+    hashes = wire.chain(events)
+    messages = [(wire.log_topic(table, uid), wire.encode(
+        {"op": "cut", "device": DEVICE, "uid": uid, "gen": 1, "keep": 0, "hash": "",
+         "match": header}))]
+    for seq, (event, at) in enumerate(events, 1):
+        messages.append((wire.log_topic(table, uid), wire.encode(
+            {"op": "event", "device": DEVICE, "uid": uid, "gen": 1, "seq": seq,
+             "prev": hashes[seq - 1], "hash": hashes[seq], "event": event, "at": at})))
+    result = safe_result(replay("scoreboard", ["Ann", "Bob"], {}, [e for e, _ in events]))
+    messages.append((wire.match_topic(table, uid), wire.encode(
+        {"device": DEVICE, "uid": uid, "table": table, **header, "gen": 1, "count": 3,
+         "hash": hashes[3], "state": "finished", "finished": started + 3,
+         "result": result})))
+    return messages
+
+
+@pytest.mark.parametrize("second_dashboard", [False, True])
+def test_a_second_match_from_one_offer_never_replaces_the_rounds_result(
+        tmp_path, second_dashboard):
+    """Found attacking issue 36: the round's result was the first *started* match from
+    the table's offer, by the time the table wrote in it; after its round was shown
+    (Ann won), the table sent another match from the same offer dated a minute before
+    it, Bob winning, and the round's result, the night's standings and the next round's
+    seating turned to Bob. The dashboard takes one match from an offer at a table, the
+    first it stores; another is a match like any other (in the league), on record.
+    A second dashboard (no night of its own) does the same."""
+    replies: list = []
+    receiver = Receiver(Store(":memory:"), lambda *r: replies.append(r),
+                        ledger=Ledger(tmp_path / LEDGER_NAME), clock=lambda: 1_800_000_000.0)
+    offer_id = new_offer_id()
+    receiver.offers_sent = (lambda: None) if second_dashboard else \
+        (lambda: {offer_id: "t1"})
+    rnd = nights.Round(1, "scoreboard", 1, 1_790_000_000.0, [Seat("t1", ("Ann", "Bob"))],
+                       {"t1": offer_id})
+    night = nights.Night("2026-11-26", [rnd])
+    first, second = DEVICE[:16] + "1" * 16, DEVICE[:16] + "2" * 16
+
+    def round_and_standings() -> tuple:
+        matches = nights.matches_of(receiver.store, night)
+        won = nights.results(rnd, matches)["t1"]
+        return won and won.winners, [(row["name"], row["wins"])
+                                     for row in nights.standings(night, matches)]
+
+    send(receiver, finished_match_messages(first, offer_id, 1_790_000_100.0, "Ann"))
+    shown = round_and_standings()
+    assert shown == (("Ann",), [("Ann", 1), ("Bob", 0)])
+    send(receiver, finished_match_messages(second, offer_id, 1_790_000_040.0, "Bob"))
+    assert receiver.store.match(receiver.store.find_uid(second)).finished is not None
+    assert round_and_standings() == shown
+    claims = [(row["uid"], row["detail"]) for row in receiver.ledger.audit()
+              if row["what"] == "offer"]
+    assert claims == [(second, {"sent_to": "t1", "taken_by": first})]
+    receiver.receipts()
+    said = {json.loads(data)["uid"]: json.loads(data).get("offer") for _, data in replies}
+    assert said == {first: offer_id, second: None}
 
 
 # -- a device move learned from the broker ---------------------------------------------------
@@ -224,6 +293,34 @@ def test_a_dashboard_learns_a_move_and_sets_the_devices_past_aside_quietly(tmp_p
     receiver.handle(move_topic(move.device), move.payload(), True)  # its echo: no change
     assert len([row for row in receiver.ledger.audit() if row["what"] == "moved"]) == 1
     receiver.handle(move_topic(move.device), b"not json", True)  # dropped, one line
+
+
+def test_a_device_moved_on_a_forged_row_that_plays_on_at_its_table_is_said(tmp_path):
+    """Found attacking issue 36: table-7 sends a match under t1's device id; the page
+    lists "a device bound to t1 spoke for table-7 ... until the organiser moves it", and
+    the organiser, taking it for a Pi carried across the room, moves it. t1's own Pi,
+    still at t1, then had every new match set aside as "its past" there: no row, a log
+    line at INFO, t1's games gone from the club without a word. A match started at a
+    table after the device was moved away from it is not its past: it is listed for the
+    organiser (who can move it back); what was started there before the move stays
+    set aside quietly."""
+    moved_at = 1_790_000_500.0
+    receiver = Receiver(Store(":memory:"), lambda *r: None, clock=lambda: moved_at,
+                        ledger=Ledger(tmp_path / LEDGER_NAME, clock=lambda: moved_at))
+    receiver.request = lambda *r: None
+    uid = [DEVICE[:16] + f"{n:016x}" for n in range(5)]
+    send(receiver, finished_match_messages(uid[1], "", 1_790_000_000.0, "Ann"))  # at t1
+    send(receiver, finished_match_messages(uid[2], "", 1_790_000_100.0, "Bob", "table-7"))
+    [row] = receiver.refused_rows()
+    assert (row["table"], row["bound"]) == ("table-7", "t1")
+    assert receiver.move_refused(row["id"])  # the organiser falls for it
+    assert receiver.ledger.table_of(DEVICE) == "table-7"
+    send(receiver, finished_match_messages(uid[3], "", 1_790_000_200.0, "Ann"))  # before
+    assert receiver.refused_rows() == []  # its past at t1: quiet
+    send(receiver, finished_match_messages(uid[4], "", moved_at + 60, "Bob"))  # t1 plays on
+    assert [(row["table"], row["bound"]) for row in receiver.refused_rows()] == [
+        ("t1", "table-7")]
+    assert receiver.store.find_uid(uid[4]) is None  # still not taken: the organiser decides
 
 
 def test_the_organisers_move_is_published_once_and_an_older_one_does_not_undo_it(tmp_path):

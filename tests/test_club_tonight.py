@@ -76,6 +76,25 @@ def test_the_bar_a_state_dir_that_cannot_be_made_is_one_line(tmp_path, where):
         assert "--state-dir" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_table_named_like_a_number_is_named_with_a_comma_after_it(tmp_path):
+    """Found attacking issue 36: a club whose tables are named 3, 7 and 12 could not
+    seat table 7 alone (``--tables 7`` is seven tables, ``--tables 7,`` was refused).
+    A comma at the end names the one table; a number that is also a table's name says
+    how to name it."""
+    state = tmp_path / "club"
+    heard(state, **{"3": 3_000.0, "7": 2_000.0, "12": 1_000.0})
+    assert seated_at(seat(state, NINE[:3], "7,")) == ["7"]
+    assert seated_at(seat(state, NINE[:3], " 12 , ")) == ["12"]
+    done = seat(state, NINE[:6], "3")
+    assert seated_at(done) == ["3", "7", "12"]  # three tables, the latest heard first
+    assert ("companion club: 3 is how many tables to seat: to seat only the table named "
+            "3, write --tables 3,\n") in done.stderr
+    assert "how many tables" not in seat(state, NINE[:6], "2").stderr  # no table "2"
+    for bad in (",", "7,,", ",7"):
+        done = seat(state, NINE[:3], bad)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
 def test_a_round_that_leaves_tables_empty_says_which(tmp_path):
     done = seat(tmp_path / "club", NINE[:4], "3")  # 4 players of Final Count: 2 tables
     assert seated_at(done) == ["table-1", "table-2"]

@@ -29,7 +29,7 @@ from companion.club import moves, wire
 from companion.club.ledger import LEDGER_NAME, Ledger
 from companion.club.login import PAUSE_FIRST, PAUSE_MOST, Comeback, LoginFight
 from companion.club.receiver import Receiver
-from companion.club.rounds import RoundSender
+from companion.club.rounds import ROUNDS_TOPIC, RoundSender, round_table
 from companion.errors import CompanionError, StoreError, one_line
 from companion.lang import _
 
@@ -229,7 +229,8 @@ class Dashboard:
             # before it hears the device's table.
             link = BrokerLink(
                 self.broker, f"companion-club-{store.device_id()[:12]}", self.post,
-                subscribe=(moves.TOPIC, *wire.DASHBOARD_TOPICS), persistent=True,
+                subscribe=(moves.TOPIC, *wire.DASHBOARD_TOPICS, ROUNDS_TOPIC),
+                persistent=True,
                 retry=self.retry, **self.auth)
         except (StoreError, CompanionError) as err:
             self.error = str(err)
@@ -331,6 +332,8 @@ class Dashboard:
                     return
                 if item[0] == "message" and moves.is_move_topic(item[1]):
                     self._guarded("move", receiver.handle, *item[1:4])  # before the rest
+                elif item[0] == "message" and round_table(item[1]):
+                    self._guarded("round", self._rounds.heard, *item[1:3])
                 elif item[0] == "message":
                     self.lanes.put(*item[1:4])
                 else:

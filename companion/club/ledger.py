@@ -130,6 +130,7 @@ class Ledger:
                              .format(path=path, problem=err)) from None
         self._tables: dict[str, str] = {}
         self._former: dict[str, frozenset[str]] = {}
+        self._moved_at: dict[str, float] = {}
         self._read_bindings()
         self._seen: dict[str, float] = dict(self._conn.execute(
             "SELECT table_name, at FROM seen"))
@@ -155,10 +156,11 @@ class Ledger:
         for device, table in self._conn.execute(
                 "SELECT device, table_name FROM devices ORDER BY first_seen DESC"):
             self._tables[_key(device)] = table  # an older ledger kept whole ids
-        self._former = {}
-        for device, former in self._conn.execute("SELECT device, former FROM moves"):
+        self._former, self._moved_at = {}, {}
+        for device, former, at in self._conn.execute("SELECT device, former, at FROM moves"):
             try:
                 self._former[device] = frozenset(str(name) for name in json.loads(former))
+                self._moved_at[device] = float(at)
             except (TypeError, ValueError):
                 continue  # a row no dashboard wrote: the device keeps its binding only
 
@@ -232,6 +234,7 @@ class Ledger:
                            " announced) VALUES (?, ?, ?, ?, ?)",
                            (key, table, json.dumps(list(former)), at, int(announced)))
         self._former[key] = frozenset(former)
+        self._moved_at[key] = at
 
     def unannounced(self) -> list[dict[str, Any]]:
         """The organiser's moves the broker does not have yet (to be published)."""
@@ -244,11 +247,15 @@ class Ledger:
         self._conn.execute("UPDATE moves SET announced = 1 WHERE device = ? AND at = ?",
                            (_key(device), at))
 
-    def moved_from(self, device: str, table: str) -> bool:
+    def moved_from(self, device: str, table: str, started: float | None = None) -> bool:
         """``device`` was moved away from ``table`` (by the organiser, here or on another
-        dashboard): what it still says there is its past, not a second table."""
+        dashboard): what it still says there is its past, not a second table; but not a
+        match ``started`` there after the move (a table's clock: a device moved on a
+        forged row, still playing at its table, is said, not silenced)."""
         key = _key(device)
-        return table in self._former.get(key, ()) and self._tables.get(key) != table
+        if table not in self._former.get(key, ()) or self._tables.get(key) == table:
+            return False
+        return started is None or started <= self._moved_at.get(key, float("inf"))
 
     def refuse_device(self, device: str, table: str) -> bool:
         """``device``, bound to another table, spoke for ``table``: listed for the

@@ -16,7 +16,7 @@ from typing import Any
 from companion.club import wire
 from companion.club.ledger import content_digest, fingerprint
 from companion.club.mirror import MIRROR_KEY, Mirror, safe_result
-from companion.club.offers import keep_offer, valid_offer_id
+from companion.club.offers import keep_offer, taken_by, valid_offer_id
 from companion.club.review import SETTLED
 from companion.errors import CompanionError, StoreError
 from companion.games import new_match, replay
@@ -175,12 +175,24 @@ class MatchBook:
     def _claim_offer(self, mirror: Mirror, offer_id: Any) -> None:
         """The match says it was started from round offer ``offer_id``: kept with it
         when the offer is one this dashboard sent to the table it came from (or when
-        this dashboard seated no night: the night's results check it there); else it is
-        a match like any other, and the claim is on record."""
+        this dashboard seated no night: the night's results check it there) and no
+        other match from that table took it first; else it is a match like any other,
+        and the claim is on record."""
         sent = self.offers_sent()
         if valid_offer_id(offer_id) and (sent is None or sent.get(offer_id) == mirror.table):
-            keep_offer(self.store, mirror.uid, offer_id, mirror.table)
-            mirror.offer = offer_id
+            first = taken_by(self.store, offer_id, mirror.table)
+            if first in (None, mirror.uid):
+                keep_offer(self.store, mirror.uid, offer_id, mirror.table)
+                mirror.offer = offer_id
+                return
+            # A second match from one offer (a made-up one, or one dated before the
+            # first): it would have replaced the round's result after it was shown.
+            self.ledger.note(mirror.table, mirror.uid, "offer",
+                             {"sent_to": mirror.table, "taken_by": first})
+            self._say(logging.WARNING, "offer", mirror.table,
+                      "club: %s: match %s claims a round offer match %s was started from; "
+                      "it is a match like any other, never a round's result", mirror.table,
+                      mirror.uid, first)
             return
         sent_to = sent.get(offer_id) if sent is not None and valid_offer_id(offer_id) else None
         self.ledger.note(mirror.table, mirror.uid, "offer", {"sent_to": sent_to})

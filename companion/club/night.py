@@ -19,7 +19,6 @@ import json
 import os
 import random
 import secrets
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,30 +152,6 @@ def save(state_dir: Path, night: Night) -> None:
     os.replace(partial, path)
 
 
-def known_tables(state_dir: Path) -> list[str]:
-    """The club's tables the dashboard's ledger has heard of, in natural order
-    (table-2 before table-10)."""
-    from companion.club.ledger import LEDGER_NAME
-
-    path = state_dir / LEDGER_NAME
-    if not path.exists():
-        return []
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            rows = db.execute("SELECT table_name FROM seen UNION "
-                              "SELECT table_name FROM devices").fetchall()
-    except sqlite3.Error:
-        return []
-    return sorted({str(name) for (name,) in rows}, key=_natural)
-
-
-def _natural(name: str) -> tuple[Any, ...]:
-    import re
-
-    return tuple(int(part) if part.isdigit() else part
-                 for part in re.split(r"(\d+)", name.casefold()))
-
-
 # -- results and standings ----------------------------------------------------------------
 
 
@@ -184,7 +159,8 @@ def results(rnd: Round, matches: Iterable[offer_ids.Played]) -> dict[str, Any]:
     """Each table's finished match of the round (a :class:`~companion.store.
     MatchSummary`), or None while it is being played: the match started from the offer
     the table was sent, that came from that table, with the seat's game and players
-    (the first started, should the table's device have started two)."""
+    (the first the dashboard stored, should the table have sent two: never by the time
+    a table says it started one, which the table writes)."""
     seats = {rnd.offers[seat.table]: seat for seat in rnd.seats if rnd.offers.get(seat.table)}
     found: dict[str, Any] = {seat.table: None for seat in rnd.seats}
     for match, offer, table in matches:
@@ -192,8 +168,7 @@ def results(rnd: Round, matches: Iterable[offer_ids.Played]) -> dict[str, Any]:
         if seat is None or table != seat.table or match.game_id != rnd.game or \
                 {key(name) for name in match.players} != {key(name) for name in seat.players}:
             continue
-        if found[table] is None or (match.started, match.id) < (found[table].started,
-                                                                 found[table].id):
+        if found[table] is None or match.id < found[table].id:
             found[table] = match
     return found
 

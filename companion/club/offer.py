@@ -57,17 +57,30 @@ class RoundOffer(Message):
                     notes=device_notes(offer.offer_id))
         except RemoteError as refused:
             if refused.code == "OPEN" and not force:
-                return Confirm(self.title, wrap(pgettext(
+                return RoundQuestion(self.title, wrap(pgettext(
                     "screen 21x4", "A game is not finished. Keep it as abandoned and start "
                     "round {round}?").format(round=offer.round)),
                                lambda ctx: self.start(force=True), self.parent)
-            return Message(self.title, wrap(refused.message), self.parent)
+            return RoundRefused(self.title, wrap(refused.message), self.parent)
         return self.app.screen
+
+
+class RoundQuestion(Confirm):
+    """An offer's "Keep it as abandoned and start round N?": a newer offer takes its
+    place, as it takes an offer's."""
+
+
+class RoundRefused(Message):
+    """Why an offer's game could not start: a newer offer takes its place too."""
 
 
 def offer_round(app: Any, offer: Any) -> None:
     """On the owner thread: show the offer over whatever is on the screen (a newer
-    offer takes the place of one still shown)."""
-    under = app.screen.parent if isinstance(app.screen, RoundOffer) else app.screen
+    offer takes the place of one still shown, or of its question: BACK on the newer one
+    once brought the older round's "keep it as abandoned?" back, and OK there started
+    the round the organiser had seated again; found attacking issue 36)."""
+    under = app.screen
+    if isinstance(under, (RoundOffer, RoundQuestion, RoundRefused)):
+        under = under.parent
     app.set_screen(RoundOffer(app, offer, under))
     app.wake()  # news for the people at the table

@@ -13,7 +13,9 @@ one it sent to that table, and its receipts of the match say it.
 A round's result at a table is the finished match started from that table's offer, from
 that table, with the seat's game and players (:func:`companion.club.night.results`): a
 match from another table, or a second match of the same group, is a match like any
-other. Matches from before offers (no id) stay what they were.
+other. The dashboard takes one match from an offer at a table (:data:`TAKEN_NOTE`), the
+first it stores: a second one, whenever its table says it started, never replaces it.
+Matches from before offers (no id) stay what they were.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from typing import Any, NamedTuple
 DEVICE_NOTE = "club-offer:"
 #: The dashboard's store keeps ``{"offer": ID, "table": T}`` under this key + the uid.
 DASHBOARD_NOTE = "club-round:"
+#: ... and the uid of the one match it took from an offer under this key + table/offer.
+TAKEN_NOTE = "club-round-taken:"
 
 _ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -54,6 +58,13 @@ def device_offer(store: Any, uid: str) -> str:
     return value if valid_offer_id(value) else ""
 
 
+def offers_started(store: Any) -> set[str]:
+    """Every offer the device's matches were started from (a round's offer is shown
+    once: :func:`companion.club.rounds.already_started`)."""
+    return {value for value in store.meta_under(DEVICE_NOTE).values()
+            if valid_offer_id(value)}
+
+
 class Played(NamedTuple):
     """A finished match of the dashboard's store that was started from an offer: the
     match (a :class:`~companion.store.MatchSummary`), the offer, the table it came from."""
@@ -65,8 +76,16 @@ class Played(NamedTuple):
 
 def keep_offer(store: Any, uid: str, offer_id: str, table: str) -> None:
     """The dashboard keeps that its match ``uid`` from ``table`` was started from
-    ``offer_id``."""
+    ``offer_id`` (the one match it takes from that offer at that table)."""
     store.set_meta(DASHBOARD_NOTE + uid, json.dumps({"offer": offer_id, "table": table}))
+    store.set_meta(f"{TAKEN_NOTE}{table}/{offer_id}", uid)
+
+
+def taken_by(store: Any, offer_id: str, table: str) -> str | None:
+    """The match the dashboard took as started from ``offer_id`` at ``table`` (None:
+    none yet). An offer is one seat: a second match from it, whatever time its table
+    says it started, is a match like any other."""
+    return store.meta(f"{TAKEN_NOTE}{table}/{offer_id}")
 
 
 def played(store: Any, offers: Collection[str], since: float) -> list[Played]:

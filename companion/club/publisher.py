@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club import wire
-from companion.club.offers import device_offer
+from companion.club.offers import device_offer, offers_started
 from companion.club.rounds import already_started, parse_offer, round_topic
 from companion.config import Club
 from companion.errors import CompanionError, StoreError
@@ -496,8 +496,10 @@ class Publisher:
         if offer == self.offered:
             return  # the broker's kept copy again after a reconnect
         self.offered = offer
-        recent = [*self.store.summaries(finished=False), *self.store.past(5)]
-        if not already_started(offer, recent, time.time()):  # not again after a reboot
+        recent = [] if offer.offer_id else [*self.store.summaries(finished=False),
+                                            *self.store.past(5)]
+        started = offers_started(self.store) if offer.offer_id else set()
+        if not already_started(offer, recent, time.time(), started):  # once, not per boot
             self.on_round(offer)
 
 

@@ -214,7 +214,7 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
                       "dropped", table, uid[:40], device[:40])
             return None
         if not self.ledger.claim(table, device):
-            if self.ledger.moved_from(device, table):  # its past there, not a 2nd table
+            if self.ledger.moved_from(device, table, _started(payload)):  # its past there
                 self._say(logging.INFO, "moved", table,
                           "club: device %s was moved away from %s; a message for match %s "
                           "set aside", device[:40], table, uid[:40])
@@ -281,3 +281,12 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
             if mirror is not None:
                 self._unknown.get(mirror.table, set()).discard(uid)
         self.changed("")
+
+
+def _started(payload: Mapping[str, Any]) -> float | None:
+    """When a message says its match started (a cut's header, a retained state), or
+    None (an event)."""
+    header = payload.get("match", payload)
+    started = header.get("started") if isinstance(header, Mapping) else None
+    return float(started) if isinstance(started, (int, float)) and \
+        not isinstance(started, bool) else None

@@ -15,7 +15,7 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -87,15 +87,24 @@ def parse_offer(data: bytes, table: str) -> Offer:
 
 
 #: A match of the round's game and players started this recently means the table has
-#: started the round already (a reboot brings the broker's kept copy of the offer back).
+#: started the round already (a reboot brings the broker's kept copy of the offer back),
+#: for a round from a dashboard before offer ids.
 STARTED_WITHIN = 12 * 3600
 
 
-def already_started(offer: Offer, matches: Sequence[Any], now: float) -> bool:
-    """One of the table's ``matches`` (anything with ``game_id``, ``players`` and
-    ``started``) is this round's game with its players, started lately."""
+def already_started(offer: Offer, matches: Sequence[Any], now: float,
+                    offers_started: Collection[str] = ()) -> bool:
+    """The table has started this round already: one of its matches was started from
+    the round's offer (``offers_started``: the offer ids its matches were started from).
+    Only a round without an id (a dashboard before them) is told by the game and the
+    players: one of ``matches`` (anything with ``game_id``, ``players`` and
+    ``started``) is this round's game with its players, started lately. (By the game
+    and the players, round 2 of a group seated again at its table, or round 1 after the
+    group played a game of it with NEW, was never offered.)"""
     from companion.club.seating import key
 
+    if offer.offer_id:
+        return offer.offer_id in offers_started
     players = {key(name) for name in offer.players}
     return any(match.game_id == offer.game and {key(n) for n in match.players} == players
                and now - match.started < STARTED_WITHIN for match in matches)
@@ -149,9 +158,33 @@ class DashboardLock:
             return False
 
 
+#: What a dashboard subscribes to besides the tables' own topics: the rounds the broker
+#: keeps for them (:meth:`RoundSender.heard`).
+ROUNDS_TOPIC = f"{wire.ROOT}/+/round"
+
+
+def round_table(topic: str) -> str | None:
+    """The table of a round topic (None: not one)."""
+    from companion.config import valid_table_name
+
+    parts = topic.split("/")
+    if len(parts) == 3 and parts[0] == wire.ROOT and parts[2] == "round" and \
+            valid_table_name(parts[1]):
+        return parts[1]
+    return None
+
+
 class RoundSender:
     """Sends the night's newest round to the tables when the night's file changes;
-    ``publish(topic, payload, retain)``; ``today()`` the day a night is kept for."""
+    ``publish(topic, payload, retain)``; ``today()`` the day a night is kept for.
+
+    It clears a round the broker keeps for a table only when that round is one of its
+    own night's that is no offer any more (a round of a night gone by, or a table left
+    out of the newest round): it hears what the broker keeps (:meth:`heard`). A second
+    dashboard started on a state dir with an older night's file used to clear the round
+    of every table its ledger knew, tonight's rounds of the dashboard that seated them
+    too, so a table that connected later was never offered its seat (found attacking
+    issue 36)."""
 
     def __init__(self, state_dir: Path, publish: Callable[[str, bytes, bool], Any],
                  today: Callable[[], str]):
@@ -161,7 +194,8 @@ class RoundSender:
         self._seen: tuple[int, int] | None = None
         self._sent: dict[str, tuple[str, int]] = {}  # table: (day, round) it was sent
         self.lock = DashboardLock(self.state_dir)
-        self._cleared = False
+        self._kept: dict[str, str] = {}  # table: the offer of the round the broker keeps
+        self._stale: set[str] = set()  # this dashboard's offers that are no offer any more
 
     @classmethod
     def for_dashboard(cls, state_dir: Path, link: Any) -> RoundSender | None:
@@ -188,11 +222,10 @@ class RoundSender:
         self._seen = mark
         night = nights.load(self.state_dir, self.today())
         rnd = night.current
+        current = set(rnd.offers.values()) if rnd is not None else set()
+        self._stale = set(nights.offers_sent(self.state_dir) or {}) - current
+        self._clear_stale()
         if rnd is None:  # a new night: last night's rounds are no offer any more
-            if not self._cleared:
-                for table in nights.known_tables(self.state_dir):
-                    self.publish(round_topic(table), b"", True)
-                self._cleared = True
             return 0
         seated = {seat.table for seat in rnd.seats}
         for table in sorted(set(self._sent) - seated):
@@ -206,6 +239,31 @@ class RoundSender:
                 sent += 1
         _write_json(self.state_dir / SENT_FILE, {"day": night.day, "round": rnd.number})
         return sent
+
+
+    def heard(self, topic: str, data: bytes) -> None:
+        """The round the broker keeps for a table (``companion/<table>/round``, retained,
+        this dashboard's or another's): cleared when it is one of this dashboard's
+        that is no offer any more, left alone when it is anyone else's."""
+        from companion.club.offers import valid_offer_id
+
+        table = round_table(topic)
+        if table is None:
+            return
+        self._kept.pop(table, None)
+        try:
+            offer = wire.decode(data).get("offer") if data else None
+        except wire.WireError:
+            return
+        if valid_offer_id(offer):
+            self._kept[table] = offer
+            self._clear_stale()
+
+    def _clear_stale(self) -> None:
+        for table, offer in sorted(self._kept.items()):
+            if offer in self._stale:
+                self.publish(round_topic(table), b"", True)
+                del self._kept[table]
 
 
 def _write_json(path: Path, data: Any) -> None:

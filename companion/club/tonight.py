@@ -124,6 +124,11 @@ def said(rnd: Round, tables: Sequence[ClubTable], asked: int | Sequence[str], *,
                 game=game, low=low, high=high, n=len(tonight.empty),
                 tables=and_list(tonight.empty)))
     if isinstance(asked, int):
+        if str(asked) in by_name:
+            # Translators: {n} is a number the organiser gave as --tables, and also the
+            # name of one of the club's tables; "--tables {n}," stays as it is.
+            tonight.notes.append(_("{n} is how many tables to seat: to seat only the "
+                                   "table named {n}, write --tables {n},").format(n=asked))
         if not known:
             tonight.notes.append(_("no dashboard is running, so which tables are online "
                                    "is not known: the tables heard most recently are "

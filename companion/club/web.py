@@ -239,7 +239,11 @@ class ClubPage:
         open page (twenty viewers cost one render, not twenty), off the event loop: a
         big night's page takes tens of milliseconds to render, which no other page's
         stream should wait for."""
-        key = (self.tick, self._problem(), lang.current())
+        # The results stored so far too: they are the API's as soon as a batch is
+        # committed, a tick only at the next snapshot (up to 0.1 s later), and a page
+        # read between the two showed the round unfinished that /api/club had finished.
+        key = (self.tick, self.dashboard.snapshot().get("results"), self._problem(),
+               lang.current())
         entry = self._html
         if entry is None or entry[0] != key or entry[1].done() and (
                 entry[1].cancelled() or entry[1].exception() is not None):
