@@ -96,10 +96,11 @@ def fields(text: str) -> set[str] | None:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name}
 
 
-def filled(text: str, code: str = "en") -> str:
+def filled(text: str, code: str = "en", message: str | None = None) -> str:
     """``text`` with each placeholder replaced by its worst value at a table speaking
-    ``code`` (:func:`companion.worst.worst_values`)."""
-    values = filled_with(fields(text) or set(), worst_values(code))
+    ``code`` (:func:`companion.worst.worst_values`; ``message``: the English whose
+    translation ``text`` is, where its place shows less than the worst)."""
+    values = filled_with(fields(text) or set(), worst_values(code, message))
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
@@ -146,7 +147,7 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool,
     if missing_letters:
         found.append(_problem(entry, "letters", "the font cannot draw "
                               + " ".join(missing_letters), text))
-    why = place.overflow(filled(text, code))
+    why = place.overflow(filled(text, code, entry.msgid))
     if why:
         found.append(_problem(entry, "overflow", why, text))
     return found

@@ -36,7 +36,7 @@ from PIL import Image
 from companion.chance import SECRET_BYTES
 from companion.clock import Clock, monotonic
 from companion.lang import lazy
-from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
+from companion.ui.canvas import CHAR_W, LINE_H, MENU_PITCH, WIDTH, Canvas, clip
 from companion.ui.keys import (
     CONFIRM_KEYS,
     LINES_KEYS,
@@ -302,7 +302,7 @@ class Menu(Screen):
             if note:
                 room = 20 - len(note)
                 label = clip(label, room).ljust(room) + " " + note
-            canvas.line(row, label, invert=index == self.selected)
+            canvas.line(row, label, invert=index == self.selected, pitch=MENU_PITCH)
 
 
 class Message(Screen):
