@@ -288,3 +288,38 @@ def test_four_menu_rows_end_above_the_hint_line():
     bar = [y for y in range(HINT_Y) if picture.getpixel((127, y))]
     assert bar and bar[-1] < HINT_Y - 1          # a blank row between it and the hint
     assert [text for text in drawn(menu) if text.startswith("Row")][-1] == "Row 3"
+
+
+# -- French: a narrow no-break space before : ; ? ! ------------------------------------------
+
+
+def test_a_no_break_space_keeps_its_words_on_one_line():
+    from companion.ui.screen import folded, wrap
+
+    text = "Ann\u202f: sortie, Bob\u00a0: encore une carte"
+    lines = wrap(text, 10)
+    assert lines == ["Ann\u202f:", "sortie,", "Bob\u00a0:", "encore une", "carte"]
+    assert not any(line.startswith(":") for line in lines)
+    assert folded("Prête\u202f?\nOK") == ["Prête\u202f?", "OK"]
+
+
+def test_the_font_draws_a_no_break_space_as_the_space():
+    from companion import font
+    from companion.langcheck import undrawable
+    from companion.ui.canvas import Canvas
+
+    for space in ("\u00a0", "\u202f"):
+        assert font.glyph(space) == font.glyph(" ")
+        assert undrawable(f"Ann{space}: sortie") == []
+        spaced, plain = Canvas(), Canvas()
+        spaced.text(1, 20, f"Ann{space}:")
+        plain.text(1, 20, "Ann :")
+        assert spaced.image.tobytes() == plain.image.tobytes()
+    assert undrawable("Ann\u2009:") == ["\u2009"]    # a thin space the font has not
+
+
+def test_lang_check_measures_a_no_break_phrase_as_one_word():
+    from companion.langcheck import Place
+
+    assert Place(6, 2).overflow("Ann\u202f: sortie") is None
+    assert "longer than a line" in Place(4, 2).overflow("Ann\u202f: sortie")
