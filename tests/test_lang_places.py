@@ -323,3 +323,23 @@ def test_lang_check_measures_a_no_break_phrase_as_one_word():
 
     assert Place(6, 2).overflow("Ann\u202f: sortie") is None
     assert "longer than a line" in Place(4, 2).overflow("Ann\u202f: sortie")
+
+
+# -- the walk stays in its language --------------------------------------------------------
+
+
+def test_a_walk_through_settings_language_stays_in_its_own(speak):
+    """Choosing Deutsch under Settings > Language during a French walk: the walk speaks
+    French again at once, so what it meets is filed under French."""
+    from companion.ui.inspect import Walk
+    from companion.ui.language import language_menu
+
+    speak("fr")
+    with Inspector() as inspector:
+        walk = Walk(inspector, seed=1)
+        menu = language_menu(Context(), Menu("Réglages", []))
+        menu.selected = lang.LANGUAGES.index("de")
+        walk.rng.choice = lambda presses: ("ok", False)      # OK on Deutsch, every time
+        walk.run(menu, 3)
+    assert walk.language == "fr" == lang.current()
+    assert walk.seen == {"Menu"}
