@@ -343,3 +343,43 @@ def test_a_walk_through_settings_language_stays_in_its_own(speak):
         walk.run(menu, 3)
     assert walk.language == "fr" == lang.current()
     assert walk.seen == {"Menu"}
+
+
+# -- the pages: Card-Down's colours and suits, "Game" ----------------------------------------
+
+
+def test_the_page_says_card_downs_colours_and_suits_in_words(speak):
+    import test_card_down as rules
+
+    from companion.remote import pads
+    from companion.remote.web import views
+
+    speak("es")
+    card = rules.card("7 blue spades")
+    assert views.event_words({"type": "play", "player": "Jo", "card": card}) == \
+        "Jo jugó 7 azul picas"
+    assert "ámbar" in views.event_words({"type": "colour", "player": "Jo", "colour": "yellow"})
+    match = rules.started(top="7 blue spades")
+    facts = {fact["label"]: fact["text"] for fact in match.context()["facts"]}
+    assert facts["Juego"] == "1"            # the game's number in the match
+    assert "7 azul picas" in facts.values()
+    colour = next(field for pad in pads.pads(match) if pad["type"] == "play"
+                  for field in pad["fields"] if field["name"] == "card.colour")
+    assert colour["names"]["yellow"] == "ámbar" and "yellow" in colour["values"]
+    speak("en")
+    assert views.event_words({"type": "play", "player": "Jo", "card": card}) == \
+        "Jo played 7 blue spades"
+
+
+def test_a_games_number_and_the_game_field_are_two_words(speak):
+    """Polish: "Gra" is which game (the history's filter), "Partia" a game's number in
+    the match (the live page's facts, the score sheet's heading)."""
+    from companion.remote.web import views
+
+    speak("pl")
+    match = Session.start("count-up-21", ["Ann", "Bob"], {}).match
+    labels = [fact["label"] for fact in match.context()["facts"]]
+    assert labels[0] == "Partia" and views.sheet_word("game") == "Partia"
+    assert lang.gettext("Game") == "Gra"
+    speak("fr")
+    assert lang.gettext("Game") == "Jeu" and views.sheet_word("game") == "Partie"

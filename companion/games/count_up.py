@@ -280,8 +280,9 @@ class CountUp(Match):
         last = state["last_trick"]
         return [
             # Translators: labels of the page; "Game" is the game's number in the match.
-            (_("Game"), _("{value} (first to {n})").format(value=state["game_number"],
-                                                          n=self.games_to_win)),
+            (pgettext("game in a match", "Game"),
+             _("{value} (first to {n})").format(value=state["game_number"],
+                                               n=self.games_to_win)),
             (_("Leads"), state["leader"]),
             (_("Trick"), " ".join(map(str, state["trick"])) or _("none yet")),
             (_("May follow"), None if self.over else self._what_may_follow()),
