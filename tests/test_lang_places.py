@@ -383,3 +383,17 @@ def test_a_games_number_and_the_game_field_are_two_words(speak):
     assert lang.gettext("Game") == "Gra"
     speak("fr")
     assert lang.gettext("Game") == "Jeu" and views.sheet_word("game") == "Partie"
+
+
+def test_a_config_before_the_command_gives_help_its_language(tmp_path, capsys):
+    from companion.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[ui]\nlanguage = "de"\n', encoding="utf-8")
+    try:
+        assert main(["--config", str(config), "--help"]) == 0
+        assert "Optionen" in capsys.readouterr().out
+        assert main(["--config", str(config), "config"]) == 0
+        assert f"# aus {config}" in capsys.readouterr().out
+    finally:
+        lang.use("en")
