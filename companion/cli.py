@@ -65,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if getattr(args, "config", None) is None:  # --config before the command
+        args.config = args.top_config
     try:
         if getattr(args, "config", None):
             _config(args)  # a --config given is checked, even where a command needs none

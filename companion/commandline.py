@@ -35,6 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}",
                         help=_("show program's version number and exit"))
+    # Before the command as after it: "companion --config FILE --help" is the help in
+    # that file's language, and "companion --config FILE run" reads it.
+    parser.add_argument("--config", metavar="PATH", type=arguments.path, dest="top_config",
+                        help=_("configuration file (TOML)"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, **kw: str) -> argparse.ArgumentParser:

@@ -30,6 +30,10 @@ CELL_W, CELL_H = 8, 11
 ACCENT_ROWS = 2
 #: What an undrawable character shows as.
 MISSING = "?"
+#: The spaces the screen draws as the space between words: the space, the no-break
+#: space and the narrow no-break space French writes before : ; ? ! (the screen keeps
+#: a no-break space's words together on one line: companion.ui.screen.wrap).
+SPACES = " \u00a0\u202f"
 
 
 @lru_cache(maxsize=1)
@@ -70,8 +74,11 @@ def blank(char: str) -> bool:
 
 
 def glyph_index(char: str) -> int:
-    """Where ``char``'s cell is in the glyph file; an undrawable one gets ``MISSING``'s."""
+    """Where ``char``'s cell is in the glyph file; an undrawable one gets ``MISSING``'s,
+    a space of :data:`SPACES` the space's."""
     index = _loaded()[0]
+    if char in SPACES:
+        return index[" "]
     return index.get(char, index[MISSING])
 
 

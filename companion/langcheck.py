@@ -34,7 +34,7 @@ from companion import agreement, font, lang, po
 from companion.lang import LANGUAGES, LOCALE_DIR
 from companion.ui.canvas import CHAR_W, WIDTH, text_width
 from companion.ui.inspect import walk_everything
-from companion.ui.screen import folded
+from companion.ui.screen import folded, words
 from companion.worst import filled_with, worst_values
 
 TEMPLATE = LOCALE_DIR / "companion.pot"
@@ -77,7 +77,7 @@ class Place:
             if width > self.columns * CHAR_W:
                 return f"{len(text)} characters; the place has {self.columns}"
             return None
-        long_words = [word for word in text.split() if len(word) > self.columns]
+        long_words = [word for word in words(text) if len(word) > self.columns]
         if long_words:
             return f"the word {long_words[0]!r} is longer than a line of {self.columns}"
         # The screens keep a text's own line breaks and fold each line still too long.
@@ -96,10 +96,11 @@ def fields(text: str) -> set[str] | None:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name}
 
 
-def filled(text: str, code: str = "en") -> str:
+def filled(text: str, code: str = "en", message: str | None = None) -> str:
     """``text`` with each placeholder replaced by its worst value at a table speaking
-    ``code`` (:func:`companion.worst.worst_values`)."""
-    values = filled_with(fields(text) or set(), worst_values(code))
+    ``code`` (:func:`companion.worst.worst_values`; ``message``: the English whose
+    translation ``text`` is, where its place shows less than the worst)."""
+    values = filled_with(fields(text) or set(), worst_values(code, message))
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
@@ -108,8 +109,8 @@ def filled(text: str, code: str = "en") -> str:
 
 def undrawable(text: str) -> list[str]:
     """The letters of ``text`` the device's font has no picture for (or a blank one)."""
-    return sorted({char for char in text
-                   if char not in " \n" and (not font.drawable(char) or font.blank(char))})
+    return sorted({char for char in text if char not in font.SPACES + "\n"
+                   and (not font.drawable(char) or font.blank(char))})
 
 
 def _problem(entry: po.Entry, kind: str, detail: str, text: str = "") -> dict[str, Any]:
@@ -146,7 +147,7 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool,
     if missing_letters:
         found.append(_problem(entry, "letters", "the font cannot draw "
                               + " ".join(missing_letters), text))
-    why = place.overflow(filled(text, code))
+    why = place.overflow(filled(text, code, entry.msgid))
     if why:
         found.append(_problem(entry, "overflow", why, text))
     return found

@@ -12,6 +12,13 @@ a Full Counter deck profile can give one::
     >>> worst_values("en")["prizes"]
     '99 99 99'
 
+A placeholder is filled by its name wherever it stands, unless the one place that shows
+it can only ever show less (:data:`NARROWER`): a prize space's points are one prize's,
+not the three a hand can win::
+
+    >>> worst_values("en")["points"], worst_values("en", "{points} pt")["points"]
+    ('297', '99')
+
 The font advances every letter by the same 6 pixels today (companion.ui.canvas), so any
 letter takes as much room as any other; the letters are still chosen by the ink they
 lay down, widest first (then darkest), so a font whose letters advance by their width
@@ -24,15 +31,15 @@ from __future__ import annotations
 from functools import cache
 
 from companion import font
-from companion.games import block_lottery, scoreboard
+from companion.games import block_lottery, count_up, scoreboard
 from companion.games.final_count import goal_from_rolls
 from companion.games.full_counter_cards import NAMES as CARD_NAMES
 from companion.games.full_counter_cards import PROFILE_LIMITS
 from companion.names import NAME_MAX, BadName, check_players
 from companion.table import dice, timer
 
-__all__ = ["ALPHABETS", "PEOPLE", "long_names", "widest_letters", "worst_values",
-           "filled_with"]
+__all__ = ["ALPHABETS", "NARROWER", "PEOPLE", "long_names", "widest_letters",
+           "worst_values", "filled_with"]
 
 _LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 #: The letters a table of each language writes its players' names with.
@@ -133,12 +140,26 @@ def _largest_numbers() -> dict[str, str]:
 #: What any other placeholder is filled with: two digits.
 DEFAULT_VALUE = "99"
 
+#: The messages (by their English) whose place shows a placeholder at less than its
+#: worst elsewhere, read from the game's limit: placeholder -> the largest it shows
+#: there. A message renamed here is filled at the general worst again (too strict,
+#: never too lenient).
+NARROWER: dict[str, dict[str, str]] = {
+    # A prize space's points: one prize, not three prizes won at once.
+    "{points} pt": {"points": str(block_lottery.MAX_PRIZE)},
+    # Count Up 21's match score: each player's games won, up to the games a match is
+    # played to.
+    "games {first}-{second}": dict.fromkeys(("first", "second"),
+                                            str(count_up.MAX_GAMES_TO_WIN)),
+}
 
-def worst_values(code: str) -> dict[str, str]:
+
+def worst_values(code: str, message: str | None = None) -> dict[str, str]:
     """Placeholder -> the worst value it can take at a table speaking ``code``: the
     people named at the longest, the numbers at their largest, the card with the
-    longest name. Any placeholder not here is filled with :data:`DEFAULT_VALUE`."""
-    return dict(_worst_values(code))
+    longest name; in ``message`` (its English), what its one place can show
+    (:data:`NARROWER`). Any placeholder not here is filled with :data:`DEFAULT_VALUE`."""
+    return {**_worst_values(code), **NARROWER.get(message or "", {})}
 
 
 @cache

@@ -2,6 +2,8 @@
 
     python scripts/catalogs.py extract    # the code's messages -> companion/locale/companion.pot
     python scripts/catalogs.py update     # the template's messages into every LANG's .po
+                                          # (a message moved to another place keeps
+                                          # its translation)
     python scripts/catalogs.py compile    # every .po -> its .mo (what the device reads)
     python scripts/catalogs.py all        # the three, in that order
     python scripts/catalogs.py init LANG  # a new language's .po (docs/translating.md)
@@ -55,10 +57,69 @@ def extract() -> None:
     TEMPLATE.write_text(text, encoding="utf-8")
 
 
+def catalog_file(code: str) -> Path:
+    return LOCALE / code / "LC_MESSAGES" / "companion.po"
+
+
 def update() -> None:
     for code in languages():
+        before = _translations(catalog_file(code), code)
         _pybabel("update", "-D", "companion", "-i", str(TEMPLATE), "-d", str(LOCALE),
                  "-l", code, "--no-wrap", "--ignore-obsolete", "--no-fuzzy-matching")
+        for line in carry(catalog_file(code), code, before):
+            print(line)
+
+
+def _translations(path: Path, code: str) -> dict[tuple[object, str | None], object]:
+    """(the English, its context) -> the translation, for every translated, not fuzzy
+    message of the catalog at ``path``."""
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=code)
+    return {(message.id, message.context): message.string for message in catalog
+            if message.id and not message.fuzzy
+            and all(message.string if isinstance(message.string, tuple)
+                    else [message.string])}
+
+
+def _kind(context: str | None) -> str:
+    """The kind of place a context names: its first word ("screen", "spoken"...)."""
+    return (context or "").split(" ", 1)[0]
+
+
+def carry(path: Path, code: str, before: dict[tuple[object, str | None], object]) -> list[str]:
+    """Give each message of the catalog at ``path`` that update left untranslated the
+    translation its English had ``before`` in another place (another context): a
+    message moved to a wider place, or a longer form tried first beside the short one,
+    says what it said before until a translator writes more (lang-check still measures
+    it in its new place). The one whose place the code dropped is taken first, then one
+    of the same kind of place (the screen's for the screen). Returns a line for each
+    message carried."""
+    from babel.messages.pofile import read_po, write_po
+
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=code)
+    kept = {(message.id, message.context) for message in catalog if message.id}
+    said = []
+    for message in catalog:
+        if not message.id or (message.string and all(message.string if isinstance(
+                message.string, tuple) else [message.string])):
+            continue
+        places = sorted((key for key in before if key[0] == message.id
+                         and key[1] != message.context),
+                        key=lambda key: (key in kept, _kind(key[1]) != _kind(message.context),
+                                         str(key[1])))
+        if not places:
+            continue
+        message.string = before[places[0]]
+        english = message.id[0] if isinstance(message.id, tuple) else message.id
+        said.append(f"{code}: {english!r} ({places[0][1]} -> {message.context}): "
+                    "the translation carried, read it in its new place")
+    if said:
+        with path.open("wb") as out:
+            write_po(out, catalog, width=None, ignore_obsolete=True)
+    return said
 
 
 def compile_all() -> None:

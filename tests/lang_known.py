@@ -1,7 +1,10 @@
 """What the translations still get wrong today, per language: the lists the tests hold
 them to (tests/lang_known.json). They only shrink: a problem not on a list fails its
 test, and so does one on a list that is gone (take it off). The translators empty them
-(issue 38; /work/notes/cuts.md and gender.md say what each entry asks of them).
+(issue 38): "gender" holds a message that makes a player's gender up (a translation to
+phrase around the name, docs/translating.md), "messages" one whose translation does not
+fit its place at the worst values (companion lang-check), "screens" what a walk through
+the screens finds drawn cut, off the panel or touching (tests/test_screens_fit.py).
 
 An entry is a problem's words with the long names written NAME and the numbers #, so
 the same cut is one entry whichever name or score it was met with."""

@@ -208,3 +208,30 @@ def test_every_translating_call_with_literal_text_is_in_the_template():
             if (context, message) not in in_template:
                 missed.append(f"{path.relative_to(ROOT)}:{line}: {message!r}")
     assert missed == []
+
+
+def test_a_message_moved_to_another_place_keeps_its_translation(tmp_path):
+    """scripts/catalogs.py update: a message whose context changed (a wider place, a
+    longer form tried first) says what it said before, the dropped place's first; a
+    message new in every way stays untranslated."""
+    old = tmp_path / "old.po"
+    old.write_text('msgid ""\nmsgstr "Language: pl\\n"\n\n'
+                   'msgctxt "screen 4"\nmsgid "ALL"\nmsgstr "KAŻDA"\n\n'
+                   'msgctxt "screen 8"\nmsgid "{n} game"\nmsgid_plural "{n} games"\n'
+                   'msgstr[0] "{n} gra"\nmsgstr[1] "{n} gry"\nmsgstr[2] "{n} gier"\n\n'
+                   'msgid "{n} game"\nmsgid_plural "{n} games"\nmsgstr[0] "{n} partia"\n'
+                   'msgstr[1] "{n} partie"\nmsgstr[2] "{n} partii"\n', encoding="utf-8")
+    before = catalogs._translations(old, "pl")
+    updated = tmp_path / "new.po"
+    updated.write_text('msgid ""\nmsgstr "Language: pl\\n"\n\n'
+                       'msgctxt "screen 5"\nmsgid "ALL"\nmsgstr ""\n\n'
+                       'msgctxt "screen 10 (if it fits)"\nmsgid "{n} game"\n'
+                       'msgid_plural "{n} games"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n\n'
+                       'msgid "NONE"\nmsgstr ""\n', encoding="utf-8")
+    said = catalogs.carry(updated, "pl", before)
+    assert len(said) == 2 and "screen 4 -> screen 5" in said[0]
+    entries = {entry.key: entry for entry in po.read(updated) if entry.msgid}
+    assert entries[("screen 5", "ALL")].strings == ["KAŻDA"]
+    assert entries[("screen 10 (if it fits)", "{n} game")].strings == ["{n} gra", "{n} gry",
+                                                                       "{n} gier"]
+    assert not entries[(None, "NONE")].translated

@@ -74,7 +74,7 @@ def test_help_follows_the_configured_language(languages, capsys, monkeypatch):
     monkeypatch.setenv("COMPANION_CONFIG", _config_file(languages))
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("USAGE: companion [-h] [--version] COMMAND ...")
+    assert out.startswith("USAGE: companion [-h] [--version] [--config PATH] COMMAND ...")
     assert "TABLETOP COMPANION: DICE, SHUFFLES" in out
     assert "SHOW THIS HELP MESSAGE AND EXIT" in out and "OPTIONS:" in out
     assert "SHOW PROGRAM'S VERSION NUMBER AND EXIT" in out
@@ -96,7 +96,7 @@ def test_a_subcommands_help_follows_its_config_flag(languages, capsys):
 def test_help_is_english_without_a_config_file(languages, capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("usage: companion [-h] [--version] COMMAND ...")
+    assert out.startswith("usage: companion [-h] [--version] [--config PATH] COMMAND ...")
     assert "show this help message and exit" in out
     assert lang.current() == "en"
 

@@ -165,3 +165,17 @@ def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
     report = check_language("ru")
     assert report["gender"] == 1
     assert report["problems"][0]["detail"].startswith("'вышел'")
+
+
+def test_each_narrower_place_names_a_message_the_code_has():
+    """A message filled at less than its placeholder's worst (a prize space's points)
+    is one the template holds, with the placeholders it narrows."""
+    from companion.langcheck import fields, template
+
+    english = {entry.msgid for entry in template()}
+    for message, values in worst.NARROWER.items():
+        assert message in english, message
+        assert set(values) <= fields(message)
+        general = worst.worst_values("en")
+        assert all(int(value) < int(general.get(name, worst.DEFAULT_VALUE))
+                   for name, value in values.items())

@@ -176,9 +176,10 @@ def fits(inspector: Inspector, screen: Screen, ctx: Context, presses: str = "") 
     return problems
 
 
-def whole(problems: list[str]) -> None:
-    """English shows none; a translation only what its list holds."""
-    code = lang.current()
+def whole(problems: list[str], code: str | None = None) -> None:
+    """English shows none; a translation (``code``, else the one spoken) only what its
+    list holds."""
+    code = code or lang.current()
     if code == "en":
         assert not problems, "\n".join(problems)
     else:
@@ -257,10 +258,14 @@ def walk_from(inspector: Inspector, start: Screen, steps: int) -> dict[str, list
 
 
 def test_the_tools_and_the_main_menu_fit(inspector, every_language):
+    """Settings > Language is walked too: the walk speaks its own language again at
+    once, and what it meets is filed under that language."""
     from companion.ui.home import home_menu
 
-    failures = walk_from(inspector, home_menu(Context()), 3000)
-    whole([f"{screen}: {problem}" for screen, found in failures.items() for problem in found])
+    walk = Walk(inspector, seed=5).run(home_menu(Context()), 3000)
+    assert walk.language == every_language == lang.current()
+    whole([f"{screen}: {problem}" for screen, found in walk.failures.items()
+           for problem in found], walk.language)
 
 
 def test_the_tools_at_their_largest_fit(inspector, every_language):

@@ -71,6 +71,52 @@ EFFECTS: Said = Said({
     ONE_MORE: lazy("screen 17", "one more card"),
     NAME_COLOUR: lazy("screen 17", "name a colour"),
 })
+#: The colours and suits as a person reads them, on the screen and the pages alike (the
+#: events, and what programs read, keep the English codes).
+COLOUR_WORDS: Said = Said({
+    # Translators: a Final Card-Down card colour (7 characters: "{colour} {suit}" fits 17).
+    "red": lazy("screen 7", "red"),
+    # Translators: a Final Card-Down card colour.
+    "blue": lazy("screen 7", "blue"),
+    # Translators: a Final Card-Down card colour.
+    "green": lazy("screen 7", "green"),
+    # Translators: a Final Card-Down card colour.
+    "yellow": lazy("screen 7", "yellow"),
+    # Translators: a Final Card-Down card colour.
+    "purple": lazy("screen 7", "purple"),
+})
+SUIT_WORDS: Said = Said({
+    # Translators: a Final Card-Down card suit (9 characters: "{colour} {suit}" fits 17).
+    "hearts": lazy("screen 9", "hearts"),
+    # Translators: a Final Card-Down card suit.
+    "diamonds": lazy("screen 9", "diamonds"),
+    # Translators: a Final Card-Down card suit.
+    "clubs": lazy("screen 9", "clubs"),
+    # Translators: a Final Card-Down card suit.
+    "spades": lazy("screen 9", "spades"),
+    # Translators: a Final Card-Down card suit (the deck's fifth suit, a question mark).
+    "questions": lazy("screen 9", "questions"),
+})
+
+
+def colour_word(colour: str | None) -> str:
+    """A card colour as a person reads it ("red" in the language spoken); anything not
+    a colour as it is."""
+    return COLOUR_WORDS.get(colour, str(colour))
+
+
+def suit_word(suit: str | None) -> str:
+    """A card suit as a person reads it; anything not a suit as it is."""
+    return SUIT_WORDS.get(suit, str(suit))
+
+
+def card_words(value: str, colour: str, suit: str) -> str:
+    """An exact card as a person reads it: "7 red hearts" in the language spoken."""
+    # Translators: the top card's colour and suit, beside its value (17 characters).
+    return f"{value} " + pgettext("screen 17", "{colour} {suit}").format(
+        colour=colour_word(colour), suit=suit_word(suit))
+
+
 #: Values without an effect: a quick-mode card whose value is not given is one of these.
 PLAIN_VALUES: tuple[str, ...] = tuple(value for value in VALUES if value not in EFFECTS)
 #: Cards a stacked 2 adds, and a call-out costs the offender.
@@ -122,7 +168,7 @@ class Card(NamedTuple):
 
     def __str__(self) -> str:
         if self.exact:
-            return f"{self.value} {self.colour} {self.suit}"
+            return card_words(self.value, self.colour, self.suit)
         if self.value is not None:
             # said aloud: "an eight", "an A", "an E", "an F"
             if self.value in "8AEF":
@@ -190,7 +236,7 @@ def refusal(card: Card, top: Card | None, declared: str | None, stacked: int) ->
         # Translators: {colour} is the colour named with the D (red, blue, ...).
         return (pgettext("screen 21xN",
                          "{card} is not {colour}: after the D only {colour} or a 0 may go")
-                .format(card=card, colour=declared))
+                .format(card=card, colour=colour_word(declared)))
     if top is None:
         return None
     pairs = list(zip(card, top, strict=True))
@@ -755,15 +801,18 @@ class CardDown(Match):
         still owed, every hand count, the piles."""
         state = self.state()
         top = state["top"]
-        card = None if top is None else " ".join(
-            str(top[key]) for key in ("value", "colour", "suit") if top.get(key))
+        if top is not None and top.get("colour") and top.get("suit"):
+            card = card_words(top["value"], top["colour"], top["suit"])
+        else:  # a quick entry: the value alone, if it was given
+            card = None if top is None else str(top.get("value") or "")
         if top is not None and top.get("value") in EFFECTS:
             # Translators: the top card and what it does, "A red hearts (skip next)".
             card = _("{card} ({effect})").format(card=card, effect=EFFECTS[top["value"]])
         return [
-            (_("Game"), state["game_number"]),
+            # Translators: a game's number in the match (not which game is played).
+            (pgettext("game in a match", "Game"), state["game_number"]),
             (_("Top card"), card),
-            (_("Colour named"), state["declared"]),
+            (_("Colour named"), state["declared"] and colour_word(state["declared"])),
             (_("Direction"), _("clockwise") if state["direction"] == "left"
              else _("anticlockwise")),
             # Translators: 2s stacked on the discard pile; the text is "draw 4".

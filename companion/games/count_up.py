@@ -39,6 +39,8 @@ DEALT_TO_EACH_PLAYER = 8
 #: A follow may count up by 1, 2 or 3 from the highest card in play.
 MOST_COUNTED_UP = 3
 GAMES_TO_WIN = 3
+#: The most games a match may be played to (the setup offers 1 to 5).
+MAX_GAMES_TO_WIN = 9
 
 
 def follows(highest: int) -> tuple[int, ...]:
@@ -78,7 +80,7 @@ class CountUp(Match):
 
     def setup(self) -> None:
         self.games_to_win: int = self.options["games_to_win"]
-        if not 1 <= self.games_to_win <= 9:
+        if not 1 <= self.games_to_win <= MAX_GAMES_TO_WIN:
             raise BadSetup(pgettext("screen 21xN", "games_to_win is 1 to 9, not {value}")
                            .format(value=self.games_to_win))
         self.seats = Seats(self.players)
@@ -278,8 +280,9 @@ class CountUp(Match):
         last = state["last_trick"]
         return [
             # Translators: labels of the page; "Game" is the game's number in the match.
-            (_("Game"), _("{value} (first to {n})").format(value=state["game_number"],
-                                                          n=self.games_to_win)),
+            (pgettext("game in a match", "Game"),
+             _("{value} (first to {n})").format(value=state["game_number"],
+                                               n=self.games_to_win)),
             (_("Leads"), state["leader"]),
             (_("Trick"), " ".join(map(str, state["trick"])) or _("none yet")),
             (_("May follow"), None if self.over else self._what_may_follow()),

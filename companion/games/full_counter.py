@@ -783,7 +783,8 @@ class FullCounter(Match):
             top_text = (_("{card} (x{n})").format(card=top["card"], n=top["run"])
                         if top["run"] > 1 else f"{top['card']}")
         return [
-            (_("Game"), state["game_number"]),
+            # Translators: a game's number in the match (not which game is played).
+            (pgettext("game in a match", "Game"), state["game_number"]),
             # Translators: the card asked for to find who starts, "a 3".
             (_("Looking for"), None if asking is None
              else _("a {card}").format(card=asking["name"])),

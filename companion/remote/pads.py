@@ -88,13 +88,23 @@ def _player(expect: Any, choices: Sequence[str] | None = None, label: str | None
     return field("player", label or _("Player"), "one", names)
 
 
+def _words(values: Sequence[str], word: Callable[[str], str]) -> dict[str, str]:
+    """How each of ``values`` is shown on its button (a colour in the device's words)."""
+    return {value: word(value) for value in values}
+
+
 def _card_fields(prefix: str, choices: Any, optional: bool) -> list[dict[str, Any]]:
-    """A Card-Down card: its value, and (exact entry) colour and suit."""
+    """A Card-Down card: its value, and (exact entry) colour and suit, each colour and
+    suit shown in the device's words (the English code is what is sent)."""
+    from companion.games.card_down import colour_word, suit_word
+
+    colours, suits = choices.get("colour", ()), choices.get("suit", ())
     return [field(f"{prefix}.value", _("Value"), "one", choices.get("value", ()),
                   optional=optional),
-            field(f"{prefix}.colour", _("Colour"), "one", choices.get("colour", ()),
-                  optional=True),
-            field(f"{prefix}.suit", _("Suit"), "one", choices.get("suit", ()), optional=True)]
+            field(f"{prefix}.colour", _("Colour"), "one", colours, optional=True,
+                  names=_words(colours, colour_word)),
+            field(f"{prefix}.suit", _("Suit"), "one", suits, optional=True,
+                  names=_words(suits, suit_word))]
 
 
 # -- one function per game: (match, expect) -> {type: fields} ----------------------------
@@ -157,6 +167,8 @@ def _block_lottery(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def _card_down(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
+    from companion.games.card_down import colour_word
+
     state = match.state()
     turn = [fixed("player", expect.player)]
     held = state["in_hand"]
@@ -168,7 +180,8 @@ def _card_down(match: Any, expect: Any) -> dict[str, list[dict[str, Any]]]:
         "play": turn + _card_fields("card", expect.choices, optional=True),
         "draw": turn, "draw_stack": turn, "pass": turn,
         "said": [*turn, fixed("word", word)], "forgot": [*turn, fixed("word", word)],
-        "colour": [*turn, field("colour", _("Colour"), "one", expect.choices.get("colour", ()))],
+        "colour": [*turn, field("colour", _("Colour"), "one", expect.choices.get("colour", ()),
+                                names=_words(expect.choices.get("colour", ()), colour_word))],
         "call_out": [*turn, field("offender", _("Who forgot"), "one", offenders),
                      field("word", _("The word"), "one",
                            sorted({item["word"] for item in state["call_outs"]}))],

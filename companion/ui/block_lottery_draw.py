@@ -25,8 +25,8 @@ def token_word(token: str) -> str:
     """A lottery token as a line of text says it: its face, or ALL / NONE."""
     if token == rules.ALL:
         # Translators: Block Lottery, the lottery token that makes every die score that
-        # prize space (4 characters).
-        return pgettext("screen 4", "ALL")
+        # prize space (5 characters: 3 or fewer are drawn twice the size in the space).
+        return pgettext("screen 5", "ALL")
     if token == rules.NONE:
         # Translators: Block Lottery, the lottery token that makes no die score that
         # prize space (4 characters).
@@ -34,10 +34,15 @@ def token_word(token: str) -> str:
     return token
 
 
+#: The columns of a player's dice count beside a name: a row holds a name of the
+#: longest (12), a space and this.
+DICE_COUNT_COLUMNS = 8
+
+
 def dice_count(count: int) -> str:
-    """"1 die", "15 dice" (7 characters)."""
-    # Translators: how many dice a player has (7 characters).
-    return npgettext("screen 7", "{n} die", "{n} dice", count).format(n=count)
+    """"1 die", "15 dice" (8 characters)."""
+    # Translators: how many dice a player has, beside the player's name (8 characters).
+    return npgettext("screen 8", "{n} die", "{n} dice", count).format(n=count)
 
 
 def _face_x(face: int) -> int:

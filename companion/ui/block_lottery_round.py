@@ -19,7 +19,16 @@ from companion.ui.block_lottery_draw import (
     round_right,
     token_word,
 )
-from companion.ui.canvas import BODY_TOP, COLUMNS, WIDTH, Canvas, clip, fitting, text_width
+from companion.ui.canvas import (
+    BODY_TOP,
+    COLUMNS,
+    LINE_H,
+    WIDTH,
+    Canvas,
+    clip,
+    fitting,
+    text_width,
+)
 from companion.ui.keys import FINAL_STANDINGS, GAME_DONE, GAME_MENU, Key, Keys
 from companion.ui.play import GameOverScreen, GameScreen, ResultScreen, Standings
 from companion.ui.screen import Confirm, Context, Message, Press, Screen, folded, is_, wrap
@@ -420,8 +429,9 @@ class RoundResult(ResultScreen):
         lottery, hand = pgettext("screen 8", "Lottery"), pgettext("screen 8", "Hand")
         lines = []
         if self.record["lucky_number"] is not None:
-            # Translators: the points for cards in blocks and for dice, on one line.
-            lines.append(pgettext("screen 16", "Cards {cards} Dice {dice}").format(
+            # Translators: the points for cards in blocks and for dice, on one line
+            # (the first, the screen's whole width: the score is under it).
+            lines.append(pgettext("screen 21", "Cards {cards} Dice {dice}").format(
                 cards=row["cards"], dice=row["dice"]))
             lines.append(f"{lottery:<9}+{row['lottery']}")
             # Translators: Lucky Card Bonus: {n} lucky cards at {each} points each.
@@ -431,16 +441,18 @@ class RoundResult(ResultScreen):
             lines += [f"{cards:<9}+{row['cards']}", f"{dice:<9}+{row['dice']}",
                       f"{lottery:<9}+{row['lottery']}"]
         lines.append(f"{hand:<9}-{row['hand']}")
-        # With the Lucky Card Bonus two parts share a line: the score is drawn smaller
-        # to give them room (16 characters beside two digits at twice the size).
+        # With the Lucky Card Bonus two parts share the first line, the whole width:
+        # the score is drawn smaller under it (16 characters beside two digits at twice
+        # the size), what was below zero beside the last line.
         lucky = self.record["lucky_number"] is not None
         for index, text in enumerate(lines):
-            canvas.line(index, clip(text, 16 if lucky else 14))
-        canvas.big_text(WIDTH - 2, BODY_TOP + 1, str(row["score"]), 2 if lucky else 3,
-                        right=True)
+            canvas.line(index, clip(text, COLUMNS if lucky and index == 0 else
+                                    16 if lucky else 14))
+        score_y, raw_y = (BODY_TOP + LINE_H + 1, BODY_TOP + 3 * LINE_H) if lucky \
+            else (BODY_TOP + 1, BODY_TOP + 25)
+        canvas.big_text(WIDTH - 2, score_y, str(row["score"]), 2 if lucky else 3, right=True)
         if row["raw"] < 0:
-            canvas.text(WIDTH - text_width(f"({row['raw']})") - 1, BODY_TOP + 25,
-                        f"({row['raw']})")
+            canvas.text(WIDTH - text_width(f"({row['raw']})") - 1, raw_y, f"({row['raw']})")
 
 
 class GameOver(GameOverScreen):

@@ -20,6 +20,7 @@ from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.dice import roll_dice
 from companion.ui.block_lottery_draw import (
+    DICE_COUNT_COLUMNS,
     centred_x,
     describe_event,
     dice_count,
@@ -421,12 +422,13 @@ class BlockLotteryTable(GameScreen):
             return
         top = max(0, self.row - MENU_ROWS + 1)
         width = max(len(name) for name in holders)
+        # A count with its own noun ("1 die", "15 dice"); "done" once re-rolled.
+        # Translators: the player has re-rolled this round (7 characters).
+        said = {name: pgettext("screen 7", "done") if name in state["rerolled"]
+                else dice_count(len(state["dice"][name])) for name in holders}
+        column = min(DICE_COUNT_COLUMNS, max(map(len, said.values())))
         for row, name in enumerate(holders[top : top + MENU_ROWS]):
-            count = len(state["dice"][name])
-            # A count with its own noun ("1 die", "15 dice"); "done" once re-rolled.
-            # Translators: the player has re-rolled this round (7 characters).
-            done = pgettext("screen 7", "done") if name in state["rerolled"] else dice_count(count)
-            text = f"{name:<{width}} {done:>7}"
+            text = f"{name:<{width}} {said[name]:>{column}}"
             canvas.line(row, text, invert=top + row == self.row)
 
     def _draw_lottery(self, canvas: Canvas, state: dict) -> None:

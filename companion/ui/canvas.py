@@ -32,6 +32,10 @@ COLUMNS = WIDTH // CHAR_W
 #: The y of the hint line at the bottom, and the last row the body may use above it.
 HINT_Y = HEIGHT - LINE_H
 BODY_TOP, BODY_BOTTOM = LINE_H + 1, HINT_Y - 2
+#: Pixels between a menu's rows: one more than a line's, so that an accent over a
+#: capital ("Ámbar") under the highlighted row stays off its bar; four rows still end
+#: above the hint line.
+MENU_PITCH = LINE_H + 1
 # The bitmap font leaves two rows above its capitals for accents; drawing two rows
 # higher packs lines at 10 px with the glyphs still clear of each other (and hides those
 # rows in the title bar: companion.names compares names as it shows them).
@@ -142,16 +146,18 @@ class Canvas:
         else:
             self.image.paste(1, (x, top), glyphs)
 
-    def line(self, row: int, text: str, *, invert: bool = False, center: bool = False) -> None:
-        """Small text on text line ``row`` of the body (row 0 sits under the title)."""
+    def line(self, row: int, text: str, *, invert: bool = False, center: bool = False,
+             pitch: int = LINE_H) -> None:
+        """Small text on text line ``row`` of the body (row 0 sits under the title),
+        the lines ``pitch`` pixels apart (:data:`MENU_PITCH` in a menu)."""
         text = clip(text)
         x = (WIDTH - text_width(text)) // 2 if center else 1
+        y = BODY_TOP + row * pitch
         if invert:
-            y = BODY_TOP + row * LINE_H
             self.draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=1)
             self.image.paste(0, (x, y - _FONT_TOP), _glyphs(text, 1))
         else:
-            self.text(x, BODY_TOP + row * LINE_H, text)
+            self.text(x, y, text)
 
     def big_text(self, x: int, y: int, text: str, scale: int = 3, *, right: bool = False) -> None:
         """Big text (3x: capitals 21 px tall) for scores, die totals and names."""

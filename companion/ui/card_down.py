@@ -348,8 +348,8 @@ class CardDownTable(GameScreen):
     def _draw_deal(self, canvas: Canvas, state: dict) -> None:
         # Translators: {n} is the game's number in the match (the draw pile's count on
         # the title's right).
-        canvas.title(pgettext("screen 12", "Game {n}").format(n=state["game_number"]),
-                     _draw_pile(state))
+        title = pgettext("screen 12", "Game {n}").format(n=state["game_number"])
+        canvas.title(title, _draw_pile(state, room=COLUMNS - len(title) - 1))
         first = self.match.seats.left_of(state["dealer"])
         # Translators: who deals this game.
         canvas.line(0, pgettext("screen 21", "Dealer: {name}").format(name=state["dealer"]))
@@ -362,8 +362,7 @@ class CardDownTable(GameScreen):
     def _draw_turn(self, canvas: Canvas, state: dict) -> None:
         # The name whole: beside a long one the draw pile is its count alone.
         name = state["current"]
-        canvas.title(name, fitting(_draw_pile(state), str(state["draw_pile"]),
-                                   room=COLUMNS - len(name) - 1))
+        canvas.title(name, _draw_pile(state, room=COLUMNS - len(name) - 1))
         top = state["top"]
         canvas.big_text(1, BODY_TOP, top["value"] or "?")
         lines = [line for line in (_describe_top(top), _situation(state)) if line]
@@ -375,11 +374,18 @@ class CardDownTable(GameScreen):
                                     self.match.seats))
 
 
-def _draw_pile(state: dict) -> str:
-    """The title's right: how many cards are left in the draw pile."""
-    # Translators: the title's right (8 characters): how many cards are left in the draw
-    # pile (the face-down stack players draw from).
-    return pgettext("screen 8", "pile {cards}").format(cards=state["draw_pile"])
+def _draw_pile(state: dict, room: int) -> str:
+    """The title's right: how many cards are left in the draw pile, in ``room``
+    columns: said shorter beside a long name, at the last the count alone."""
+    cards = state["draw_pile"]
+    # Translators: the title's right: how many cards are left in the draw pile (the
+    # face-down stack players draw from); tried first (any length), the 8 characters
+    # after it when it does not fit.
+    whole = pgettext("screen 10 (if it fits)", "pile {cards}").format(cards=cards)
+    # Translators: the title's right (8 characters): the cards left in the draw pile,
+    # beside a name of 12 letters.
+    short = pgettext("screen 8", "pile {cards}").format(cards=cards)
+    return fitting(whole, short, str(cards), room=room)
 
 
 def _count_row(words: str, count: int) -> str:

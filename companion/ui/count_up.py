@@ -184,8 +184,10 @@ class CountUpTable(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         match = self.match
         first, second = match.players
+        # Translators: the title's right (11 characters beside "Game 17"): the match
+        # score, each player's games won (at most 9 each).
         canvas.title(_game_title(match.game_number),
-                     pgettext("screen 12", "games {first}-{second}").format(
+                     pgettext("screen 11", "games {first}-{second}").format(
                          first=match.totals[first], second=match.totals[second]))
         leading = not match.trick
         item = self.selected()
@@ -359,5 +361,7 @@ def games_list(match: rules.CountUp, parent: Screen) -> Menu:
 
 
 def _game_title(number: int) -> str:
-    """"Game 3": the title beside the games score ("games 2-1")."""
-    return pgettext("screen 8", "Game {n}").format(n=number)
+    """"Game 3": the title beside the games score ("games 2-1"): 9 columns, a match
+    lasts 17 games at the most."""
+    # Translators: the game's number in the match, the title's left (9 characters).
+    return pgettext("screen 9", "Game {n}").format(n=number)

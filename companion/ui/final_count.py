@@ -276,8 +276,7 @@ class FinalCountTable(GameScreen):
         if called:  # called before anyone rolled: say so, and who rolls now
             canvas.line(1, fitting(
                 pgettext("screen 21 (if it fits)", "{caller} called, {player} next").format(
-                    caller=called, player=state["current"]),
-                pgettext("screen 21", "{caller} called").format(caller=called)))
+                    caller=called, player=state["current"]), *_called(called)))
         else:
             canvas.line(1, pgettext("screen 21", "First: {player}").format(
                 player=state["current"]))
@@ -304,7 +303,7 @@ class FinalCountTable(GameScreen):
             rolled = rolled.format(name=last["player"])
             canvas.text(right, BODY_TOP, rolled if len(rolled) <= room else last["player"])
             if called:  # the news now is the call; the roll above is what led to it
-                canvas.line(3, pgettext("screen 21", "{caller} called").format(caller=called))
+                canvas.line(3, fitting(*_called(called)))
             else:
                 canvas.line(3, f"{last['value']}: {last['action']}")
         # Right of the die: 17 columns.
@@ -322,6 +321,15 @@ class FinalCountTable(GameScreen):
         """Who called, when the call is the last thing that happened at the table."""
         events = self.match.events
         return state["caller"] if events and events[-1].get("type") == "call" else None
+
+
+def _called(caller: str) -> tuple[str, str]:
+    """Who called, said whole where the name leaves room, and the form that fits
+    beside a name of 12 letters."""
+    # Translators: who called (the others have one more turn): tried first (any
+    # length), the line's 21 characters after it when it does not fit.
+    return (pgettext("screen 21 (if it fits)", "{caller} called").format(caller=caller),
+            pgettext("screen 21", "{caller} called").format(caller=caller))
 
 
 def _draw_pile(state: dict) -> str:
@@ -350,6 +358,20 @@ def _bust() -> str:
     return pgettext("screen 4", "BUST")
 
 
+def _mark(player: dict, won: bool) -> tuple[str, str]:
+    """A hand's mark for one player (BUST, GOAL, WIN or none): the whole word, tried
+    first, and the column of 4's."""
+    if player["bust"]:
+        # Translators: BUST, GOAL and WIN whole, in a hand's results when the names
+        # leave room (tried first, any length); the column of 4's words otherwise.
+        return pgettext("screen 7 (if it fits)", "BUST"), _bust()
+    if player["hit_goal"]:
+        return pgettext("screen 7 (if it fits)", "GOAL"), _goal()
+    if won:
+        return pgettext("screen 7 (if it fits)", "WIN"), pgettext("screen 4", "WIN")
+    return "", ""
+
+
 class HandResult(ResultScreen):
     """Every player's best total, BUST/GOAL marks, winners, bonus, split and points."""
 
@@ -372,12 +394,16 @@ class HandResult(ResultScreen):
                      else pgettext("screen 13", "+{points} bonus")).format(points=hand["bonus"])
         canvas.title(pgettext("screen 9", "Hand {n}").format(n=self.number), extra)
         width = max(len(name) for name in hand["players"])
+        marks = {name: _mark(player, name in hand["winners"])
+                 for name, player in hand["players"].items()}
+        # The marks whole when every row has room for them, else the column of 4's.
+        column = max(4, *(len(whole) for whole, _ in marks.values()))
+        whole = width + len(" 999 ") + column + len(" +999") <= COLUMNS
+        column = column if whole else 4
         for row, (name, player) in enumerate(hand["players"].items()):
-            mark = _bust() if player["bust"] else _goal() if player["hit_goal"] else ""
-            if name in hand["winners"]:
-                mark = mark or pgettext("screen 4", "WIN")
+            mark = marks[name][0 if whole else 1]
             points = f"+{player['points']}" if player["points"] else "0"
-            line = f"{name:<{width}} {player['total']:>3} {mark:<4} {points:>4}"
+            line = f"{name:<{width}} {player['total']:>3} {mark:<{column}} {points:>4}"
             if len(line) > COLUMNS:  # long names: the points, or the mark when none
                 tail = points if player["points"] else mark or "0"
                 line = f"{name:<{width}} {player['total']:>3} {tail:>{COLUMNS - width - 5}}"

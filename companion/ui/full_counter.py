@@ -433,7 +433,7 @@ class FullCounterTable(GameScreen):
         # has left face up or face down once past the hand, the last play, how many are
         # out (the direction is the title's arrow, ascending or descending the arrow by
         # the value).
-        pile = _pile_line(state["pile"], state["deck"])
+        pile, deck = _pile_lines(state["pile"], state["deck"])
         held = _holding_line(state, state["current"]) if state["zones"] else ""
         # Translators: Full Counter's table screen, right column (13 characters): how
         # many players are out of this game (no cards left).
@@ -443,10 +443,11 @@ class FullCounterTable(GameScreen):
         said = [last["player"], *wrap(last["text"], RIGHT_COLUMNS)] if last else []
         if pile and out and len(said) > 2 and len(f"{pile}, {out}") <= RIGHT_COLUMNS:
             pile, out = f"{pile}, {out}", ""
-        rows = [text for text in (pile, held, *said, out) if text]
+        rows = [text for text in (pile, deck, held, *said, out) if text]
         # The last play is shown whole (a blind card's outcome is its last line): the
-        # counts give way to it, what the player holds first (DOWN lists every count).
-        for spare in (held, out, pile):
+        # counts give way to it, the deck's own line and what the player holds first
+        # (DOWN lists every count).
+        for spare in (deck, held, out, pile):
             if len(rows) > 4 and spare in rows:
                 rows.remove(spare)
         for row, text in enumerate(rows[:4]):
@@ -474,22 +475,27 @@ class FullCounterTable(GameScreen):
         canvas.text(1, BODY_TOP + 30, pgettext("screen 8", "x{n} of 4").format(n=run))
 
 
-def _pile_line(pile: int | None, deck: int | None) -> str:
-    """The right column's first line: the cards in the pile (a counted match: and in
-    the deck); "" in quick mode, which counts neither."""
+def _pile_lines(pile: int | None, deck: int | None) -> tuple[str, str]:
+    """The right column's first lines: the cards in the pile and (a counted match)
+    in the deck, on one line or two (the second gives way first); ("", "") in quick
+    mode, which counts neither."""
     if pile is None:
-        return ""
-    if deck:
-        # Translators: Full Counter's table screen, right column (13 characters): "pile"
-        # is how many cards lie in the pile played onto this round (the one a Wildfire
-        # burns); "dk" is short for deck, the face-down stack hands are refilled from.
-        # A big deck's counts may not fit beside each other: the pile's alone then (DOWN
-        # lists the deck too).
-        return fitting(pgettext("screen 13 (if it fits)", "pile {n} dk {cards}").format(
-            n=pile, cards=deck), pgettext("screen 13", "pile {n}").format(n=pile), room=13)
+        return "", ""
     # Translators: Full Counter's table screen, right column (13 characters): how many
     # cards lie in the pile played onto this round (the one a Wildfire burns).
-    return pgettext("screen 13", "pile {n}").format(n=pile)
+    alone = pgettext("screen 13", "pile {n}").format(n=pile)
+    if not deck:
+        return alone, ""
+    # Translators: Full Counter's table screen, right column: "pile" is how many cards
+    # lie in the pile played onto this round (the one a Wildfire burns); "dk" is short
+    # for deck, the face-down stack hands are refilled from. One line of 13 characters,
+    # or two with a line break (\n) between the pile and the deck; tried first: when
+    # the counts do not fit, the pile's alone (DOWN lists the deck too).
+    both = pgettext("screen 13x2 (if it fits)", "pile {n} dk {cards}").format(
+        n=pile, cards=deck).split("\n")
+    if len(both) > 2 or any(len(line) > RIGHT_COLUMNS for line in both):
+        return alone, ""
+    return both[0], both[1] if len(both) == 2 else ""
 
 
 #: Past the hand, what a player plays from, as the table screen says it.

@@ -234,7 +234,11 @@ class Walk:
         self.rng = random.Random(seed)
         self.ctx = Context(rng=random.Random(seed), anim_rng=random.Random(seed + 1))
         self.home = Menu("Home", [])
-        self.names = names or long_names(lang.current())
+        #: The language the walk is in: a press on Settings > Language does not take
+        #: it elsewhere (it is spoken again at once), so what the walk meets is this
+        #: language's.
+        self.language = lang.current()
+        self.names = names or long_names(self.language)
         self.failures: dict[str, list[Problem]] = {}
         self.seen: set[str] = set()
 
@@ -253,6 +257,7 @@ class Walk:
             self.look(screen)
             button, long = self.rng.choice(PRESSES)
             screen = screen.press(self.ctx, press(button, long))
+            self._stay_in_language()
             if screen is None or screen is self.home:
                 screen = back_in(last) if back_in else start
             while screen.tick_after() is not None:
@@ -260,6 +265,14 @@ class Walk:
                 screen = screen.tick(self.ctx)
             last = screen
         return self
+
+    def _stay_in_language(self) -> None:
+        """Speak the walk's language again if a press chose another (the language
+        menu's rows are lazy: they are drawn in it)."""
+        from companion import lang
+
+        if lang.current() != self.language:
+            lang.use(self.language)
 
     def game(self, game_id: str, players: int, options: dict, steps: int) -> Walk:
         """The game's setup, then ``steps`` presses through games of it with ``players``

@@ -510,4 +510,9 @@ class MatchOverScreen(GameOverScreen):
 
     def title_right(self, result: dict) -> str:
         games = len(result["games"])
-        return npgettext("screen 8", "{n} game", "{n} games", games).format(n=games)
+        # Translators: how many games the match lasted, beside "Match over": tried
+        # first (any length), the 8 characters after it when it does not fit.
+        return fitting(npgettext("screen 10 (if it fits)", "{n} game", "{n} games",
+                                 games).format(n=games),
+                       npgettext("screen 8", "{n} game", "{n} games", games).format(n=games),
+                       room=COLUMNS - 1 - len(str(self.heading)))

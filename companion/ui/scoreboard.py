@@ -275,13 +275,19 @@ class ScoreboardTable(GameScreen):
     def draw(self, canvas: Canvas) -> None:
         state = self.match.state()
         target = state["target"]
-        # Beside "Round 12" in the title bar: 12 columns.
-        if target:
-            right = (pgettext("screen 12", "to {target} low") if state["low_wins"]
-                     else pgettext("screen 12", "to {target}")).format(target=target)
+        title = pgettext("screen 9", "Round {n}").format(n=state["round"])
+        # Beside "Round 12" in the title bar: 12 columns, more beside a shorter title.
+        to_target = pgettext("screen 12", "to {target}").format(target=target)
+        if target and state["low_wins"]:
+            # Translators: the title's right: the target, and that the lowest total
+            # wins; tried first (any length), "to {target}" when it does not fit.
+            right = fitting(pgettext("screen 12 (if it fits)", "to {target} low").format(
+                target=target), to_target, room=COLUMNS - 1 - len(title))
+        elif target:
+            right = to_target
         else:
             right = pgettext("screen 12", "low") if state["low_wins"] else ""
-        canvas.title(pgettext("screen 9", "Round {n}").format(n=state["round"]), right)
+        canvas.title(title, right)
         players = self.match.players
         for row, name in enumerate(players[self.top : self.top + MENU_ROWS]):
             star = "*" if name in state["leaders"] and self.match.events else " "

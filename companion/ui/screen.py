@@ -27,6 +27,7 @@ them (``unsaved=True``), so no screen can forget it and none draws its own.
 from __future__ import annotations
 
 import random
+import re
 from collections import UserString
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -36,7 +37,7 @@ from PIL import Image
 from companion.chance import SECRET_BYTES
 from companion.clock import Clock, monotonic
 from companion.lang import lazy
-from companion.ui.canvas import CHAR_W, LINE_H, WIDTH, Canvas, clip
+from companion.ui.canvas import CHAR_W, LINE_H, MENU_PITCH, WIDTH, Canvas, clip
 from companion.ui.keys import (
     CONFIRM_KEYS,
     LINES_KEYS,
@@ -302,7 +303,7 @@ class Menu(Screen):
             if note:
                 room = 20 - len(note)
                 label = clip(label, room).ljust(room) + " " + note
-            canvas.line(row, label, invert=index == self.selected)
+            canvas.line(row, label, invert=index == self.selected, pitch=MENU_PITCH)
 
 
 class Message(Screen):
@@ -392,10 +393,22 @@ class Confirm(Screen):
         canvas.paragraph(self.lines[:4])
 
 
+#: Where a line may break: any space but a no-break one (U+00A0, U+2007, U+202F),
+#: which keeps its words together ("Ann\u202f: sortie" never starts a line with ":").
+_BREAK = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+
+
+def words(text: str | UserString) -> list[str]:
+    """The words of ``text`` as a line folds it: split at spaces, a no-break space
+    kept inside its word."""
+    return [word for word in _BREAK.split(str(text)) if word]
+
+
 def wrap(text: str, width: int = 21) -> list[str]:
-    """Words of ``text`` folded into lines of at most ``width`` characters."""
+    """Words of ``text`` folded into lines of at most ``width`` characters (a word
+    longer than a line is cut to it)."""
     lines: list[str] = []
-    for word in str(text).split():
+    for word in words(text):
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
@@ -413,5 +426,5 @@ def folded(text: str | UserString, width: int = 21) -> list[str]:
 __all__ = [
     "CLUB_RULE", "HEADER", "Context", "Confirm", "mark_club", "mark_unsaved",
     "LINE_H", "Menu", "MenuItem", "Message", "Press", "Said", "Screen", "is_",
-    "folded", "wrap",
+    "folded", "words", "wrap",
 ]

@@ -597,8 +597,15 @@ class FirstPlayer(Screen):
         return self
 
     def draw(self, canvas: Canvas) -> None:
-        seats = npgettext("screen 8", "{n} seat", "{n} seats", self.players)
-        canvas.title(self.title, seats.format(n=self.players))
+        # Translators: how many seats the first player is picked from, beside "First
+        # player": tried first (any length), the 8 characters after it when it does
+        # not fit.
+        seats = fitting(npgettext("screen 10 (if it fits)", "{n} seat", "{n} seats",
+                                  self.players).format(n=self.players),
+                        npgettext("screen 8", "{n} seat", "{n} seats",
+                                  self.players).format(n=self.players),
+                        room=COLUMNS - 1 - len(self.title))
+        canvas.title(self.title, seats)
         if self.seat is None:
             canvas.paragraph(folded(pgettext(
                 "screen 21x4", "Number the seats 1 to\n{n} clockwise from\nanyone, then ROLL.")

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion import games
 from companion.clock import said_when
+from companion.games import card_down
 from companion.lang import N_, _, long_date_time, ngettext, pgettext
 from companion.table.dice import entered as _entered
 
@@ -36,12 +37,21 @@ def _value(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
+def _card_value(card: Any) -> str:
+    """A card as a person reads it: a Card-Down card's colour and suit in words ("7 red
+    hearts" in the device's language), any other as it is written."""
+    if (isinstance(card, Mapping) and isinstance(card.get("colour"), str)
+            and isinstance(card.get("suit"), str)):
+        return card_down.card_words(_value(card.get("value")), card["colour"], card["suit"])
+    return _value(card)
+
+
 def _card(event: Mapping[str, Any]) -> str:
     """The card an event names, however the game spells it (a number, a rank, a dict)."""
     for key in ("card", "value", "effect"):
         if key in event:
             count = event.get("count", 1)
-            card = _value(event[key])
+            card = _card_value(event[key])
             # Translators: {count} cards of the same value, played at once ("2 x 7").
             return (_("{count} x {card}").format(count=count, card=card)
                     if isinstance(count, int) and count > 1 else card)
@@ -139,7 +149,7 @@ def _starter(e: Mapping[str, Any]) -> str:
 
 def _turn_up(e: Mapping[str, Any]) -> str:
     if e.get("card"):
-        return _("Turned up {card}").format(card=_value(e["card"]))
+        return _("Turned up {card}").format(card=_card_value(e["card"]))
     return _("Turned up a card")
 
 
@@ -170,7 +180,7 @@ PHRASES: dict[str, Any] = {
     "forgot": lambda e, who: _said(who, _("{player} forgot to say {word}"),
                                    word=_value(e.get("word"))),
     "colour": lambda e, who: _said(who, _("{player} named the colour {colour}"),
-                                   colour=_value(e.get("colour"))),
+                                   colour=card_down.colour_word(_value(e.get("colour")))),
     "draw": lambda e, who: _said(who, _("{player} drew a card")),
     "draw_stack": lambda e, who: _said(who, _("{player} drew the stack")),
     "take": lambda e, who: _said(who, _("{player} took a {face}"), face=_value(e.get("face"))),
@@ -416,14 +426,17 @@ def when(timestamp: float | None) -> str:
 
 #: The score sheet's words (the export's, which stay English in the file) as the page
 #: shows them: its first column's heading and its last row.
-SHEET_WORDS = {"hand": N_("Hand"), "round": N_("Round"), "game": N_("Game"),
-               "total": N_("Total")}
+SHEET_WORDS = {"hand": N_("Hand"), "round": N_("Round"), "total": N_("Total")}
 
 
 def sheet_word(text: Any) -> str:
     """A word of the score sheet's first column as the page shows it: "Round",
     "Total" in the device's language; a hand's number as it is."""
     word = str(text)
+    if word == "game":
+        # Translators: the heading over a match's games by their number (not which
+        # game is played, as the history's "Game" says).
+        return pgettext("game in a match", "Game")
     return _(SHEET_WORDS[word]) if word in SHEET_WORDS else word.capitalize()
 
 
