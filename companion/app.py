@@ -86,8 +86,8 @@ class App:
         #: is back): ``--log-events`` prints those events then.
         self.saved_watchers: list[Callable[[], None]] = []
         self._watched: Any = None
-        #: Called on the owner thread with the words of a refusal shown as "Sorry" (a
-        #: press the rules refused): what is said aloud.
+        #: Called on the owner thread with the words of a refusal (:meth:`refused`): a
+        #: press the rules refused, or a move from the console or the page.
         self.refusal_watchers: list[Callable[[str], None]] = []
         #: The turn timer of the game on the screen, its buzzer and LED (companion.timer).
         self.timer = TableTimer(self.clock, ctx.config, board)
@@ -269,13 +269,19 @@ class App:
         try:
             return step()
         except CompanionError as err:
-            for watcher in self.refusal_watchers:
-                watcher(str(err))
+            self.refused(str(err))
             return Message(pgettext("screen 21", "Sorry"), wrap(str(err)), self.screen)
         except Exception as err:  # noqa: BLE001 - the table must keep working
             log.error("screen step failed:\n%s", traceback.format_exc())
             return Message(pgettext("screen 21", "Internal error"),
                            wrap(f"{type(err).__name__}: {err}"), self.screen)
+
+    def refused(self, reason: str) -> None:
+        """A move was refused with ``reason``: a press (shown as "Sorry"), or a move the
+        console or the page sent (:mod:`companion.remote.commands`). The refusal
+        watchers hear it (what is said aloud); call it on the owner thread."""
+        for watcher in self.refusal_watchers:
+            watcher(reason)
 
     def _run_due(self) -> None:
         now = self.clock()

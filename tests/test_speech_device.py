@@ -237,6 +237,52 @@ def test_a_refusal_is_said_in_a_few_words():
         table.close()
 
 
+@pytest.mark.parametrize(("command", "args", "words"), [
+    ("event", ({"type": "roll", "player": "Bob"},), "Sorry: it is Ann's turn, not Bob's."),
+    ("event", ({"type": "roll", "player": "Ann", "value": 3},),
+     "Sorry: the device rolls the dice here."),
+    ("event", ({"type": "roll", "player": "FREE BEER AT THE BAR"},),
+     "Sorry: the move is refused."),  # what was typed from afar is never read aloud
+    ("event", ({"type": "board", "cards": ["K"]},),
+     "Sorry: the Board is entered once, after the final round."),
+    ("undo", (), "Sorry: nothing to undo."),
+])
+def test_a_move_from_the_console_or_the_page_refused_is_said_too(command, args, words):
+    """The console and the page run the same commands (remote.commands): a move the
+    rules refuse is said as a refused press is; the caller gets its error as before."""
+    from companion.remote.commands import RemoteError, run
+
+    table = Table(root=final_count(("Ann", "Bob")))
+    try:
+        with pytest.raises(RemoteError) as refused:
+            run(table.app, command, *args)
+        assert refused.value.code == "ILLEGAL"
+        table.app.pump()  # the words reach the voice once the owner thread gets to them
+        assert [text for _, text in table.offered] == [words]
+    finally:
+        table.close()
+
+
+def test_what_is_not_the_games_refusal_is_the_callers_alone():
+    from companion.remote.commands import RemoteError, run
+
+    table = Table(root=final_count(("Ann", "Bob")))
+    try:
+        for command, args, code in (("event", ("not an object",), "BADARG"),
+                                    ("new_game", ("final-count", ["Ann", "Bob"]), "OPEN"),
+                                    ("no_such_command", (), "BADARG")):
+            with pytest.raises(RemoteError) as refused:
+                run(table.app, command, *args)
+            assert refused.value.code == code
+        table.app.pump()
+        assert table.offered == []
+        run(table.app, "roll")  # a move from afar that goes through is said as a press is
+        table.app.pump()
+        assert [text for _, text in table.offered][0].startswith("Ann, ")
+    finally:
+        table.close()
+
+
 # --- Settings > Speech --------------------------------------------------------------------------
 
 

@@ -123,6 +123,24 @@ def test_a_hand_and_the_game_say_their_results():
     assert texts(heard)[-1][0] == "results"  # nobody's turn once the game is over
 
 
+def test_a_hand_says_a_goal_hit_and_who_went_bust():
+    session, _, voice, heard = table(players=("Ann", "Bob", "Cy"), options={"hit_goal": True})
+    session.apply({"type": "goal", "rolls": [4, 6]})  # Hit Goal: 64
+    for _ in range(4):  # four cards for the Board: six there
+        roll(session, 3)
+    session.apply({"type": "call", "player": "Ann"})  # right after her roll
+    roll(session, 5)
+    roll(session, 5)
+    session.apply({"type": "board", "cards": ["K", "Q", "J", "10", "9", "8"]})  # 57
+    session.apply({"type": "hand", "player": "Ann", "cards": ["K", "K", "K"]})  # 87: bust
+    session.apply({"type": "hand", "player": "Cy", "cards": ["3", "3", "2"]})  # 65
+    heard.clear()
+    session.apply({"type": "hand", "player": "Bob", "cards": ["A", "2", "4"]})  # 64: the goal
+    assert texts(heard) == [
+        ("results", "Hand 1: Bob wins with 64 (hit the goal), +10 as Ann called and lost"),
+        ("results", "Bust: Ann 87")]  # the next hand's goal is nobody's turn
+
+
 # --- the kinds, said once -------------------------------------------------------------------
 
 
@@ -148,6 +166,18 @@ def test_undo_takes_the_words_back_and_says_nothing():
     assert announcer.last == [] and announcer.repeat() is False
 
 
+def resume(store, match_id):
+    """The match resumed from the log with an announcer of its own, which says nothing
+    of what was played: (session, announcer, voice, what it said)."""
+    voice, heard = Voice(), []
+    announcer = Announcer(voice, KINDS)
+    announcer.outlets.append(heard.append)
+    resumed = Session.resume(store, match_id, listeners=[announcer])
+    announcer.watch(resumed)
+    assert heard == [] and voice.said == [] and announcer.repeat() is False
+    return resumed, announcer, voice, heard
+
+
 def test_a_resumed_game_says_nothing_of_what_was_played(tmp_path):
     from companion.store import Store
 
@@ -155,12 +185,7 @@ def test_a_resumed_game_says_nothing_of_what_was_played(tmp_path):
     first = Session.start("final-count", ["Ann", "Bob"], store=store)
     for value in (3, 4, 5):
         first.apply({"type": "roll", "player": first.match.current, "value": value})
-    voice, heard = Voice(), []
-    announcer = Announcer(voice, KINDS)
-    announcer.outlets.append(heard.append)
-    resumed = Session.resume(store, first.match_id, listeners=[announcer])
-    announcer.watch(resumed)
-    assert heard == [] and voice.said == [] and announcer.repeat() is False
+    resumed, announcer, voice, heard = resume(store, first.match_id)
     resumed.apply({"type": "roll", "player": resumed.match.current, "value": 1})
     assert texts(heard) == [("rolls", "Bob, 1: draw a card for yourself"),
                             ("turns", "Ann's turn")]
@@ -189,12 +214,17 @@ def test_the_speech_log_is_one_json_line_an_announcement():
 # --- every game's words ----------------------------------------------------------------------
 
 
-def test_a_game_without_words_of_its_own_says_whose_turn():
-    words = words_for("count-up-21")
-    assert type(words) is GameWords and words is words_for("scoreboard")
+def test_every_game_has_words_of_its_own_and_any_other_says_whose_turn():
+    from companion.games import GAMES
+
+    assert set(GAME_WORDS) == {info.game_id for info in GAMES}
+    for game_id in GAME_WORDS:
+        words = words_for(game_id)
+        assert isinstance(words, GameWords) and type(words) is not GameWords
+        assert words is words_for(game_id)  # made once
     assert isinstance(words_for("final-count"), FinalCountWords)
-    assert set(GAME_WORDS) <= {"final-count", "full-counter", "card-down", "block-lottery",
-                               "count-up-21", "scoreboard"}
+    assert type(words_for("a-game-from-a-newer-device")) is GameWords
+    assert type(words_for(None)) is GameWords
 
 
 def test_a_refusal_is_said_in_a_few_words():

@@ -39,12 +39,13 @@ here too, so a transport imports this module alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.chance import PHYSICAL, from_afar
 from companion.config import physical
-from companion.errors import UnknownGame, written
+from companion.errors import IllegalEvent, UnknownGame, written
 from companion.lang import _
 from companion.names import check_name, seated_spellings
 from companion.remote.calls import (
@@ -215,6 +216,25 @@ def leave(app: App) -> dict[str, Any]:
     return {"left": open_now["match_id"], "game": open_now["game"]}
 
 
+def _move(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A move on the game (an event, a roll, an undo) from afar: when the rules refuse
+    it, the table hears it as it hears a refused press (:meth:`App.refused`: said
+    aloud in a few words), and the caller gets the refusal as before. What is not the
+    game's refusal (no game, bad arguments, busy) is the caller's business alone."""
+
+    @functools.wraps(command)
+    def move(app: App, *args: Any, **kw: Any) -> Any:
+        try:
+            return command(app, *args, **kw)
+        except (IllegalEvent, RemoteError) as refused:
+            if not isinstance(refused, RemoteError) or refused.code == "ILLEGAL":
+                app.refused(str(refused))
+            raise
+
+    return move
+
+
+@_move
 def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
     """Apply ``event`` to the match on the screen, as the buttons would."""
     if not isinstance(event, dict):
@@ -235,6 +255,7 @@ def event(app: App, event: dict[str, Any]) -> dict[str, Any]:
     return _applied(session, event)
 
 
+@_move
 def roll(app: App) -> dict[str, Any]:
     """Press ROLL on the game: the device rolls for the player whose turn it is (or the
     Hit Goal, or Block Lottery's pool), or draws Block Lottery's next lottery token.
@@ -276,6 +297,7 @@ def roll(app: App) -> dict[str, Any]:
     return _applied(session, session.match.events[-1])
 
 
+@_move
 def undo(app: App) -> dict[str, Any]:
     """Take back the last event, as the game menu's Undo does."""
     game = _game_screen(app)

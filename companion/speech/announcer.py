@@ -40,8 +40,16 @@ from companion.speech.words import GameWords, Said
 log = logging.getLogger("companion")
 
 #: Each game's own words (module:class, imported when the game first says something); a
-#: game not listed says what every game says (its turns, its refusals, the timer).
-GAME_WORDS: dict[str, str] = {"final-count": "companion.speech.final_count:FinalCountWords"}
+#: game not listed (a match from a newer device) says what every game says (its turns,
+#: its refusals, the timer).
+GAME_WORDS: dict[str, str] = {
+    "final-count": "companion.speech.final_count:FinalCountWords",
+    "full-counter": "companion.speech.full_counter:FullCounterWords",
+    "card-down": "companion.speech.card_down:CardDownWords",
+    "block-lottery": "companion.speech.block_lottery:BlockLotteryWords",
+    "count-up-21": "companion.speech.count_up:CountUpWords",
+    "scoreboard": "companion.speech.scoreboard:ScoreboardWords",
+}
 #: Words every game shares.
 COMMON_WORDS = GameWords()
 _made: dict[str, GameWords] = {}

@@ -1,5 +1,6 @@
 """What Final Count says aloud: a roll and what its face means, the Hit Goal, the call
-and the final round, whose turn it is, each hand's outcome and the game's result::
+and the final round, whose turn it is, each hand's outcome (a goal hit is in it) with
+who went bust, and the game's result with the standings::
 
     >>> from companion.games import new_match
     >>> match = new_match("final-count", ["Ann", "Bob"])
@@ -16,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import final_count as rules
-from companion.lang import and_list, lazy, npgettext, pgettext
-from companion.speech.words import GameWords, Said
+from companion.lang import lazy, pgettext
+from companion.speech.words import GameWords, Said, final_result, listed
 
 #: What each face lets the roller do, as said at the table (the screen's are shorter).
 SPOKEN_ACTIONS = {
@@ -63,10 +64,16 @@ class FinalCountWords(GameWords):
             player=roll.player, face=roll.value, action=action)
 
     def results(self, match: Any) -> list[Said]:
-        """The hand just settled, and the game's result when it was the last."""
+        """The hand just settled: its outcome (a goal hit says so), who went bust over
+        75 unless everyone did (the outcome says that), and the game's result when it
+        was the last hand."""
         hand = match.hands[-1].record
         said = [Said("results", pgettext("spoken", "Hand {number}: {outcome}").format(
             number=hand["hand"], outcome=rules.hand_outcome(hand)))]
+        bust = [(name, row["total"]) for name, row in hand["players"].items() if row["bust"]]
+        if bust and hand["winners"]:
+            said.append(Said("results", pgettext("spoken", "Bust: {players}").format(
+                players=listed(bust))))
         if match.over:
             said.append(Said("results", game_result(match)))
         return said
@@ -75,17 +82,4 @@ class FinalCountWords(GameWords):
 def game_result(match: Any) -> str:
     """"Game over. Winner: Ann with 340 points. Standings: Ann 340, Bob 280, Cy 250"."""
     result = match.result()
-    totals = result["totals"]
-    winners = result["winners"]
-    best = totals[winners[0]] if winners else 0
-    if len(winners) == 1:
-        head = npgettext("spoken", "Game over. Winner: {names} with {n} point",
-                         "Game over. Winner: {names} with {n} points", best)
-    else:
-        head = npgettext("spoken", "Game over. Winners: {names} with {n} point",
-                         "Game over. Winners: {names} with {n} points", best)
-    ranked = sorted(totals.items(), key=lambda item: -item[1])
-    standings = pgettext("between names in a list", ", ").join(
-        f"{name} {total}" for name, total in ranked)
-    return (head.format(names=and_list(winners), n=best) + ". "
-            + pgettext("spoken", "Standings: {players}").format(players=standings))
+    return final_result(result["totals"], result["winners"])

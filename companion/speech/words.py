@@ -14,8 +14,10 @@ and the match after it, and returns what to say, in the language spoken now::
     >>> words.said({"type": "play", "player": "Ann", "card": 7}, before, match)
     [Said(kind='turns', text="Bob's turn")]
 
-A game without words of its own says whose turn it is when the turn changes, its
-refusals in a few words and the turn timer's warnings, which every game shares.
+What every game shares: whose turn it is when the turn changes (a game may say it its own
+way), a refusal in a few words, the turn timer's warnings, and the helpers of a result
+(:func:`standings`, :func:`final_result`). A game without words of its own (one
+from a newer device) says only those.
 
 The words are sentences a person hears, never what the screen abbreviates: they carry
 the message context "spoken" in the catalogs (docs/translating.md). Never a verb or an
@@ -25,9 +27,14 @@ adjective that agrees with a player's gender beside a name: "{player}: time is u
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from companion.lang import npgettext, pgettext
+from companion.lang import and_list, npgettext, pgettext
+from companion.table import scores
+
+#: The longest refusal said as it is written (longer ones are never a few words).
+FEW_WORDS_MAX = 160
 
 
 class Said(NamedTuple):
@@ -73,12 +80,66 @@ class GameWords:
                                             player=player, n=seconds))]
 
 
+def listed(pairs: Iterable[tuple[str, object]]) -> str:
+    """Names each with a number, as a list is said: "Ann 340, Bob 280"."""
+    return pgettext("between names in a list", ", ").join(
+        f"{name} {value}" for name, value in pairs)
+
+
+def ranked(totals: Mapping[str, int], high_wins: bool = True) -> str:
+    """"Ann 340, Bob 280, Cy 250": the best first (the lowest when low wins)."""
+    return listed((name, total) for _, name, total in scores.standings(totals, high_wins))
+
+
+def standings(totals: Mapping[str, int], high_wins: bool = True) -> str:
+    """"Standings: Ann 340, Bob 280, Cy 250", the best first (the lowest when low wins)."""
+    return pgettext("spoken", "Standings: {players}").format(players=ranked(totals, high_wins))
+
+
+def final_result(totals: Mapping[str, int], winners: list[str], *, high_wins: bool = True,
+                 match: bool = False, losses: bool = False, how: str = "") -> str:
+    """The result said at the end: "Game over. Winner: Ann with 340 points. Standings:
+    Ann 340, Bob 280" (``match``: "Match over. ..."; ``losses``: the totals are a match's
+    losses, the fewest first). ``how`` is said between, when a tie needed breaking."""
+    best = totals[winners[0]] if winners else 0
+    head = _result_head(len(winners) > 1, match, losses, best)
+    tail = (pgettext("spoken", "Losses: {players}") if losses
+            else pgettext("spoken", "Standings: {players}"))
+    parts = (head.format(names=and_list(winners), n=best), how,
+             tail.format(players=ranked(totals, high_wins and not losses)))
+    return ". ".join(part for part in parts if part)
+
+
+def _result_head(many: bool, match: bool, losses: bool, n: int) -> str:
+    """Who won what, with how many: one winner or a tie, a game or a match."""
+    if losses:
+        return (npgettext("spoken", "Match over. Winners: {names} with {n} loss each",
+                          "Match over. Winners: {names} with {n} losses each", n) if many
+                else npgettext("spoken", "Match over. Winner: {names} with {n} loss",
+                               "Match over. Winner: {names} with {n} losses", n))
+    if match:
+        return (npgettext("spoken", "Match over. Winners: {names} with {n} point",
+                          "Match over. Winners: {names} with {n} points", n) if many
+                else npgettext("spoken", "Match over. Winner: {names} with {n} point",
+                               "Match over. Winner: {names} with {n} points", n))
+    return (npgettext("spoken", "Game over. Winners: {names} with {n} point",
+                      "Game over. Winners: {names} with {n} points", n) if many
+            else npgettext("spoken", "Game over. Winner: {names} with {n} point",
+                           "Game over. Winner: {names} with {n} points", n))
+
+
 def whose_turn(match: Any) -> str | None:
     """The player the match waits for (None: nobody in particular, or it is over)."""
     return None if match.over else match.expecting().player
 
 
 def few_words(reason: str) -> str:
-    """A refusal's reason as it is said: its first clause, without brackets."""
+    """A refusal's reason as it is said: its first clause, without brackets. What a
+    console or a page typed is never read aloud: a reason that quotes it (a value in
+    JSON's double quotes, :func:`companion.errors.written`) is said as "the move is
+    refused"."""
     plain = re.sub(r"\s*\([^)]*\)", "", str(reason)).strip()
-    return re.split(r";\s*", plain, maxsplit=1)[0].strip() or str(reason)
+    words = re.split(r";\s*", plain, maxsplit=1)[0].strip() or str(reason)
+    if '"' in words or len(words) > FEW_WORDS_MAX:
+        return pgettext("spoken", "the move is refused")
+    return words
