@@ -216,7 +216,8 @@ def tables(text: str) -> int | tuple[str, ...]:
 
 def season(text: str) -> str:
     """An argparse type: one or more seasons, ``NAME: YYYY-MM-DD..YYYY-MM-DD``."""
-    from companion.seasons import SeasonError, parse_seasons
+    from companion.errors import SeasonError
+    from companion.seasons import parse_seasons
 
     try:
         parse_seasons(text)
@@ -238,7 +239,8 @@ def game(text: str) -> str:
 
 def players(text: str) -> list[str]:
     """An argparse type: comma-separated player names, by the one rule for names."""
-    from companion.names import BadName, split_players
+    from companion.errors import BadName
+    from companion.names import split_players
 
     try:
         return split_players(text)

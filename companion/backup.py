@@ -35,9 +35,17 @@ from typing import Any, TextIO
 
 from companion import __version__, games
 from companion.config import SYSTEM_CONFIG, Config
-from companion.errors import CompanionError, StoreError
+from companion.errors import (
+    BackupError,
+    CompanionError,
+    FolderNotWritable,
+    ForeignDevice,
+    LogInUse,
+    StoreCorrupt,
+    StoreError,
+)
 from companion.lang import _, pgettext
-from companion.store import MatchRecord, Store, StoreCorrupt, restoring
+from companion.store import MatchRecord, Store, restoring
 from companion.store.backup import (
     BACKUP_SUFFIX,
     DB_MEMBER,
@@ -45,10 +53,7 @@ from companion.store.backup import (
     LEFTOVER_ENDINGS,
     MANIFEST_MAX,
     MANIFEST_MEMBER,
-    BackupError,
-    FolderNotWritable,
     FreeSpace,
-    LogInUse,
     free_space,
     install,
     open_backup,
@@ -166,13 +171,6 @@ def backup_main(state_dir: Path, to: str | None, default_dir: str, *, as_json: b
 
 
 # -- restore ---------------------------------------------------------------------------------
-
-
-class ForeignDevice(StoreError):
-    """The backup was made by another device and the owner has not said which id this
-    device keeps (``--keep-id`` or ``--take-id``)."""
-
-    exit_status = 6
 
 
 def restore_main(file: str, state_dir: Path, *, ids: str | None = None,

@@ -211,9 +211,9 @@ def _new_game(args: argparse.Namespace):
         if args.players or args.option:
             raise UsageError(_("--players and --option go with --new GAME"))
         return None
-    from companion.errors import UnknownGame
+    from companion.errors import BadName, UnknownGame
     from companion.games import engine, new_match
-    from companion.names import BadName, split_players
+    from companion.names import split_players
     from companion.replay import parse_option
 
     try:
@@ -259,8 +259,7 @@ def _seated_by_the_roster(store, players: list[str]) -> list[str]:
     name on the screen ("Ànn" beside "Ann"), as the roster refuses it when it is added
     by hand, and for new names the full roster has no room for (nobody joins then: the
     game is not started)."""
-    from companion.names import BadName
-    from companion.store import RosterFull
+    from companion.errors import BadName, RosterFull
 
     if store is None:
         return players
@@ -395,7 +394,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from companion.clock import monotonic
     from companion.device.board import Board
-    from companion.device.pins import GPIOError, open_pin_factory, pin_factory_name
+    from companion.device.pins import open_pin_factory, pin_factory_name
+    from companion.errors import GPIOError
     from companion.launch import (
         backup_keeper,
         close_voice,
@@ -445,7 +445,8 @@ def _open_panel(config: Config, pin_factory=None):
     ``pin_factory`` drives an SPI display's DC and RST pins."""
     import logging
 
-    from companion.device.display import DisplayError, Panel, open_device
+    from companion.device.display import Panel, open_device
+    from companion.errors import DisplayError
 
     def reopen():
         return open_device(config.display, pin_factory=pin_factory)

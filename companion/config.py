@@ -288,7 +288,8 @@ def load_config(explicit: str | None = None, env: dict[str, str] | None = None) 
     path = config_path(explicit, env)
     if path is None:
         return Config()
-    from companion.files import UnreadableFile, read_text_file
+    from companion.errors import UnreadableFile
+    from companion.files import read_text_file
 
     try:
         text = read_text_file(path, CONFIG_MAX, N_("the configuration"))
@@ -566,7 +567,8 @@ def check_broker(url: str) -> str:
 
 def _check_club(club: Club, fail: Any) -> None:
     if club.seasons:
-        from companion.seasons import SeasonError, parse_seasons
+        from companion.errors import SeasonError
+        from companion.seasons import parse_seasons
 
         try:
             parse_seasons(club.seasons)

@@ -37,7 +37,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import games
-from companion.errors import CompanionError, StoreError, typed_number, written
+from companion.errors import (
+    LineError,
+    NotStrictJson,
+    StoreError,
+    typed_number,
+    written,
+)
 from companion.lang import _
 from companion.store import MatchRecord, Store
 
@@ -306,18 +312,6 @@ def _json(value: Any) -> str:
 # -- reading JSON Lines back (replay, import) ----------------------------------------------
 
 
-class LineError(CompanionError):
-    """A line of a log or an export is malformed or refused (its number leads)."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(_("line {line}: {reason}").format(line=line, reason=message))
-
-
-class NotStrictJson(ValueError):
-    """What JSON's grammar lets pass but two readers may take differently: a key given
-    twice in one object, NaN or Infinity."""
-
-
 def load_json(text: str) -> Any:
     """``json.loads`` as every way in reads JSON (the serial console's EVENT, a replay
     log, an import, an option typed on the command line; the page's body is read by the
@@ -330,7 +324,7 @@ def load_json(text: str) -> Any:
     ValueError: nested too deeply
     >>> load_json('{"value": 6, "value": 5}')
     Traceback (most recent call last):
-    companion.export.NotStrictJson: the key "value" is given twice
+    companion.errors.NotStrictJson: the key "value" is given twice
     """
     try:
         # A number too large for a float keeps its digits for the refusal (1e999). A

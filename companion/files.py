@@ -18,7 +18,7 @@ import codecs
 import os
 import stat
 
-from companion.errors import CompanionError
+from companion.errors import UnreadableFile
 from companion.lang import N_, _
 
 #: What a path names, for the message when it is not a regular file.
@@ -29,15 +29,6 @@ _KINDS = ((stat.S_ISDIR, N_("a directory")), (stat.S_ISCHR, N_("a character devi
 
 #: The UTF-8 byte order mark: read as no part of a file's text (Python's "utf-8-sig").
 BOM = codecs.BOM_UTF8
-
-
-class UnreadableFile(CompanionError):
-    """A named file is missing, not a regular file, too large or not UTF-8 text.
-    ``missing`` is True when nothing is there at all."""
-
-    def __init__(self, message: str, missing: bool = False):
-        super().__init__(message)
-        self.missing = missing
 
 
 def read_text_file(path: str | os.PathLike[str], limit: int, what: str) -> str:

@@ -128,7 +128,7 @@ class GameLog:
         game_log = cls(state_dir, **kw)
         if state_dir is None:
             return game_log
-        from companion.store import StoreTooNew
+        from companion.errors import StoreTooNew
 
         try:
             store, message = game_log._opener(state_dir)

@@ -39,24 +39,23 @@ from typing import Any, TextIO
 
 from companion import games
 from companion.errors import (
+    BadName,
     BadSetup,
     CompanionError,
+    DuplicateMatch,
+    FileChanged,
     IllegalEvent,
+    ImportRefused,
+    LineError,
+    RosterFull,
     StoreError,
     one_line,
     written,
 )
-from companion.export import (
-    EVENT_TIME,
-    START_EXTRAS,
-    LineError,
-    is_undone,
-    load_json,
-    without_time,
-)
+from companion.export import EVENT_TIME, START_EXTRAS, is_undone, load_json, without_time
 from companion.lang import _, ngettext, pgettext
-from companion.names import BadName, check_players, seat_checked
-from companion.store import DuplicateMatch, RosterFull, Store, TakenBack, checked_uid, joining
+from companion.names import check_players, seat_checked
+from companion.store import Store, TakenBack, checked_uid, joining
 from companion.words import counted
 
 __all__ = [
@@ -87,14 +86,6 @@ _IMPORT = "companion import"
 
 #: Opens the file to import once more (it is read twice).
 Opener = Callable[[], AbstractContextManager[TextIO]]
-
-
-class ImportRefused(CompanionError):
-    """A file (or a match in it) cannot be imported; the message names the line."""
-
-
-class FileChanged(ImportRefused):
-    """The file changed between its check and its storing: some matches are stored."""
 
 
 @dataclass

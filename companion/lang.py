@@ -35,6 +35,8 @@ import logging
 from collections import UserString
 from pathlib import Path
 
+from companion.errors import UnknownLanguage, speak_with
+
 #: The languages the catalogs hold, English (the messages themselves) first; the
 #: Settings > Language menu lists them in this order (Español above Français: the
 #: cedilla would touch the tilde on the row under it).
@@ -52,10 +54,6 @@ _current: list = [DEFAULT, _NONE]
 #: The language whose catalog could not be read, while English stands in for it.
 _unreadable: list[str] = []
 log = logging.getLogger("companion")
-
-
-class UnknownLanguage(ValueError):
-    """A language code the device has no catalog for."""
 
 
 def catalog_path(code: str) -> Path:
@@ -146,6 +144,11 @@ def pgettext(context: str, message: str) -> str:
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` for a message with a context."""
     return _current[1].npgettext(context, singular, plural, n)
+
+
+# The few messages companion.errors makes are said in this language too (it cannot
+# import this module: this module raises its UnknownLanguage).
+speak_with(gettext, pgettext)
 
 
 class lazy(UserString):  # noqa: N801 - used like the function it stands in for

@@ -50,7 +50,7 @@ from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
 from companion import font
-from companion.errors import BadSetup
+from companion.errors import BadName
 from companion.lang import pgettext
 
 __all__ = ["NAME_MAX", "BadName", "check_name", "check_players", "looks_like",
@@ -92,11 +92,6 @@ def _kept_for_names(most: int) -> Callable[[Callable[..., _Answer]], Callable[..
         return answer
 
     return keeping
-
-
-class BadName(BadSetup):
-    """A name is refused; the message is one line saying why ("a name cannot contain a
-    comma", "the screen cannot draw '中' (U+4E2D)")."""
 
 
 def check_name(name: object, others: Iterable[str] = ()) -> str:

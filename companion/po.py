@@ -16,11 +16,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Entry", "PoError", "parse", "read", "plural_count"]
+from companion.errors import PoError
 
-
-class PoError(ValueError):
-    """A catalog file that is not valid PO text (the line is in the message)."""
+__all__ = ["Entry", "parse", "read", "plural_count"]
 
 
 @dataclass

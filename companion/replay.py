@@ -27,18 +27,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from companion.errors import BadSetup, CompanionError, IllegalEvent, UsageError, one_line, written
-from companion.export import (
-    START_EXTRAS,
+from companion.errors import (
+    BadName,
+    BadSetup,
+    CompanionError,
+    IllegalEvent,
     LineError,
-    counting,
-    json_objects,
-    load_json,
-    without_time,
+    UsageError,
+    one_line,
+    written,
 )
+from companion.export import START_EXTRAS, counting, json_objects, load_json, without_time
 from companion.games import Event, Match, engine
 from companion.lang import N_, _
-from companion.names import BadName, split_players
+from companion.names import split_players
 
 START = "start"
 #: The largest event log replayed: one game's log is a few hundred KB at most.
@@ -175,7 +177,8 @@ def _split_players(text: str) -> list[str]:
 
 def _read_events(path: str) -> list[tuple[int, Any]]:
     """(line number, parsed JSON) for every non-blank line."""
-    from companion.files import UnreadableFile, read_text_file
+    from companion.errors import UnreadableFile
+    from companion.files import read_text_file
 
     try:
         if path == "-":

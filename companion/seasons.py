@@ -16,14 +16,10 @@ import datetime as dt
 import time
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
+from companion.errors import SeasonError
 from companion.lang import gettext, ngettext
 
 SEASONS_MAX = 50
-
-
-class SeasonError(CompanionError):
-    """A season that cannot be read (the message says which and why)."""
 
 
 @dataclass(frozen=True)

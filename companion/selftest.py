@@ -138,8 +138,9 @@ def selftest_on_device(config: Config, out: TextIO, *, wait: float = 10.0,
                        clock: Clock = monotonic) -> int:
     """Open the real display and pins (each may fail alone) and run :func:`run_selftest`."""
     from companion.device.board import Board
-    from companion.device.display import DisplayError, Panel, open_device
-    from companion.device.pins import GPIOError, open_pin_factory, pin_factory_name
+    from companion.device.display import Panel, open_device
+    from companion.device.pins import open_pin_factory, pin_factory_name
+    from companion.errors import DisplayError, GPIOError
 
     factory = board = panel = None
     board_error = display_error = None
@@ -252,7 +253,8 @@ def run_selftest(
 def check_speaker(config: Config) -> tuple[bool, str]:
     """Say the test phrase in ``[speech]``'s voice: (True, the ALSA device it played
     through, in words) or (False, why no sound came out, in one line)."""
-    from companion.device.speaker import SpeechProblem, find_output, say_and_wait
+    from companion.device.speaker import find_output, say_and_wait
+    from companion.errors import SpeechProblem
     from companion.speech.say import configured_utterance
 
     try:

@@ -42,8 +42,8 @@ from companion.app import App
 from companion.clock import Clock, ManualClock, monotonic
 from companion.config import Config
 from companion.device.buttons import BUTTONS, Press
-from companion.errors import CompanionError, ScriptError
-from companion.files import UnreadableFile, read_text_file
+from companion.errors import CompanionError, ScriptError, UnreadableFile
+from companion.files import read_text_file
 from companion.lang import N_, _, ngettext
 from companion.launch import (
     backup_keeper,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from companion import lang
 from companion.config import CONFIG_MAX, config_path
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, UnknownLanguage
 from companion.lang import N_
 
 #: argparse's own messages, exactly as argparse 3.11 writes them, marked here for the
@@ -73,7 +73,7 @@ def speak(language: str, source: str | None = None) -> None:
     does not know is a :class:`ConfigError`, one line, never a traceback."""
     try:
         lang.use(language)
-    except lang.UnknownLanguage as problem:
+    except UnknownLanguage as problem:
         where = f"{source}: " if source else ""
         raise ConfigError(f"{where}ui.language {problem}") from None
 

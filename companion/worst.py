@@ -31,11 +31,12 @@ from __future__ import annotations
 from functools import cache
 
 from companion import font
+from companion.errors import BadName
 from companion.games import block_lottery, count_up, scoreboard
 from companion.games.final_count import goal_from_rolls
 from companion.games.full_counter_cards import NAMES as CARD_NAMES
 from companion.games.full_counter_cards import PROFILE_LIMITS
-from companion.names import NAME_MAX, BadName, check_players
+from companion.names import NAME_MAX, check_players
 from companion.table import dice, timer
 
 __all__ = ["ALPHABETS", "NARROWER", "PEOPLE", "long_names", "widest_letters",

@@ -28,11 +28,11 @@ from companion.backup import BackupKeeper, backup_log, restore_main
 from companion.bench.device import stats_store
 from companion.clock import ManualClock
 from companion.config import Backup, Config
-from companion.errors import StoreError
+from companion.errors import BackupError, BackupTooNew, LogInUse, StoreError
 from companion.launch import backup_keeper, make_app
 from companion.session import Session
 from companion.sim import sim_board_factory, sim_panel
-from companion.store import SCHEMA_VERSION, BackupError, BackupTooNew, LogInUse, Store
+from companion.store import SCHEMA_VERSION, Store
 from companion.ui.screen import Confirm, Message
 
 POINTS = [("Ann", 5), ("Bob", 12), ("Ann", 20)]

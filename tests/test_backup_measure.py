@@ -28,10 +28,10 @@ from test_owner_folders import keep_one_backup
 
 from companion.backup import BackupKeeper, backup_log, devices_state_dir, restore_main
 from companion.config import SYSTEM_CONFIG, parse_config
-from companion.errors import StoreError
+from companion.errors import BackupError, NoRoom, StoreError
 from companion.gamelog import GameLog
-from companion.store import BackupError, Store, restoring
-from companion.store.backup import NoRoom, free_space, manifest_for
+from companion.store import Store, restoring
+from companion.store.backup import free_space, manifest_for
 
 MB = 1_000_000
 

@@ -28,8 +28,8 @@ from test_backup_measure import device_id, mount_tmpfs, unmount
 
 import companion.store.backup as backups
 from companion.backup import BackupKeeper, backup_log, restore_main
-from companion.errors import StoreError
-from companion.store import BackupError, Store
+from companion.errors import BackupError, StoreError
+from companion.store import Store
 from companion.store.backup import BACKUP_SUFFIX, LEFTOVER_ENDINGS, open_backup
 from companion.store.room import backup_needs, block_size
 

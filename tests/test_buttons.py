@@ -15,9 +15,9 @@ from companion.clock import ManualClock
 from companion.config import Buttons, Config
 from companion.device import board as board_module
 from companion.device import buttons as buttons_module
-from companion.device.board import Board, BoardError, SimBoard
+from companion.device.board import Board, SimBoard
 from companion.device.buttons import BUTTONS, ButtonDecoder, Press
-from companion.errors import CompanionError
+from companion.errors import BoardError, CompanionError
 from companion.launch import make_app
 from companion.sim import sim_panel
 from tests.press_log import PressLog

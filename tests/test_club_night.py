@@ -225,7 +225,8 @@ def _today() -> str:
 
 def test_a_round_arriving_is_checked_like_anything_arriving():
     from companion.club.rounds import parse_offer
-    from companion.club.wire import WireError, encode
+    from companion.club.wire import encode
+    from companion.errors import WireError
 
     def offer(**changes):
         payload = {"night": "2026-11-26", "round": 2, "game": "final-count",

@@ -32,6 +32,7 @@ from companion.club.review import held_line
 from companion.club.rounds import Offer, parse_offer
 from companion.club.seating import Seat
 from companion.config import Club
+from companion.errors import WireError
 from companion.games import replay
 from companion.session import Session
 from companion.store import Store
@@ -55,7 +56,7 @@ def test_offer_ids_are_unguessable_and_checked_where_they_arrive():
     offer_id = new_offer_id()
     assert parse_offer(wire.encode({**round_, "offer": offer_id}), "t1").offer_id == offer_id
     for bad in ("../x", 7, "x" * 200, None):
-        with pytest.raises(wire.WireError):
+        with pytest.raises(WireError):
             parse_offer(wire.encode({**round_, "offer": bad}), "t1")
 
 
@@ -271,7 +272,7 @@ def test_a_move_on_the_broker_is_checked_like_anything_arriving():
                                      b'"at":1e999}'),
            (move_topic(move.device), b"x" * 70_000)]
     for topic, data in bad:
-        with pytest.raises(wire.WireError):
+        with pytest.raises(WireError):
             parse_move(topic, data)
     assert "/" not in move_topic("ab/cd+#" + "0" * 9)[len("companion-club/moves/"):]
 

@@ -8,16 +8,9 @@ import time
 
 import pytest
 
-from companion.club.seasons import (
-    TIE_BREAK,
-    Season,
-    SeasonError,
-    parse_seasons,
-    season_table,
-    standings,
-)
+from companion.club.seasons import TIE_BREAK, Season, parse_seasons, season_table, standings
 from companion.config import parse_config
-from companion.errors import ConfigError
+from companion.errors import ConfigError, SeasonError
 from companion.store import Store
 from tests.companion_cli import companion
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from companion.club.seating import Seat, SeatingError, pairs, repeats, seat_round, table_sizes
+from companion.club.seating import Seat, pairs, repeats, seat_round, table_sizes
+from companion.errors import SeatingError
 
 NAMES = [f"P{i}" for i in range(40)]
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from companion.club import night as nights
 from companion.club import tonight
 from companion.club.seating import Seat
+from companion.errors import RoundRefused
 
 NINE = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
 HOLDER = ("import sys; from companion.club.rounds import DashboardLock; "
@@ -157,7 +158,7 @@ def test_a_number_never_seats_a_table_away_while_a_live_one_waits(tables, asked,
     rnd = nights.Round(1, "final-count", 1, 0.0, [Seat(name, ("A", "B")) for name in used])
     online = [t.name for t in tonight.ordered(tables) if t.online]
     if known and len(used) > len(online):
-        with pytest.raises(nights.RoundRefused) as refused:
+        with pytest.raises(RoundRefused) as refused:
             tonight.said(rnd, tables, asked, known=known)
         assert "\n" not in str(refused.value)
         return
@@ -171,7 +172,8 @@ def test_a_number_never_seats_a_table_away_while_a_live_one_waits(tables, asked,
 
 
 def test_counts_read_right_with_one(tmp_path):
-    from companion.club.seating import SeatingError, table_sizes
+    from companion.club.seating import table_sizes
+    from companion.errors import SeatingError
 
     with pytest.raises(SeatingError, match="^1 player is too few for one table"):
         table_sizes(1, 3, 2, 4)

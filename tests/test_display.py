@@ -24,14 +24,13 @@ from companion.device.display import (
     SH1106,
     SSD1306,
     SSD1309,
-    DisplayError,
     GpiozeroGPIO,
     Panel,
     RecordingSerial,
     open_device,
     pack_pages,
 )
-from companion.errors import CompanionError
+from companion.errors import CompanionError, DisplayError
 
 SIZE = (128, 64)
 

@@ -21,8 +21,8 @@ from companion_cli import companion
 from companion import cli
 from companion.clock import ManualClock
 from companion.config import CONFIG_MAX, Config, load_config
-from companion.errors import ConfigError
-from companion.files import UnreadableFile, read_text_file
+from companion.errors import ConfigError, GPIOError, UnreadableFile
+from companion.files import read_text_file
 from companion.sim import SCRIPT_MAX, run_interactive
 from companion.store import Store
 
@@ -119,7 +119,7 @@ def test_a_long_gpio_error_keeps_the_fix_it_names(monkeypatch, capsys):
     assert len(message) > 200
 
     def refuse(name):
-        raise pins.GPIOError(message)
+        raise GPIOError(message)
 
     monkeypatch.setattr(pins, "open_pin_factory", refuse)
     monkeypatch.setattr(cli, "on_a_pi", lambda: True)

@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import cli
+from companion.errors import ImportRefused
 from companion.export import export_main
 from companion.games import replay
-from companion.importer import ImportRefused, import_main, import_text, read_export
+from companion.importer import import_main, import_text, read_export
 from companion.replay import replay_main
 from companion.stats import figures
 from companion.store import Store

@@ -18,9 +18,10 @@ from companion.club.night import Round
 from companion.club.organiser import organiser_token
 from companion.club.receiver import Receiver
 from companion.club.rounds import round_text
-from companion.club.seasons import SeasonError, parse_seasons
-from companion.club.seating import Seat, SeatingError, table_sizes
+from companion.club.seasons import parse_seasons
+from companion.club.seating import Seat, table_sizes
 from companion.club.web import ClubPage
+from companion.errors import SeasonError, SeatingError
 from companion.store import Store
 from tests.test_club_seasons import finish
 from tests.test_club_truth import FakeDashboard

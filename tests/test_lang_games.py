@@ -16,10 +16,10 @@ import pytest
 
 import companion.lang as lang
 from companion import words
-from companion.errors import BadSetup, IllegalEvent
+from companion.errors import BadName, BadSetup, IllegalEvent
 from companion.games import new_match
 from companion.games.final_count import FACE_ACTIONS
-from companion.names import BadName, check_name
+from companion.names import check_name
 from companion.table.dice import DiceCup
 from companion.table.timer import timer_label
 

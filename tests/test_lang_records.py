@@ -14,8 +14,8 @@ import pytest
 import companion.lang as lang
 from companion import font
 from companion.backup import backup_main
-from companion.errors import StoreError
-from companion.importer import ImportRefused, import_main, import_text
+from companion.errors import ImportRefused, StoreError
+from companion.importer import import_main, import_text
 from companion.remote.protocol import COMMANDS, EOL
 from companion.remote.serial import Console
 from companion.stats import figures, format_table, stats_main

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from companion.cli import build_parser, main
 from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Dice, Idle
+from companion.errors import RemoteError
 from companion.export import jsonl_lines
 from companion.launch import make_app, serial_console
 from companion.remote import protocol
 from companion.remote import serial as link_module
-from companion.remote.commands import RemoteError
 from companion.remote.serial import (
     COMMANDS,
     EOL,

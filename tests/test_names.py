@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import font, names, store
-from companion.errors import BadSetup, CompanionError, StoreError
-from companion.names import NAME_MAX, BadName, check_name, check_players, split_players
+from companion.errors import BadName, BadSetup, CompanionError, StoreError
+from companion.names import NAME_MAX, check_name, check_players, split_players
 from companion.session import Session
 from companion.store import Store
 

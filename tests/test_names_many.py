@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.names import BadName, check_name, check_players
+from companion.errors import BadName
+from companion.names import check_name, check_players
 
 #: Letters the screen draws alike or nearly (Latin, Cyrillic, Greek; accents the title
 #: bar hides; case), and a space.

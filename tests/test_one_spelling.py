@@ -20,14 +20,8 @@ from test_link import ok, owned, run  # noqa: F401 - owned is the apps' fixture
 from web_device import Device
 
 from companion import font
-from companion.names import (
-    NAME_MAX,
-    BadName,
-    check_name,
-    player_key,
-    roster_name,
-    seat_players,
-)
+from companion.errors import BadName
+from companion.names import NAME_MAX, check_name, player_key, roster_name, seat_players
 from companion.stats import figures
 from companion.store import Store
 

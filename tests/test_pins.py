@@ -21,14 +21,9 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.config import Buttons, Config, parse_config
 from companion.device import pins
-from companion.device.board import Board, BoardError
-from companion.device.pins import (
-    GPIOError,
-    explain_gpio_error,
-    open_pin_factory,
-    pin_factory_name,
-)
-from companion.errors import ConfigError
+from companion.device.board import Board
+from companion.device.pins import explain_gpio_error, open_pin_factory, pin_factory_name
+from companion.errors import BoardError, ConfigError, GPIOError
 
 PI4_REVISION = 0xC03111
 PI5_REVISION = 0xD04170

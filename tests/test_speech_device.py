@@ -17,8 +17,8 @@ from test_speech_engine import SlowWords
 from companion.bench.device import FINAL_COUNT_GAME
 from companion.clock import ManualClock
 from companion.config import Config, Timer, Ui
-from companion.device.speaker import Output, Speaker, SpeechProblem
-from companion.errors import IllegalEvent
+from companion.device.speaker import Output, Speaker
+from companion.errors import IllegalEvent, SpeechProblem
 from companion.launch import make_app
 from companion.selftest import run_selftest
 from companion.session import Session

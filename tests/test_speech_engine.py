@@ -26,13 +26,13 @@ from companion.device.speaker import (
     Output,
     Playing,
     Speaker,
-    SpeechProblem,
     Utterance,
     espeak_command,
     find_output,
     sound_cards,
     write_wav,
 )
+from companion.errors import SpeechProblem
 from companion.speech.voice import TableVoice
 from companion.voices import VOICES, Speech
 

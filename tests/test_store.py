@@ -15,15 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import store as store_module
-from companion.errors import StoreError
-from companion.store import (
-    NAME_MAX,
-    SCHEMA_VERSION,
-    MatchRecord,
-    Store,
-    StoreCorrupt,
-    StoreTooNew,
-)
+from companion.errors import StoreCorrupt, StoreError, StoreTooNew
+from companion.store import NAME_MAX, SCHEMA_VERSION, MatchRecord, Store
 from companion.store import schema as store_schema
 
 REPO = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion import store as store_module
-from companion.errors import StoreError
-from companion.store import DuplicateMatch, Store
+from companion.errors import DuplicateMatch, StoreError
+from companion.store import Store
 
 
 class Ticks:

@@ -257,7 +257,8 @@ def test_full_storage_at_start_plays_unsaved_then_writes_the_new_game(tmp_path):
 
 
 def test_a_game_left_while_unsaved_is_kept_offered_and_written_when_saving_works(tmp_path):
-    from companion.remote.commands import RemoteError, new_game
+    from companion.errors import RemoteError
+    from companion.remote.commands import new_game
 
     state = tmp_path / "state"
     Store.in_dir(state).close()

@@ -148,14 +148,14 @@ def test_an_undone_mark_is_true_or_left_out(tmp_path, capsys, mark) -> None:
     with Store.in_dir(tmp_path / "state") as store:
         text = (json.dumps({"type": "start", "game": "scoreboard", "players": ["Ann", "Bob"],
                             "options": {}}) + "\n" + log.read_text())
-        from companion.importer import ImportRefused
+        from companion.errors import ImportRefused
 
         with pytest.raises(ImportRefused, match='line 2: "undone" is true'):
             import_text(store, text, lambda line: None)
 
 
 def test_an_undone_line_without_a_type_is_refused(tmp_path) -> None:
-    from companion.importer import ImportRefused
+    from companion.errors import ImportRefused
 
     start = json.dumps({"type": "start", "game": "scoreboard", "players": ["Ann", "Bob"],
                         "options": {}})
@@ -174,7 +174,7 @@ def test_an_undone_line_outside_its_match_is_refused(played) -> None:
     edited = json.loads(lines[undone])
     edited["at"] = NOW - 86_400
     lines[undone] = json.dumps(edited)
-    from companion.importer import ImportRefused
+    from companion.errors import ImportRefused
 
     with Store(":memory:") as other, pytest.raises(
             ImportRefused, match=f"line {undone + 1}: \"at\" is before it started"):

@@ -20,6 +20,7 @@ from companion.clock import ManualClock
 from companion.config import Config
 from companion.device.buttons import Press
 from companion.device.terminal import to_text
+from companion.errors import PairingLocked, PairingRefused
 from companion.launch import make_app
 from companion.remote.web.pairing import (
     CODE_SECONDS,
@@ -30,8 +31,6 @@ from companion.remote.web.pairing import (
     TRIES,
     LockMemory,
     Pairing,
-    PairingLocked,
-    PairingRefused,
     browser_name,
 )
 from companion.sim import sim_board_factory, sim_panel

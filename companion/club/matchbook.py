@@ -18,7 +18,7 @@ from companion.club.ledger import content_digest, fingerprint
 from companion.club.mirror import MIRROR_KEY, Mirror, safe_result
 from companion.club.offers import keep_offer, taken_by, valid_offer_id
 from companion.club.review import SETTLED
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, WireError
 from companion.games import new_match, replay
 from companion.names import as_seats, player_key
 
@@ -259,7 +259,7 @@ class MatchBook:
             self._save(mirror)
             if mirror.state != "playing":
                 self._lighten(mirror)
-        except (StoreError, wire.WireError) as err:
+        except (StoreError, WireError) as err:
             self._say(logging.ERROR, "settle", mirror.table, "club: %s/%s: %s",
                       mirror.table, mirror.uid, err)
 

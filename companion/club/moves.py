@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.club import wire
 from companion.config import valid_table_name
+from companion.errors import WireError
 from companion.store.records import UID_DEVICE_DIGITS
 
 ROOT = "companion-club"
@@ -63,8 +64,8 @@ class Move:
 
 
 def parse_move(topic: str, data: bytes) -> Move:
-    """A move as a dashboard published it; :class:`~.wire.WireError` for anything else
-    (its topic, size, fields, every table name)."""
+    """A move as a dashboard published it; :class:`~companion.errors.WireError` for
+    anything else (its topic, size, fields, every table name)."""
     payload = wire.decode(data)
     device = wire.need(payload, "device", str)
     table = wire.need(payload, "table", str)
@@ -72,12 +73,12 @@ def parse_move(topic: str, data: bytes) -> Move:
     at = wire.moment(payload, "at")
     if len(device) != UID_DEVICE_DIGITS or not device.isprintable() or \
             topic != move_topic(device):
-        raise wire.WireError("a move names a device that is not its topic's")
+        raise WireError("a move names a device that is not its topic's")
     if not valid_table_name(table) or len(former) > FORMER_MAX or \
             not all(isinstance(name, str) and valid_table_name(name) for name in former):
-        raise wire.WireError("a move names something that is not a table")
+        raise WireError("a move names something that is not a table")
     if not math.isfinite(at) or at < 0:
-        raise wire.WireError("a move's time is not a time")
+        raise WireError("a move's time is not a time")
     return Move(device, table, tuple(name for name in former if name != table), at)
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.club import offers as offer_ids
-from companion.club.seating import Seat, SeatingError, key, pairs, seat_round
-from companion.errors import CompanionError
+from companion.club.seating import Seat, key, pairs, seat_round
+from companion.errors import NightError, SeatingError
 from companion.lang import _, ngettext
 
 NIGHT_FILE = "club-night.json"
@@ -50,17 +50,6 @@ def night_of(when: float) -> str:
     from companion.clock import day_text
 
     return day_text(when - NIGHT_ENDS * 3600)
-
-
-class NightError(CompanionError):
-    """A round cannot be made or the night's file cannot be read; one line."""
-
-
-class RoundRefused(NightError):
-    """The round asked for cannot be seated (the game, the players, the tables): an
-    argument to change, so ``--seat`` exits 2 as for any bad argument."""
-
-    exit_status = 2
 
 
 @dataclass
@@ -117,7 +106,8 @@ class Night:
 def load(state_dir: Path, day: str) -> Night:
     """Today's night from ``state_dir`` (a new one when the file is from another day or
     not there)."""
-    from companion.files import UnreadableFile, read_text_file
+    from companion.errors import UnreadableFile
+    from companion.files import read_text_file
 
     try:
         data = json.loads(read_text_file(state_dir / NIGHT_FILE, NIGHT_MAX, "the night"))
@@ -184,7 +174,8 @@ def matches_of(store: Any, night: Night) -> list[offer_ids.Played]:
 def offers_sent(state_dir: Path) -> dict[str, str] | None:
     """Every offer id in the night's file (whatever its night), with the table it was
     sent to; None when this dashboard has seated no night (it cannot tell an offer)."""
-    from companion.files import UnreadableFile, read_text_file
+    from companion.errors import UnreadableFile
+    from companion.files import read_text_file
 
     try:
         data = json.loads(read_text_file(state_dir / NIGHT_FILE, NIGHT_MAX, "the night"))

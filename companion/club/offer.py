@@ -49,7 +49,8 @@ class RoundOffer(Message):
     def start(self, force: bool) -> Screen:
         """Start the round's game as NEW does; an open game is asked about first."""
         from companion.club.offers import device_notes
-        from companion.remote.commands import RemoteError, guarded, new_game
+        from companion.errors import RemoteError
+        from companion.remote.commands import guarded, new_game
 
         offer = self.offer
         try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import lang
+from companion.errors import NightError, Refusal
 from companion.lang import _
 
 TOKEN_FILE = "club-organiser.token"
@@ -69,8 +70,6 @@ class Organiser:
         """``/organiser?token=T``: this browser is the organiser's from now on."""
         from starlette.responses import RedirectResponse
 
-        from companion.remote.web.body import Refusal
-
         if not hmac.compare_digest(request.query_params.get("token", ""), self.token):
             raise Refusal(401, _("not the organiser's link (companion club printed it)"))
         reply = RedirectResponse("/", status_code=303)
@@ -88,7 +87,7 @@ class Organiser:
 
         try:
             current = nights.load(self.state_dir, nights.night_of(time.time())).current
-        except nights.NightError:
+        except NightError:
             current = None
         present = [name for seat in current.seats for name in seat.players] if current else []
         club = tonight.ordered(tonight.club_tables(self.state_dir, self.online()))
@@ -116,9 +115,8 @@ class Organiser:
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import JSONResponse
 
-        from companion.club.night import NightError
         from companion.config import valid_table_name
-        from companion.remote.web.body import Refusal, read_json
+        from companion.remote.web.body import read_json
 
         if not self.is_organiser(request):
             raise Refusal(401, _("only the organiser seats a round (open the organiser's "

@@ -34,7 +34,7 @@ from companion.club import wire
 from companion.club.offers import device_offer, offers_started
 from companion.club.rounds import already_started, parse_offer, round_topic
 from companion.config import Club
-from companion.errors import CompanionError, StoreError
+from companion.errors import CompanionError, StoreError, WireError
 from companion.store import PUBLISHED_STATE
 
 log = logging.getLogger("companion.club")
@@ -394,8 +394,8 @@ class Publisher:
             uid, gen, seq, digest, state = wire.fields(
                 data, ("uid", str), ("gen", int), ("seq", int), ("hash", str), ("state", str))
             if state not in wire.RECEIPT_STATES:
-                raise wire.WireError(f"a receipt's state is not {wire.RECEIPT_STATES}")
-        except wire.WireError as err:
+                raise WireError(f"a receipt's state is not {wire.RECEIPT_STATES}")
+        except WireError as err:
             log.warning("club: bad receipt: %s", err)
             return
         match_id = self.store.find_uid(uid)
@@ -471,7 +471,7 @@ class Publisher:
     def _sync_request(self, data: bytes) -> None:
         try:
             uid, have, digest = wire.fields(data, ("uid", str), ("have", int), ("hash", str))
-        except wire.WireError as err:
+        except WireError as err:
             log.warning("club: bad sync request: %s", err)
             return
         match_id = self.store.find_uid(uid)
@@ -490,7 +490,7 @@ class Publisher:
             return
         try:
             offer = parse_offer(data, self.table)
-        except wire.WireError as err:
+        except WireError as err:
             log.warning("club: dropped a round: %s", err)
             return
         if offer == self.offered:
@@ -507,5 +507,5 @@ def _topic(topic: str) -> str:
     """The kind of a topic this table subscribes to ("" for anything else)."""
     try:
         return wire.parse_topic(topic).kind
-    except wire.WireError:
+    except WireError:
         return ""

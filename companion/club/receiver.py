@@ -53,6 +53,7 @@ from companion.club.moves import is_move_topic
 from companion.club.organiser_tools import OrganiserTools
 from companion.club.review import Review
 from companion.club.tables import ASK_MAX, TableBook
+from companion.errors import WireError
 from companion.store import UID_DEVICE_DIGITS
 
 __all__ = ["ASK_MAX", "EARLIEST", "LATER_MAX", "MAX_WAITING", "MIRROR_KEY", "SKEW",
@@ -145,7 +146,7 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
                 self._info(where.table, where.uid, payload)
             elif where.kind == "log":
                 self._log(where.table, where.uid, payload)
-        except wire.WireError as err:
+        except WireError as err:
             table = topic.split("/")[1] if topic.count("/") >= 2 else ""
             self._say(logging.WARNING, "dropped", table,
                       "club: dropped a message on %s: %s", topic[:200], err)
@@ -155,7 +156,7 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
             wire.need(payload, key, int)
         wire.need(payload, "hash", str)
         if payload.get("state") not in wire.STATES:
-            raise wire.WireError("'state' is not playing, finished or abandoned")
+            raise WireError("'state' is not playing, finished or abandoned")
         mirror = self._mirror(table, uid, payload)
         if mirror is None:
             return
@@ -181,7 +182,7 @@ class Receiver(TableBook, OrganiserTools, Review, MatchBook, Waiting):
             wire.need(payload, "event", dict)
             wire.moment(payload, "at")
         else:
-            raise wire.WireError(f"unknown log op {op!r}")
+            raise WireError(f"unknown log op {op!r}")
         mirror = self._mirror(table, uid, payload)
         if mirror is None:
             return

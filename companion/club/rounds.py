@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from companion.club import night as nights
 from companion.club import wire
+from companion.errors import NightError, RoundRefused, WireError
 from companion.lang import _
 
 LOCK_FILE = "club-dashboard.lock"
@@ -59,7 +60,7 @@ class Offer:
 def parse_offer(data: bytes, table: str) -> Offer:
     """A round sent to ``table``, checked as anything arriving is (its size, every
     number's range, the game, every name by the one rule for names, the game's number
-    of players); :class:`~companion.club.wire.WireError` if it is not one."""
+    of players); :class:`~companion.errors.WireError` if it is not one."""
     from companion.club.offers import valid_offer_id
     from companion.errors import BadSetup, UnknownGame
     from companion.games import engine
@@ -68,21 +69,21 @@ def parse_offer(data: bytes, table: str) -> Offer:
     payload = wire.decode(data)
     offer_id = payload.get("offer", "")
     if offer_id != "" and not valid_offer_id(offer_id):
-        raise wire.WireError("'offer' is not an offer id")
+        raise WireError("'offer' is not an offer id")
     night = wire.need(payload, "night", str)
     number = wire.need(payload, "round", int)
     game = wire.need(payload, "game", str)
     if len(night) > 10 or not 1 <= number <= nights.ROUNDS_MAX:
-        raise wire.WireError("not a round of a night")
+        raise WireError("not a round of a night")
     if wire.need(payload, "table", str) != table:
-        raise wire.WireError("a round for another table")
+        raise WireError("a round for another table")
     try:
         rules = engine(game)
         players = check_players(wire.need(payload, "players", list))
     except (UnknownGame, BadSetup) as err:
-        raise wire.WireError(str(err)) from None
+        raise WireError(str(err)) from None
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise wire.WireError(f"{len(players)} players for {game}")
+        raise WireError(f"{len(players)} players for {game}")
     return Offer(night, number, game, tuple(players), offer_id)
 
 
@@ -253,7 +254,7 @@ class RoundSender:
         self._kept.pop(table, None)
         try:
             offer = wire.decode(data).get("offer") if data else None
-        except wire.WireError:
+        except WireError:
             return
         if valid_offer_id(offer):
             self._kept[table] = offer
@@ -328,7 +329,7 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str],
     (the running dashboard's own page knows); else read from the running dashboard's
     state dir, or unknown when none runs."""
     from companion.club import tonight
-    from companion.names import BadName
+    from companion.errors import BadName
 
     state_dir = Path(state_dir)
     if online is None and DashboardLock.held(state_dir):
@@ -344,13 +345,13 @@ def seat_round_here(state_dir: Path, game: str, present: Sequence[str],
             try:
                 rnd = nights.next_round(night, game, present, tonight.candidates(club, tables),
                                         matches, now, seed)
-            except (nights.NightError, BadName) as err:  # the game, the names, the seating
-                raise nights.RoundRefused(str(err)) from None
+            except (NightError, BadName) as err:  # the game, the names, the seating
+                raise RoundRefused(str(err)) from None
             said = tonight.said(rnd, club, tables, known=online is not None)
             night.rounds.append(rnd)
             nights.save(state_dir, night)
     except OSError as err:
-        raise nights.NightError(_("cannot keep the night in {path}: {problem}").format(
+        raise NightError(_("cannot keep the night in {path}: {problem}").format(
             path=state_dir, problem=err.strerror or err)) from None
     return rnd, said
 

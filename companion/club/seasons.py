@@ -29,11 +29,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import SeasonError
 from companion.lang import N_, gettext
 from companion.names import placeholder_seats, player_key
 
 # A season's dates are read below the club (the config checks [club] seasons with it).
-from companion.seasons import SEASONS_MAX, Season, SeasonError, parse_seasons
+from companion.seasons import SEASONS_MAX, Season, parse_seasons
 
 __all__ = ["SEASONS_MAX", "TIE_BREAK", "Season", "SeasonError", "parse_seasons", "places",
            "season_table", "standings"]

@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.errors import SeatingError
 from companion.lang import _, ngettext, npgettext
 from companion.names import player_key
 
@@ -27,10 +28,6 @@ from companion.names import player_key
 #: one player tried at one seat): small nights are searched whole, 200 players at 50
 #: tables stay well under a second.
 SEARCH_BUDGET = 20_000
-
-
-class SeatingError(ValueError):
-    """The players cannot be seated as asked; the message says why in one line."""
 
 
 @dataclass(frozen=True)

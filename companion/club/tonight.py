@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.club.night import Round, RoundRefused
+from companion.club.night import Round
+from companion.errors import RoundRefused
 from companion.lang import _, and_list, ngettext
 
 #: The tables online now, as the running dashboard last wrote them (beside its store).
@@ -90,7 +91,7 @@ def candidates(tables: Sequence[ClubTable], asked: int | Sequence[str]) -> list[
 def said(rnd: Round, tables: Sequence[ClubTable], asked: int | Sequence[str], *,
          known: bool) -> Tonight:
     """What a round seated at :func:`candidates` says of tonight's tables, or
-    :class:`~companion.club.night.RoundRefused` when a number was asked for and it needs
+    :class:`~companion.errors.RoundRefused` when a number was asked for and it needs
     more tables than are online now; ``known``: which tables are online is known (a
     dashboard runs)."""
     from companion.games import engine, title

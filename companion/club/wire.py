@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from companion.config import valid_table_name
-from companion.errors import CompanionError
+from companion.errors import CompanionError, WireError
 from companion.lang import _
 
 VERSION = 1
@@ -51,10 +51,6 @@ RECEIPT_STATES = (*STATES, "refused", "held")
 #: bytes; a whole match never travels in one message). The broker example caps it too
 #: (``message_size_limit`` in deploy/club/mosquitto.conf).
 MAX_PAYLOAD = 64 * 1024
-
-
-class WireError(CompanionError):
-    """A message that is not a valid club payload (it is dropped, never stored)."""
 
 
 # -- topics ---------------------------------------------------------------------------

@@ -32,13 +32,10 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.clock import Clock, monotonic
 from companion.config import BUTTON_NAMES, Buttons
-from companion.device.pins import GPIOError, explain_gpio_error
+from companion.device.pins import explain_gpio_error
+from companion.errors import BoardError
 
 Sink = Callable[[str, bool, float], None]
-
-
-class BoardError(GPIOError):
-    """A pin of the board cannot be opened (taken, missing, no GPIO access)."""
 
 
 class Board:

@@ -41,7 +41,7 @@ from luma.core.interface.serial import spi as luma_spi
 from PIL import Image
 
 from companion.config import Display
-from companion.errors import CompanionError
+from companion.errors import DisplayError
 from companion.lang import _
 
 log = logging.getLogger("companion")
@@ -58,10 +58,6 @@ __all__ = [
     "open_device",
     "pack_pages",
 ]
-
-
-class DisplayError(CompanionError):
-    """The display cannot be reached: no bus, nothing at the address, no permission."""
 
 
 class RecordingSerial:

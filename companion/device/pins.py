@@ -27,7 +27,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import GPIOError
 from companion.lang import N_, _
 
 #: The command that frees pins the installed service holds.
@@ -69,13 +69,6 @@ def installer(conf: Path | None = None) -> str:
         if key.strip() == "checkout" and value.strip().startswith("/"):
             return f"sudo {shlex.quote(value.strip() + '/deploy/install.sh')}"
     return _("cd to the Tabletop Companion checkout, then sudo deploy/install.sh")
-
-
-class GPIOError(CompanionError):
-    """The pins cannot be used: no factory, no access, or taken by another program."""
-
-    # The cause and then its fix, made here from short parts: a cut drops the fix.
-    shown_limit = 600
 
 
 def pin_factory_name(configured: str, env: Mapping[str, str] | None = None) -> str:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
-from companion.errors import CompanionError
+from companion.errors import SpeechProblem
 from companion.lang import _
 
 log = logging.getLogger("companion")
@@ -50,10 +50,6 @@ class Utterance(NamedTuple):
     voice: str
     rate: int
     volume: int
-
-
-class SpeechProblem(CompanionError):
-    """No sound can be made (one line that says why)."""
 
 
 def espeak_command(binary: str, utterance: Utterance, *, wav: str | None = None) -> list[str]:

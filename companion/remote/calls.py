@@ -19,6 +19,7 @@ from companion.errors import (
     BadSetup,
     CompanionError,
     IllegalEvent,
+    RemoteError,
     StoreError,
     UnknownGame,
 )
@@ -48,16 +49,8 @@ ERRORS: dict[str, str] = {
     "BUSY": "the device is busy; the command was not run (send it again)",
     "INTERNAL": "a bug; the device carries on (details in its log)",
 }
-
-
-class RemoteError(CompanionError):
-    """A command is refused: ``code`` (a key of :data:`ERRORS`) and one-line ``message``."""
-
-    def __init__(self, code: str, message: str):
-        message = " ".join(str(message).split()) or ERRORS.get(code, "error")
-        super().__init__(message)
-        self.code = code
-        self.message = message
+# A refusal that brings no words of its own says what its code means.
+RemoteError.meanings = ERRORS
 
 
 def guarded(fn: Callable[..., Any], app: App, *args: Any, **kw: Any) -> Any:

@@ -45,17 +45,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.chance import PHYSICAL, from_afar
 from companion.config import physical
-from companion.errors import IllegalEvent, UnknownGame, written
+from companion.errors import IllegalEvent, RemoteError, RosterFull, UnknownGame, written
 from companion.lang import _
 from companion.names import check_name, seated_spellings
-from companion.remote.calls import (
-    CALL_TIMEOUT,
-    ERRORS,
-    PENDING_MAX,
-    RemoteError,
-    call,
-    guarded,
-)
+from companion.remote.calls import CALL_TIMEOUT, ERRORS, PENDING_MAX, call, guarded
 from companion.remote.reads import (
     HISTORY_DEFAULT,
     HISTORY_MAX,
@@ -74,7 +67,6 @@ from companion.remote.reads import (
     store_of,
     waiting_state,
 )
-from companion.store import RosterFull
 from companion.timer_log import with_timer
 
 if TYPE_CHECKING:

@@ -28,11 +28,12 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from companion.errors import BadName, RemoteError
 from companion.export import load_json
 from companion.lang import _
-from companion.names import BadName, check_players
+from companion.names import check_players
 from companion.remote import commands
-from companion.remote.commands import HISTORY_DEFAULT, HISTORY_MAX, RemoteError
+from companion.remote.commands import HISTORY_DEFAULT, HISTORY_MAX
 from companion.store import NAME_MAX, ROSTER_MAX
 
 __all__ = [

@@ -8,9 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.config import physical
-from companion.errors import CompanionError, written
+from companion.errors import CompanionError, RemoteError, written
 from companion.lang import _, ngettext
-from companion.remote.calls import RemoteError
 from companion.remote.pads import pads
 
 if TYPE_CHECKING:

@@ -53,10 +53,10 @@ from typing import TYPE_CHECKING, Any
 
 import serial
 
+from companion.errors import RemoteError
 from companion.lang import _
 from companion.remote import commands
 from companion.remote.client import run_console
-from companion.remote.commands import RemoteError
 from companion.remote.protocol import (
     COMMANDS,
     EOL,

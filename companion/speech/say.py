@@ -12,14 +12,8 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from companion.device.speaker import (
-    SpeechProblem,
-    Utterance,
-    espeak_binary,
-    find_output,
-    say_and_wait,
-    write_wav,
-)
+from companion.device.speaker import Utterance, espeak_binary, find_output, say_and_wait, write_wav
+from companion.errors import SpeechProblem
 from companion.lang import _
 from companion.voices import voice_for
 

@@ -76,7 +76,8 @@ class TableVoice:
         if self._looked:
             return False
         self._looked = True
-        from companion.device.speaker import SpeechProblem, find_output, speaker_for
+        from companion.device.speaker import find_output, speaker_for
+        from companion.errors import SpeechProblem
 
         try:
             output = (self._find or find_output)(self.config.device)

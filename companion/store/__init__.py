@@ -23,7 +23,7 @@ One concern a file; :class:`Store` joins them into the one API the rest of the c
 
 - :mod:`~companion.store.file`: opening (checks, migrations, WAL), closing, setting a
   damaged file aside, transactions; :mod:`~companion.store.schema` the tables and
-  migrations; :mod:`~companion.store.errors` what can go wrong;
+  migrations; what can go wrong is the store's part of :mod:`companion.errors`;
 - :mod:`~companion.store.log`: matches and their events (new, append, undo, finish,
   import); :mod:`~companion.store.played` a match as played (the events undo took back,
   kept marked undone) and its secret; :mod:`~companion.store.history` the past, for
@@ -55,10 +55,18 @@ opens the file read-only; WAL lets readers and the one writer run together).
 
 from __future__ import annotations
 
+from companion.errors import (
+    BackupError,
+    BackupTooNew,
+    DuplicateMatch,
+    LogInUse,
+    RosterFull,
+    StoreCorrupt,
+    StoreTooNew,
+)
 from companion.names import NAME_MAX
-from companion.store.backup import BACKUP_SUFFIX, BackupError, BackupTooNew, LogInUse, Snapshots
+from companion.store.backup import BACKUP_SUFFIX, Snapshots
 from companion.store.clocks import Clocks
-from companion.store.errors import DuplicateMatch, RosterFull, StoreCorrupt, StoreTooNew
 from companion.store.file import BUSY_TIMEOUT_S
 from companion.store.history import History
 from companion.store.log import MatchLog

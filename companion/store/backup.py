@@ -33,16 +33,21 @@ import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from companion.errors import StoreError
+from companion.errors import (
+    BackupError,
+    BackupTooNew,
+    FolderNotWritable,
+    LogInUse,
+    NoRoom,
+    StoreError,
+)
 from companion.lang import _, pgettext
 from companion.store import schema
 from companion.store.file import Clock, StoreFile
 from companion.store.records import SELECT_MATCH, MatchRecord, record
 from companion.store.restoring import put_in_place
 from companion.store.room import (
-    FolderNotWritable,
     FreeSpace,
-    NoRoom,
     backup_needs,
     block_size,
     free_space,
@@ -85,24 +90,6 @@ CHUNK = 1 << 20
 #: holds a shared lock for as long as it is open (the "DMS" lock of SQLite's unix VFS).
 _SHM_DMS_BYTE = 128
 COUNTS = ("matches", "events", "players", "unfinished")
-
-
-class BackupError(StoreError):
-    """The file is not a backup this companion can restore (damaged, not a backup)."""
-
-    exit_status = 4
-
-
-class BackupTooNew(BackupError):
-    """The backup was made by a newer companion (a newer schema or format)."""
-
-    exit_status = 3
-
-
-class LogInUse(StoreError):
-    """Another program (the device, a ``companion stats``) has the game log open."""
-
-    exit_status = 5
 
 
 class Snapshots(StoreFile):

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
-from companion.errors import StoreError
+from companion.errors import StoreCorrupt, StoreError, StoreTooNew
 from companion.lang import pgettext
 from companion.store import schema
-from companion.store.errors import StoreCorrupt, StoreTooNew
 from companion.store.restoring import recover
 from companion.store.sql import (
     CANNOT_SHARE,

@@ -9,10 +9,9 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.errors import StoreError
+from companion.errors import BadName, DuplicateMatch, StoreError
 from companion.lang import pgettext
-from companion.names import BadName, as_seats, check_players, player_key
-from companion.store.errors import DuplicateMatch
+from companion.names import as_seats, check_players, player_key
 from companion.store.meta import Meta
 from companion.store.played import Played, TakenBack, insert_undone
 from companion.store.records import (

@@ -10,9 +10,8 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from companion.errors import StoreError, written
+from companion.errors import StoreCorrupt, StoreError, written
 from companion.lang import pgettext
-from companion.store.errors import StoreCorrupt
 from companion.store.sql import READ, said
 
 __all__ = ["MatchRecord", "MatchSummary", "checked_uid"]

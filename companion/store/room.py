@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.errors import StoreError
+from companion.errors import FolderNotWritable, NoRoom, StoreError
 from companion.lang import pgettext
 from companion.store.folders import closed_on_the_way, why_not_entered, why_not_writable
 from companion.store.sql import said
@@ -44,21 +44,6 @@ DEFAULT_BLOCK = 4096
 #: What a backup's archive holds beyond its copy of the log: the zip's headers, its
 #: central directory and the manifest (a few hundred bytes of JSON).
 ARCHIVE_EXTRA = 4096
-
-
-class NoRoom(StoreError):
-    """Not enough free space for what is about to be written; nothing was written."""
-
-    exit_status = 1
-
-
-class FolderNotWritable(StoreError):
-    """The folder a backup is to go in cannot be written: ``read_only`` (a read-only
-    mount, or a folder the service was not let write), else its owner and mode."""
-
-    def __init__(self, message: str, read_only: bool = False):
-        super().__init__(message)
-        self.read_only = read_only
 
 
 def free_space(directory: Path) -> int:

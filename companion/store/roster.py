@@ -18,17 +18,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from companion.errors import StoreError
+from companion.errors import BadName, RosterFull, StoreError
 from companion.lang import pgettext
-from companion.names import (
-    BadName,
-    check_name,
-    placeholder_seats,
-    player_key,
-    roster_name,
-)
+from companion.names import check_name, placeholder_seats, player_key, roster_name
 from companion.names import seat_players as seated_by_the_rule
-from companion.store.errors import RosterFull
 from companion.store.file import StoreFile
 
 __all__ = ["ROSTER_MAX", "Roster", "joining", "mark_used"]

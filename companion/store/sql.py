@@ -9,9 +9,8 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.errors import StoreError
+from companion.errors import StoreCorrupt, StoreError
 from companion.lang import lazy, pgettext
-from companion.store.errors import StoreCorrupt
 
 # Store errors are shown on the screen (the start-up notice, a failed backup: folded
 # into at most 8 lines of 21), printed by the commands and sent as a refusal's words.

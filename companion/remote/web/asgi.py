@@ -33,12 +33,11 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from companion.errors import one_line
+from companion.errors import PairingLocked, PairingRefused, Refusal, RemoteError, one_line
 from companion.lang import _
 from companion.remote import commands
-from companion.remote.commands import RemoteError
 from companion.remote.web import views
-from companion.remote.web.body import Refusal, read_json
+from companion.remote.web.body import read_json
 from companion.remote.web.gate import BUG_WORDS, Gate
 from companion.remote.web.help import help_routes
 from companion.remote.web.pages import (
@@ -52,7 +51,7 @@ from companion.remote.web.pages import (
     speaking,
     table_context,
 )
-from companion.remote.web.pairing import Pairing, PairingLocked, PairingRefused
+from companion.remote.web.pairing import Pairing
 from companion.remote.web.source import Change, SharedSnapshot
 from companion.remote.web.stream import (
     KEEPALIVE,

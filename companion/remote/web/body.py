@@ -12,28 +12,14 @@ from typing import Any
 
 from starlette.requests import Request
 
-from companion.errors import one_line, written
+from companion.errors import Refusal, one_line, written
 from companion.lang import _
 from companion.remote.web.pages import INT_MAX
 
-__all__ = ["MAX_BODY", "Refusal", "read_json"]
+__all__ = ["MAX_BODY", "read_json"]
 
 #: The most a request body may hold.
 MAX_BODY = 64 * 1024
-
-
-class Refusal(Exception):
-    """A request refused before it reached a command: status, one-line message, and
-    what else the JSON answer says (``code``, ``seconds``) and its headers."""
-
-    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None,
-                 **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = dict(headers or {})
-        self.extra = extra
-
 
 
 async def read_json(request: Request, fields: Mapping[str, type | tuple[type, ...]],

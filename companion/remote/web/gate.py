@@ -35,7 +35,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from companion.errors import one_line
+from companion.errors import Refused, one_line
 from companion.lang import N_, _
 from companion.logs import problem_words
 from companion.network import machine_names
@@ -118,14 +118,6 @@ def _given_twice(headers: Iterable[tuple[bytes, bytes]]) -> str:
                 return key.decode("latin-1")
             seen.add(key)
     return ""
-
-
-class Refused(Exception):
-    """A request stopped at the door: status, one-line message, code."""
-
-    def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 def json_body(message: str, code: str, **extra: Any) -> bytes:

@@ -16,9 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from companion.errors import one_line
+from companion.errors import RemoteError, one_line
 from companion.lang import _, pgettext
-from companion.remote.commands import RemoteError
 
 #: The topics besides the games, in the order the index lists them.
 TOOLS, SETTINGS = "tools", "settings"

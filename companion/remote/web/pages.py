@@ -8,10 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion import lang
-from companion.errors import one_line
+from companion.errors import RemoteError, one_line
 from companion.lang import _
 from companion.names import player_key
-from companion.remote.commands import RemoteError
 from companion.remote.web import views
 from companion.remote.web.people import NAME_MAX, player_details
 from companion.table.bag import entered_tokens

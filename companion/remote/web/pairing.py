@@ -49,8 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.clock import Clock
-from companion.errors import CompanionError, one_line
-from companion.files import UnreadableFile, read_text_file
+from companion.errors import PairingLocked, PairingRefused, UnreadableFile, one_line
+from companion.files import read_text_file
 from companion.lang import _, ngettext
 
 log = logging.getLogger("companion")
@@ -70,19 +70,6 @@ LOCK_MAX = 86_400.0
 TOKENS_MAX = 32
 #: The longest browser name shown (one line of the OLED beside nothing else).
 BROWSER_MAX = 20
-
-
-class PairingRefused(CompanionError):
-    """A code was wrong, expired or not shown; the message says which, in one line."""
-
-
-class PairingLocked(PairingRefused):
-    """Too many wrong codes: pairing is locked for ``seconds`` more."""
-
-    def __init__(self, seconds: float):
-        self.seconds = max(1, math.ceil(seconds))
-        super().__init__(_("too many wrong codes: pairing is locked for {seconds} s").format(
-            seconds=self.seconds))
 
 
 @dataclass(frozen=True)

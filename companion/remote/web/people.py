@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.errors import RemoteError
 from companion.lang import _
 from companion.names import player_key
-from companion.remote.commands import RemoteError
 
 #: Longer than any name the roster takes (names.py caps them far below): refused early.
 NAME_MAX = 64

@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import RemoteError
 from companion.lang import _
 from companion.remote import commands
-from companion.remote.commands import RemoteError
 
 log = logging.getLogger("companion")
 
