@@ -394,6 +394,8 @@ class BackupKeeper:
         #: The backups written so far (for the tests and the log).
         self.written: list[Path] = []
         self._thread: threading.Thread | None = None
+        #: How many games had ended when a backup was last tried (None: not yet).
+        self._attempted: int | None = None
 
     def listener(self, session: Any, event: Any, undone: bool = False) -> None:
         """A :class:`~companion.session.Session` listener: a game that has just ended
@@ -422,6 +424,7 @@ class BackupKeeper:
 
     def back_up(self) -> Path:
         """Write one backup now and prune the old ones; StoreError says why not."""
+        self._attempted = self._ended_now()
         if not is_folder(self.directory, self._doing()):
             raise StoreError(no_folder(self.directory))
         dest, _manifest = backup_log(self.db, self.directory, clock=self.clock)
@@ -449,8 +452,10 @@ class BackupKeeper:
                 except OSError as err:
                     log.warning("backups: cannot remove %s: %s", path, err)
         newest = max(self._mine(prefix), default=None)
-        if _ended(self.db) > (_ended_in_backup(newest) if newest else 0):
+        ended = _ended(self.db)
+        if ended > (_ended_in_backup(newest) if newest else 0):
             return self.back_up()
+        self._attempted = ended  # the newest backup holds every game ended so far
         return None
 
     def _doing(self) -> str:
@@ -483,10 +488,9 @@ class BackupKeeper:
             items = [self.queue.get()]
             while not self.queue.empty():  # games that ended meanwhile: one backup
                 items.append(self.queue.get())
-            wrote = False
             if any(item[0] == "start" for item in items):
-                wrote = self._back_up_safely(self.catch_up)
-            if any(item[0] == "backup" for item in items) and not wrote:
+                self._back_up_safely(self.catch_up)
+            if any(item[0] == "backup" for item in items) and not self._tried_now():
                 self._back_up_safely(self.back_up)
             for item in items:
                 if item[0] == "sync":
@@ -513,6 +517,19 @@ class BackupKeeper:
                             "systemctl restart companion)").format(reason=line)
         return pgettext("screen 21x8", "{reason} (run sudo deploy/install.sh again: "
                         "it lets the service write it)").format(reason=line)
+
+    def _tried_now(self) -> bool:
+        """True when a backup of every game ended by now was tried already (written, or
+        failed and said), or the newest backup holds them: a game's end that the catch-up
+        at start took in, or that ended with others in one turn, is neither written
+        twice nor its failure said twice."""
+        return self._attempted is not None and self._attempted >= self._ended_now()
+
+    def _ended_now(self) -> int:
+        try:
+            return _ended(self.db)
+        except StoreError:
+            return -1
 
     def _back_up_safely(self, how: Callable[[], Path | None]) -> bool:
         """Run ``how``; True when it wrote a backup. A failure is one line, never more."""

@@ -300,3 +300,37 @@ def test_a_real_size_wins_over_the_environment(zero_terminal) -> None:
 
     fcntl.ioctl(zero_terminal.fileno(), termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
     assert terminal_size(zero_terminal, {"COLUMNS": "70", "LINES": "20"}) == (132, 40)
+
+
+def test_a_game_ended_as_the_keeper_starts_is_tried_once(tmp_path: Path, monkeypatch) -> None:
+    """The catch-up at start already tried the game that had just ended; the backup its
+    end queued a moment later neither writes it twice nor says its failure twice (on a
+    busy machine the two arrive in two turns of the keeper's thread)."""
+    stick, read_only = as_the_service(tmp_path, monkeypatch, tmp_path / "stick")
+    read_only.append(True)
+    failures: list[str] = []
+    with Store.in_dir(tmp_path / "state") as store:
+        finish_scoreboard(store, [])  # ended before the keeper is there
+        keeper = BackupKeeper(store.path, stick, 3, on_failure=failures.append).start()
+        try:
+            assert keeper.wait()  # the catch-up has tried it
+            keeper.queue.put(("backup",))  # the game's own request, a turn later
+            assert keeper.wait()
+        finally:
+            keeper.stop()
+    assert len(failures) == 1, failures
+
+
+def test_a_game_ended_as_the_keeper_starts_is_written_once(tmp_path: Path) -> None:
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    with Store.in_dir(tmp_path / "state") as store:
+        finish_scoreboard(store, [])
+        keeper = BackupKeeper(store.path, stick, 3, on_failure=print).start()
+        try:
+            assert keeper.wait()
+            keeper.queue.put(("backup",))
+            assert keeper.wait()
+        finally:
+            keeper.stop()
+    assert len(keeper.written) == 1 and len(list(stick.iterdir())) == 1
