@@ -136,7 +136,7 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool,
     if GLUE in text:
         found.append(_problem(entry, "plurals", f"plural forms glued with {GLUE} in one "
                               "translation: the code must count it with ngettext", text))
-    forms = agreement.gendered(code, text)
+    forms = agreement.gendered(code, text, entry.msgid)
     if forms:
         found.append(_problem(entry, "gender", ", ".join(map(repr, forms)) + " make(s) the "
                               "player's gender up: phrase around it", text))

@@ -57,7 +57,7 @@ ALPHABETS: dict[str, str] = {
 #: Placeholders that stand for a player's name (one person): filled with the longest
 #: name. The gender check (companion.langcheck) looks beside these.
 PEOPLE = ("name", "player", "dealer", "winner", "loser", "caller", "leader", "who",
-          "starter", "opponent", "giver", "taker", "holder")
+          "starter", "opponent", "giver", "taker", "holder", "offender")
 
 
 def _ink(char: str) -> tuple[int, int]:

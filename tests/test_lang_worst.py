@@ -124,11 +124,30 @@ def test_no_catalog_glues_plural_forms():
     ("ru", "{name} вышла", ["вышла"]),
     ("pl", "{name} powiedział {word}", ["powiedział"]),
     ("pl", "Zakończył(a): {name}", ["zakończył"]),
-    ("pl", "{name} była pierwsza", ["była"]),
+    ("pl", "{name} była pierwsza", ["była", "pierwsza"]),
     ("fr", "{name} est sorti", ["est sorti"]),
     ("fr", "{name} est déjà sortie", ["est déjà sortie"]),
     ("it", "{name} è già inserito", ["è già inserito"]),
     ("it", "{player} si è scordato di dire {word}", ["si è scordato"]),
+    # One step beside a past tense: adjectives, short participles, role nouns.
+    ("ru", "{name} ходит первым", ["первым"]),
+    ("ru", "Первым ходит {name}", ["первым"]),
+    ("ru", "{name} готов", ["готов"]),
+    ("ru", "Победитель: {name}", ["победитель"]),
+    ("pl", "{name} jest gotowy", ["gotowy"]),
+    ("pl", "Zwycięzca: {name}", ["zwycięzca"]),
+    ("fr", "{name} est prêt", ["est prêt"]),      # listed, and never found before
+    ("fr", "{name} prêt?", ["prêt"]),
+    ("fr", "{name} est le premier", ["est le premier"]),
+    ("fr", "Donneur\u202f: {name}", ["donneur"]),
+    ("fr", "{name} s’est trompé", ["s’est trompé"]),
+    ("it", "{name} è pronto", ["è pronto"]),
+    ("it", "{name} pronto?", ["pronto"]),
+    ("it", "{name} è il primo", ["è il primo"]),
+    ("it", "Vincitore: {name}", ["vincitore"]),
+    # The player called out for not saying the word is a person too.
+    ("ru", "Поймали: {offender} забыл сказать {word}", ["забыл"]),
+    ("fr", "{offender} est pris", ["est pris"]),
 ])
 def test_a_form_that_agrees_with_one_gender_beside_a_player_is_found(code, text, forms):
     assert agreement.gendered(code, text) == forms
@@ -148,9 +167,38 @@ def test_a_form_that_agrees_with_one_gender_beside_a_player_is_found(code, text,
     ("it", "{name} è fuori"),
     ("it", "il round è inserito a metà: si aspetta {names}"),
     ("de", "{name} ist raus"),                     # a language the check does not know
+    # The same words where they agree with a noun, not with the player.
+    ("ru", "Последний кубик: {name}"),
+    ("ru", "{name}: последний бросок"),
+    ("pl", "{name}: ostatni rzut"),
+    ("pl", "{player} puka: ostatnia kolejka"),
+    ("fr", "{name} a posé sa dernière carte"),
+    ("it", "{name}: ultimo tiro"),
+    ("it", "{name} sceglie prima un colore"),
 ])
 def test_a_sentence_phrased_around_the_player_passes(code, text):
     assert agreement.gendered(code, text) == []
+
+
+@pytest.mark.parametrize(("code", "english", "label", "forms"), [
+    ("ru", "Dealer", "Сдающий", ["сдающий"]),
+    ("ru", "Dealer", "Сдаёт", []),
+    ("it", "Winner", "Vincitore", ["vincitore"]),
+    ("it", "Winner", "Vittoria", []),
+    ("pl", "Next", "Następny", ["następny"]),
+    ("fr", "Next", "Ensuite", []),
+])
+def test_a_label_beside_a_players_name_is_checked_with_the_name(code, english, label, forms):
+    """The pages' facts ("Dealer" | "Ann") and the word over the winner's name: a
+    label with no placeholder, drawn beside a player all the same."""
+    assert agreement.gendered(code, label, english) == forms
+
+
+def test_each_label_beside_a_name_is_a_message_the_code_has():
+    from companion.langcheck import template
+
+    english = {entry.msgid for entry in template()}
+    assert agreement.PERSON_LABELS <= english
 
 
 def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
