@@ -177,6 +177,19 @@ def pgettext(context: str, message: str) -> str:
     return _current[1].pgettext(context, message)
 
 
+def pgettext_in(code: str, context: str | None, message: str) -> str:
+    """``message`` (in ``context``) as language ``code`` says it, whatever is spoken now:
+    for what measures every language at once (companion.worst). English where the
+    language has no readable catalog."""
+    if code not in LANGUAGES:
+        return message
+    try:
+        catalog = _catalog(code)
+    except Exception:  # noqa: BLE001 - a torn file: use() says so when it is spoken
+        return message
+    return catalog.pgettext(context, message) if context else catalog.gettext(message)
+
+
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` for a message with a context."""
     return _current[1].npgettext(context, singular, plural, n)
