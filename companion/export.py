@@ -44,7 +44,7 @@ from companion.errors import (
     typed_number,
     written,
 )
-from companion.lang import _
+from companion.lang import N_, _
 from companion.store import MatchRecord, Store
 
 __all__ = [
@@ -334,13 +334,40 @@ def load_json(text: str) -> Any:
                           parse_constant=_no_constant,
                           object_pairs_hook=_no_key_twice)
     except json.JSONDecodeError as err:
-        raise ValueError(err.msg) from None
+        raise ValueError(json_problem(err)) from None
     except NotStrictJson:
         raise
     except RecursionError:
         raise ValueError(_("nested too deeply")) from None
     except ValueError:  # int() refuses thousands of digits
         raise ValueError(_("a number with too many digits")) from None
+
+
+#: What the JSON reader says went wrong (its own English, by how it begins) -> what a
+#: person reads in the language, with where: a refusal keeps no English after its code.
+_JSON_PROBLEMS = (
+    ("Expecting value", N_("a value is missing at character {n}")),
+    ("Expecting property name", N_("a key in double quotes is missing at character {n}")),
+    ("Expecting ':'", N_("a ':' is missing at character {n}")),
+    ("Expecting ','", N_("a ',' is missing at character {n}")),
+    ("Extra data", N_("more follows the end at character {n}")),
+    ("Unterminated string", N_("the text starting at character {n} has no closing quote")),
+    ("Invalid control character", N_("a control character in a text at character {n}")),
+    ("Invalid \\", N_("a wrong \\ escape at character {n}")),
+    ("Illegal trailing comma", N_("a ',' before the end at character {n}")),
+)
+
+
+def json_problem(err: json.JSONDecodeError) -> str:
+    """What is wrong with a JSON text, in the language spoken: the JSON reader's own
+    message is English, so it is said with the catalog's words::
+
+        >>> json_problem(json.JSONDecodeError("Expecting value", "{", 1))
+        'a value is missing at character 2'
+    """
+    said = next((words for start, words in _JSON_PROBLEMS if err.msg.startswith(start)),
+                N_("not readable from character {n}"))
+    return _(said).format(n=err.pos + 1)
 
 
 def _no_constant(name: str) -> Any:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import logging
+import re
 from collections import UserString
 from pathlib import Path
 
@@ -66,8 +67,43 @@ def _catalog(code: str) -> _gettext.NullTranslations:
         return _NONE
     if code not in _loaded:
         with open(catalog_path(code), "rb") as mo:
-            _loaded[code] = _gettext.GNUTranslations(mo)
+            translations = _gettext.GNUTranslations(mo)
+        _check_plurals(translations)
+        _loaded[code] = translations
     return _loaded[code]
+
+
+#: The counts a catalog's plural rule is tried on when it is read: every count a
+#: screen shows and a few far beyond.
+_COUNTS_TRIED = (*range(1001), 10_001, 100_001, 1_000_001, 10**9 + 1)
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+
+
+def _check_plurals(translations: _gettext.GNUTranslations) -> None:
+    """ValueError when the catalog's plural rule cannot be trusted: it fails for a count
+    (a bit flipped on the card makes "n % 10" "n % 00", a division by zero at every
+    count said), picks a form its header does not have, or a message holds another
+    number of forms than the header says. Such a catalog would fail or say the wrong
+    form on a screen long after it was read; read, it is damaged like a torn one."""
+    found = _NPLURALS.search(translations.info().get("plural-forms", ""))
+    forms = int(found.group(1)) if found else 2
+    for count in _COUNTS_TRIED:
+        try:
+            form = translations.plural(count)
+        except Exception as problem:  # noqa: BLE001 - the rule is the file's own text
+            raise ValueError(f"its plural rule fails for {count}: {problem}") from None
+        if not isinstance(form, int) or not 0 <= form < forms:
+            raise ValueError(f"its plural rule picks form {form!r} for {count}; "
+                             f"it has {forms}")
+    # The catalog's own table: a message with plural forms is (msgid, form) -> text.
+    held: dict[str, set[int]] = {}
+    for key in translations._catalog:  # noqa: SLF001 - gettext keeps no other view
+        if isinstance(key, tuple):
+            held.setdefault(key[0], set()).add(key[1])
+    for message, indexes in held.items():
+        if indexes != set(range(forms)):
+            raise ValueError(f"{message[:40]!r} has {len(indexes)} plural forms; "
+                             f"its header says {forms}")
 
 
 def _reason(problem: BaseException) -> str:
@@ -139,6 +175,19 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` as said in ``context`` (a screen place such as "screen 21")."""
     return _current[1].pgettext(context, message)
+
+
+def pgettext_in(code: str, context: str | None, message: str) -> str:
+    """``message`` (in ``context``) as language ``code`` says it, whatever is spoken now:
+    for what measures every language at once (companion.worst). English where the
+    language has no readable catalog."""
+    if code not in LANGUAGES:
+        return message
+    try:
+        catalog = _catalog(code)
+    except Exception:  # noqa: BLE001 - a torn file: use() says so when it is spoken
+        return message
+    return catalog.pgettext(context, message) if context else catalog.gettext(message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:

@@ -136,7 +136,7 @@ def _form_problems(entry: po.Entry, text: str, english: str, lone: bool,
     if GLUE in text:
         found.append(_problem(entry, "plurals", f"plural forms glued with {GLUE} in one "
                               "translation: the code must count it with ngettext", text))
-    forms = agreement.gendered(code, text)
+    forms = agreement.gendered(code, text, entry.msgid)
     if forms:
         found.append(_problem(entry, "gender", ", ".join(map(repr, forms)) + " make(s) the "
                               "player's gender up: phrase around it", text))
@@ -167,15 +167,15 @@ def check_language(code: str) -> dict[str, Any]:
     messages = template()
     if code == "en":
         translations = {entry.key: _english(entry) for entry in messages}
-        plural_forms = 2
+        plural_forms, lone = 2, {0}
     elif not catalog_file(code).exists():
         entries = []
         translations = {}
-        plural_forms = 1
+        plural_forms, lone = 1, set()
     else:
         entries = po.read(catalog_file(code))
         translations = {entry.key: entry for entry in entries if entry.msgid}
-        plural_forms = po.plural_count(entries)
+        plural_forms, lone = po.plural_count(entries), po.lone_forms(entries)
     report = {"messages": len(messages), "untranslated": 0, "fuzzy": 0, "overflows": 0,
               "gender": 0, "filled": _filled(messages, code), "problems": []}
     problems: list[dict] = report["problems"]
@@ -189,7 +189,7 @@ def check_language(code: str) -> dict[str, Any]:
             report["fuzzy"] += 1
             problems.append(_problem(message, "fuzzy", "marked fuzzy", entry.strings[0]))
         entry.places = message.places
-        problems.extend(_entry_problems(entry, plural_forms, code))
+        problems.extend(_entry_problems(entry, plural_forms, code, lone))
     report["overflows"] = sum(1 for problem in problems if problem["problem"] == "overflow")
     report["gender"] = sum(1 for problem in problems if problem["problem"] == "gender")
     return report
@@ -210,7 +210,10 @@ def _english(entry: po.Entry) -> po.Entry:
                     entry.places)
 
 
-def _entry_problems(entry: po.Entry, plural_forms: int, code: str) -> list[dict]:
+def _entry_problems(entry: po.Entry, plural_forms: int, code: str,
+                    lone: set[int]) -> list[dict]:
+    """The problems of one entry (``lone``: the plural forms said for 1 alone, which
+    may say "one" in words: :func:`companion.po.lone_forms`)."""
     if entry.msgid_plural is None:
         return _form_problems(entry, entry.strings[0], entry.msgid, lone=False, code=code)
     found: list[dict] = []
@@ -219,7 +222,7 @@ def _entry_problems(entry: po.Entry, plural_forms: int, code: str) -> list[dict]
                               f"has {plural_forms}", entry.strings[0]))
     for index, text in enumerate(entry.strings):
         english = entry.msgid if index == 0 else entry.msgid_plural
-        found.extend(_form_problems(entry, text, english, lone=index == 0, code=code))
+        found.extend(_form_problems(entry, text, english, lone=index in lone, code=code))
     return found
 
 

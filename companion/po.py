@@ -12,13 +12,14 @@ comes from, the translators' comments. Only the standard library is needed::
 from __future__ import annotations
 
 import ast
+import gettext
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import PoError
 
-__all__ = ["Entry", "parse", "read", "plural_count"]
+__all__ = ["Entry", "parse", "read", "plural_count", "lone_forms"]
 
 
 @dataclass
@@ -155,3 +156,20 @@ def plural_count(entries: list[Entry]) -> int:
     """How many plural forms the catalog's header says its language has (1 if unsaid)."""
     found = re.search(r"nplurals\s*=\s*(\d+)", header(entries).get("Plural-Forms", ""))
     return int(found.group(1)) if found else 1
+
+
+def lone_forms(entries: list[Entry]) -> set[int]:
+    """The plural forms the header's rule gives to the count 1 alone: only such a form
+    may say "one" in words instead of ``{n}``. French says 0 with the form of 1, and
+    Russian 21 and 101, so theirs is none::
+
+        >>> rule = 'msgid ""\\nmsgstr "Plural-Forms: nplurals=2; plural=(n > 1);\\\\n"\\n'
+        >>> lone_forms(parse(rule))
+        set()
+    """
+    found = re.search(r"plural\s*=\s*([^;]+)", header(entries).get("Plural-Forms", ""))
+    rule = gettext.c2py(found.group(1)) if found else (lambda n: int(n != 1))
+    counts: dict[int, set[int]] = {}
+    for n in range(1001):
+        counts.setdefault(rule(n), set()).add(n)
+    return {form for form, said in counts.items() if said == {1}}

@@ -28,14 +28,17 @@ accents and descenders of names are the font's packing of lines, not their lengt
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from companion import font
 from companion.errors import BadName
-from companion.games import block_lottery, count_up, scoreboard
+from companion.games import GAMES, block_lottery, count_up, scoreboard
+from companion.games.card_down import COLOUR_WORDS, SUIT_WORDS
 from companion.games.final_count import goal_from_rolls
 from companion.games.full_counter_cards import NAMES as CARD_NAMES
 from companion.games.full_counter_cards import PROFILE_LIMITS
+from companion.lang import lazy, pgettext_in
 from companion.names import NAME_MAX, check_players
 from companion.table import dice, timer
 
@@ -57,7 +60,7 @@ ALPHABETS: dict[str, str] = {
 #: Placeholders that stand for a player's name (one person): filled with the longest
 #: name. The gender check (companion.langcheck) looks beside these.
 PEOPLE = ("name", "player", "dealer", "winner", "loser", "caller", "leader", "who",
-          "starter", "opponent", "giver", "taker", "holder")
+          "starter", "opponent", "giver", "taker", "holder", "offender")
 
 
 def _ink(char: str) -> tuple[int, int]:
@@ -116,6 +119,23 @@ def _longest_card() -> str:
     return max((f"{largest} {name}" for name in CARD_NAMES.values()), key=len)
 
 
+def _longest_said(code: str, texts: Iterable[object]) -> str:
+    """The longest of ``texts`` (lazy messages or fixed words) as ``code`` says them."""
+    said = [pgettext_in(code, text.context, text.message) if isinstance(text, lazy)
+            else str(text) for text in texts]
+    return max(said, key=len)
+
+
+def _longest_words(code: str) -> dict[str, str]:
+    """The words a placeholder stands for at their longest in ``code``: a game's name
+    (the Scoreboard's is translated), a Final Card-Down card's colour and suit."""
+    return {
+        "game": _longest_said(code, (info.title for info in GAMES)),
+        "colour": _longest_said(code, map(COLOUR_WORDS.text, COLOUR_WORDS)),
+        "suit": _longest_said(code, map(SUIT_WORDS.text, SUIT_WORDS)),
+    }
+
+
 def _largest_numbers() -> dict[str, str]:
     """The largest number each numeric placeholder can show, from the games' limits.
     A count (``n``, ``cards``: rounds, games, hands, players, cards in a hand or a
@@ -152,6 +172,10 @@ NARROWER: dict[str, dict[str, str]] = {
     # played to.
     "games {first}-{second}": dict.fromkeys(("first", "second"),
                                             str(count_up.MAX_GAMES_TO_WIN)),
+    # The hand asked about when resuming: only a game counted in hands has one.
+    "Resume {game}, hand {n}?": {"game": max(
+        (info.title for info in GAMES if info.unit == "hand" and isinstance(info.title, str)),
+        key=len)},
 }
 
 
@@ -172,6 +196,7 @@ def _worst_values(code: str) -> dict[str, str]:
         "names": ", ".join(names),
         "card": _longest_card(),
         "power": max(CARD_NAMES.values(), key=len),
+        **_longest_words(code),
         **_largest_numbers(),
     }
 

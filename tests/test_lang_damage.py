@@ -30,10 +30,25 @@ ROOT = Path(__file__).resolve().parent.parent
 OK = type("Press", (), {"button": "ok", "long": False})()
 
 
+#: Headers whose plural rule lies, each as long as the true one so the file's tables
+#: still read: a bit flipped (1 is 0x31, 0 is 0x30) divides by zero at every count
+#: said, a rule that names a form the file lacks, a count of forms it does not hold.
+LYING_PLURALS = {
+    "plural rule divides by zero": b"plural=(n %  0);",
+    "plural rule picks a form it lacks": b"plural=(n +  7);",
+    "plural count lies": b"nplurals=3; plural=(n != 1);",
+}
+
+
 def _torn(how: str, mo: Path) -> None:
-    """The German catalog at ``mo`` as a power cut may leave it."""
+    """The German catalog at ``mo`` as a power cut (or a flipped bit) may leave it."""
     whole = lang.catalog_path("de").read_bytes()
-    if how == "missing":
+    if how in LYING_PLURALS:
+        told = LYING_PLURALS[how]
+        true = b"nplurals=2; plural=(n != 1);" if told.startswith(b"n") else b"plural=(n != 1);"
+        assert len(told) == len(true) and whole.count(true) == 1
+        mo.write_bytes(whole.replace(true, told))
+    elif how == "missing":
         mo.unlink()
     elif how == "truncated":
         mo.write_bytes(whole[: len(whole) // 3])
@@ -45,7 +60,8 @@ def _torn(how: str, mo: Path) -> None:
         mo.write_bytes(whole[:28])
 
 
-@pytest.fixture(params=["missing", "truncated", "garbage", "empty", "header only"])
+@pytest.fixture(params=["missing", "truncated", "garbage", "empty", "header only",
+                        *LYING_PLURALS])
 def torn(request, tmp_path, monkeypatch):
     """A locale directory whose German catalog is damaged (``request.param``)."""
     locale = tmp_path / "locale"

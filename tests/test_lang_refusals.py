@@ -60,6 +60,14 @@ REFUSED = [
     ('EVENT {"type": "dance"}', "ILLEGAL"),
     ('EVENT {"type": "roll", "player": "Bob", "value": 3}', "ILLEGAL"),
     ("NEW count-up-21 Ann,Bob", "OPEN"),
+    # JSON the reader cannot read: its own English reason is said in the language.
+    ('EVENT {', "BADJSON"),
+    ('EVENT {"type" "roll"}', "BADJSON"),
+    ('EVENT {"type": "roll",}', "BADJSON"),
+    ('EVENT {"type": "roll"} and more', "BADJSON"),
+    ('EVENT {"type": "ro', "BADJSON"),
+    ('EVENT {"type": "\\q"}', "BADJSON"),
+    ('EVENT {"type": ', "BADJSON"),
 ]
 
 
@@ -83,6 +91,26 @@ def test_no_refusal_of_the_console_keeps_a_word_of_english(started, monkeypatch)
         english = [word for word in re.findall(r"\b[a-z]{3,}\b", words)
                    if word not in line and word not in PROGRAM_WORDS]
         assert english == [], (line, reply)
+
+
+@pytest.mark.parametrize("code", lang.LANGUAGES[1:])
+def test_json_the_console_cannot_read_is_refused_in_the_language(started, code):
+    """The JSON reader's own English ("Expecting property name enclosed in double
+    quotes") never follows ERR BADJSON: what is wrong and where, in the catalog's words."""
+    app = started(code)
+    try:
+        (reply,) = _replies(app, 'EVENT {"type": "roll",}')
+    finally:
+        lang.use("en")
+    assert reply.startswith("ERR BADJSON ")
+    said = reply.removeprefix("ERR BADJSON ")
+    lang.use(code)
+    try:
+        reason = lang.gettext("a key in double quotes is missing at character {n}")
+        expected = lang.gettext("not JSON ({reason})").format(reason=reason.format(n=17))
+    finally:
+        lang.use("en")
+    assert said == expected and "Expecting" not in said and "{" not in said
 
 
 def test_the_busy_refusal_counts_through_the_plural_forms():

@@ -124,11 +124,30 @@ def test_no_catalog_glues_plural_forms():
     ("ru", "{name} вышла", ["вышла"]),
     ("pl", "{name} powiedział {word}", ["powiedział"]),
     ("pl", "Zakończył(a): {name}", ["zakończył"]),
-    ("pl", "{name} była pierwsza", ["była"]),
+    ("pl", "{name} była pierwsza", ["była", "pierwsza"]),
     ("fr", "{name} est sorti", ["est sorti"]),
     ("fr", "{name} est déjà sortie", ["est déjà sortie"]),
     ("it", "{name} è già inserito", ["è già inserito"]),
     ("it", "{player} si è scordato di dire {word}", ["si è scordato"]),
+    # One step beside a past tense: adjectives, short participles, role nouns.
+    ("ru", "{name} ходит первым", ["первым"]),
+    ("ru", "Первым ходит {name}", ["первым"]),
+    ("ru", "{name} готов", ["готов"]),
+    ("ru", "Победитель: {name}", ["победитель"]),
+    ("pl", "{name} jest gotowy", ["gotowy"]),
+    ("pl", "Zwycięzca: {name}", ["zwycięzca"]),
+    ("fr", "{name} est prêt", ["est prêt"]),      # listed, and never found before
+    ("fr", "{name} prêt?", ["prêt"]),
+    ("fr", "{name} est le premier", ["est le premier"]),
+    ("fr", "Donneur\u202f: {name}", ["donneur"]),
+    ("fr", "{name} s’est trompé", ["s’est trompé"]),
+    ("it", "{name} è pronto", ["è pronto"]),
+    ("it", "{name} pronto?", ["pronto"]),
+    ("it", "{name} è il primo", ["è il primo"]),
+    ("it", "Vincitore: {name}", ["vincitore"]),
+    # The player called out for not saying the word is a person too.
+    ("ru", "Поймали: {offender} забыл сказать {word}", ["забыл"]),
+    ("fr", "{offender} est pris", ["est pris"]),
 ])
 def test_a_form_that_agrees_with_one_gender_beside_a_player_is_found(code, text, forms):
     assert agreement.gendered(code, text) == forms
@@ -148,9 +167,38 @@ def test_a_form_that_agrees_with_one_gender_beside_a_player_is_found(code, text,
     ("it", "{name} è fuori"),
     ("it", "il round è inserito a metà: si aspetta {names}"),
     ("de", "{name} ist raus"),                     # a language the check does not know
+    # The same words where they agree with a noun, not with the player.
+    ("ru", "Последний кубик: {name}"),
+    ("ru", "{name}: последний бросок"),
+    ("pl", "{name}: ostatni rzut"),
+    ("pl", "{player} puka: ostatnia kolejka"),
+    ("fr", "{name} a posé sa dernière carte"),
+    ("it", "{name}: ultimo tiro"),
+    ("it", "{name} sceglie prima un colore"),
 ])
 def test_a_sentence_phrased_around_the_player_passes(code, text):
     assert agreement.gendered(code, text) == []
+
+
+@pytest.mark.parametrize(("code", "english", "label", "forms"), [
+    ("ru", "Dealer", "Сдающий", ["сдающий"]),
+    ("ru", "Dealer", "Сдаёт", []),
+    ("it", "Winner", "Vincitore", ["vincitore"]),
+    ("it", "Winner", "Vittoria", []),
+    ("pl", "Next", "Następny", ["następny"]),
+    ("fr", "Next", "Ensuite", []),
+])
+def test_a_label_beside_a_players_name_is_checked_with_the_name(code, english, label, forms):
+    """The pages' facts ("Dealer" | "Ann") and the word over the winner's name: a
+    label with no placeholder, drawn beside a player all the same."""
+    assert agreement.gendered(code, label, english) == forms
+
+
+def test_each_label_beside_a_name_is_a_message_the_code_has():
+    from companion.langcheck import template
+
+    english = {entry.msgid for entry in template()}
+    assert agreement.PERSON_LABELS <= english
 
 
 def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
@@ -177,5 +225,91 @@ def test_each_narrower_place_names_a_message_the_code_has():
         assert message in english, message
         assert set(values) <= fields(message)
         general = worst.worst_values("en")
+        # Narrower: a smaller number, or a shorter word ({game}: the games counted in
+        # hands, not every game).
         assert all(int(value) < int(general.get(name, worst.DEFAULT_VALUE))
+                   if value.isdigit() else len(value) < len(general[name])
                    for name, value in values.items())
+
+
+@pytest.mark.parametrize(("rule", "forms", "problems"), [
+    # German's form 0 is said for 1 alone: "eine Karte" may say the number in words.
+    ("nplurals=2; plural=(n != 1);", ["eine Karte", "{n} Karten"], []),
+    # French says 0 with the form of 1: "une carte" would read "une carte" for none.
+    ("nplurals=2; plural=(n > 1);", ["une carte", "{n} cartes"], ["placeholders"]),
+    # Russian says 21 and 101 with the form of 1: "одна карта" for 21 cards.
+    ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+     "(n%100<10 || n%100>=20) ? 1 : 2);", ["одна карта", "{n} карты", "{n} карт"],
+     ["placeholders"]),
+])
+def test_only_a_form_said_for_one_alone_may_leave_the_number_out(tmp_path, monkeypatch, rule,
+                                                                 forms, problems):
+    import companion.langcheck as langcheck
+
+    strings = "".join(f'msgstr[{index}] "{text}"\n' for index, text in enumerate(forms))
+    (tmp_path / "t.pot").write_text('msgid ""\nmsgstr ""\n\nmsgid "{n} card"\n'
+                                    'msgid_plural "{n} cards"\nmsgstr[0] ""\nmsgstr[1] ""\n',
+                                    encoding="utf-8")
+    (tmp_path / "xx.po").write_text(f'msgid ""\nmsgstr "Plural-Forms: {rule}\\n"\n\n'
+                                    'msgid "{n} card"\nmsgid_plural "{n} cards"\n' + strings,
+                                    encoding="utf-8")
+    monkeypatch.setattr(langcheck, "TEMPLATE", tmp_path / "t.pot")
+    monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / "xx.po")
+    report = check_language("xx")
+    assert [problem["problem"] for problem in report["problems"]] == problems
+
+
+def test_the_words_a_placeholder_stands_for_are_filled_at_their_longest():
+    """{game}, {colour} and {suit} are words, not numbers: each filled with the longest
+    the language says ("Final Card-Down", the French Scoreboard, "morado corazones")."""
+    assert worst.worst_values("en")["game"] == "Final Card-Down"
+    assert worst.worst_values("fr")["game"] == "Feuille de score"  # the Scoreboard's name
+    assert worst.worst_values("es")["colour"] == "morado"
+    assert worst.worst_values("es")["suit"] == "corazones"
+    assert worst.worst_values("ru")["suit"] == "вопросы"
+
+
+@pytest.mark.parametrize("code", lang.LANGUAGES)
+def test_resuming_the_longest_game_never_cuts_its_row_and_names_it(tmp_path, code):
+    """"Resume Final Card-Down" is 22 letters in English, 26 in German: the row says
+    "Resume" then, and the game's name is the title."""
+    import random
+
+    from companion.store import Store
+    from companion.ui.resume import unfinished_first
+    from companion.ui.screen import Context, Menu
+
+    with Store.in_dir(tmp_path) as store:
+        store.new_match("card-down", list(worst.long_names(code, 3)), {})
+        ctx = Context(rng=random.Random(1), store=store)
+        lang.use(code)
+        try:
+            menu = unfinished_first(ctx, Menu("Home", []), lambda: None)
+            rows = [str(item.label) for item in menu.items]
+        finally:
+            lang.use("en")
+    assert all(len(row) <= 21 for row in rows) and len(str(menu.title)) <= 21
+    assert "Final Card-Down" in str(menu.title) + rows[0]
+
+
+@pytest.mark.parametrize("code", lang.LANGUAGES)
+def test_the_top_card_line_of_the_card_picker_is_never_cut(code):
+    """"sobre F morado corazones" is 24 letters: the card alone then ("F morado
+    corazones"), its value, colour and suit all said."""
+    from companion.games import card_down as rules
+    from companion.ui.card_down_turns import _on_card
+
+    lang.use(code)
+    try:
+        for value in rules.VALUES:
+            for colour in rules.COLOURS:
+                for suit in rules.SUITS:
+                    line = _on_card(rules.Card(value, colour, suit))
+                    whole = lang.pgettext("screen 21 (if it fits)",
+                                          "on {value} {colour} {suit}").format(
+                        value=value, colour=rules.colour_word(colour),
+                        suit=rules.suit_word(suit))
+                    assert line in (whole, rules.card_words(value, colour, suit)), line
+                    assert len(line) <= 21, line
+    finally:
+        lang.use("en")

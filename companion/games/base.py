@@ -55,6 +55,11 @@ class Said(Mapping[Any, str]):
         """The English text of ``key`` (the message itself, never translated)."""
         return self._texts[key].message
 
+    def text(self, key: Any) -> lazy:
+        """The lazy text of ``key``: its place and English, to be said in any language
+        (companion.worst measures every language's longest)."""
+        return self._texts[key]
+
     def __repr__(self) -> str:
         return f"Said({ {key: text.message for key, text in self._texts.items()} !r})"
 

@@ -128,9 +128,12 @@ def _on_top(match: rules.CardDown) -> str:
 def _on_card(card: rules.Card | None) -> str:
     """"on 7 red hearts", "on an A", "on a plain card": the top card, for the picker."""
     if card is not None and card.exact:
-        # Translators: what the card goes on: the top card's value, colour and suit.
-        return pgettext("screen 21", "on {value} {colour} {suit}").format(
+        # Translators: what the card goes on: the top card's value, colour and suit;
+        # tried first (any length): the card alone ("7 red hearts") follows it where
+        # the longest colour and suit leave no room.
+        whole = pgettext("screen 21 (if it fits)", "on {value} {colour} {suit}").format(
             value=card.value, colour=colour_word(card.colour), suit=suit_word(card.suit))
+        return fitting(whole, rules.card_words(card.value, card.colour, card.suit))
     if card is not None and card.value is not None and card.value in "8AEF":
         # Translators: what the card goes on: a card known by its value only ("an" as
         # English says 8, A, E and F).

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.lang import pgettext
+from companion.ui.canvas import fitting
 from companion.ui.screen import Confirm, Context, Menu, MenuItem, Message, Screen, wrap
 
 __all__ = ["resume_offer", "unfinished_first", "waiting_session"]
@@ -96,8 +97,14 @@ def unfinished_first(ctx: Context, menu: Screen, then: Callable[[], Screen]) -> 
             ctx.parked = None
         return then()
 
-    return Menu(pgettext("screen 21", "Unfinished game"), [
-        MenuItem(pgettext("screen 21", "Resume {game}").format(game=session.title),
-                 lambda ctx, _menu: _resume(ctx, session, menu)),
+    # "Resume Final Card-Down" where the row has room for the game's name; else the
+    # name is the title and the row says "Resume" (a row is never cut).
+    # Translators: a menu row, tried first: {game} is a game's name (the longest,
+    # "Final Card-Down", is 15 letters); "Resume" alone follows it when it does not fit.
+    whole = pgettext("screen 21 (if it fits)", "Resume {game}").format(game=session.title)
+    row = fitting(whole, pgettext("screen 21", "Resume"))
+    title = pgettext("screen 21", "Unfinished game") if row == whole else session.title
+    return Menu(title, [
+        MenuItem(row, lambda ctx, _menu: _resume(ctx, session, menu)),
         MenuItem(pgettext("screen 21", "End it, new game"), end_it),
     ], menu)
