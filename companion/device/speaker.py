@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
+from companion.device.espeak_input import espeak_text
 from companion.errors import SpeechProblem
 from companion.lang import _
 
@@ -54,10 +55,18 @@ class Utterance(NamedTuple):
 
 def espeak_command(binary: str, utterance: Utterance, *, wav: str | None = None) -> list[str]:
     """The espeak-ng command line for ``utterance`` (its text goes on stdin, so words
-    that start with "-" are never options): audio on stdout, or into ``wav``."""
+    that start with "-" are never options; as SSML, :func:`espeak_input`): audio on
+    stdout, or into ``wav``."""
     where = ["-w", wav] if wav else ["--stdout"]
     return [binary, "-v", utterance.voice, "-s", str(utterance.rate), "-a",
-            str(utterance.volume), "-b", "1", *where]
+            str(utterance.volume), "-b", "1", "-m", *where]
+
+
+def espeak_input(utterance: Utterance) -> bytes:
+    """What espeak-ng reads on stdin for ``utterance``: its words as SSML, nothing in
+    them obeyed, a name in another alphabet given to a voice that reads it
+    (:mod:`companion.device.espeak_input`)."""
+    return espeak_text(utterance.text, utterance.voice).encode("utf-8", "replace")
 
 
 class Card(NamedTuple):
@@ -189,7 +198,7 @@ class Playing:
                 speak.stdout.close()  # aplay holds it now: espeak-ng sees it go with aplay
         assert speak.stdin is not None
         try:
-            speak.stdin.write(utterance.text.encode("utf-8"))
+            speak.stdin.write(espeak_input(utterance))
             speak.stdin.close()
         except OSError:
             pass  # espeak-ng died at once: its words on stderr say why
@@ -402,7 +411,7 @@ def write_wav(espeak: str, utterance: Utterance, path: str) -> None:
     cannot be written."""
     try:
         done = subprocess.run(espeak_command(espeak, utterance, wav=path),
-                              input=utterance.text.encode("utf-8"), capture_output=True,
+                              input=espeak_input(utterance), capture_output=True,
                               timeout=120)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise SpeechProblem(_("espeak-ng could not write {path}: {problem}").format(
