@@ -14,6 +14,8 @@ from test_speech_engine import SILENCE_RMS, espeak, utterance, wav_facts  # noqa
 
 from companion.device.espeak_input import espeak_text, plain
 from companion.device.speaker import Utterance, espeak_command, espeak_input, write_wav
+from companion.errors import IllegalEvent
+from companion.voices import VOICES
 
 
 def phonemes(espeak: str, text: str, voice: str = "en") -> str:  # noqa: F811
@@ -92,3 +94,33 @@ def test_latin_words_are_said_exactly_as_before(espeak):  # noqa: F811
                           ["--stdout"], input=espeak_input(Utterance(text, "de", 175, 100)),
                           capture_output=True, check=True).stdout
     assert len(raw) == len(ssml) and raw[44:] == ssml[44:]
+
+
+#: How each voice says the word for minus before a number (``espeak-ng -x``).
+MINUS = {"en": "m'aIn@s", "de": "m'i:nUs", "es": "m'enos", "fr": "mw'E~", "it": "m'eno",
+         "pl": "m'inu", "ru": "m;'inus"}  # Polish: minuz before a voiced sound
+
+
+@pytest.mark.parametrize("language", sorted(MINUS))
+def test_a_negative_score_is_said_with_its_minus_in_every_language(espeak, language):  # noqa: F811
+    """The Spanish, French, Polish and Russian voices said "Cy -5" as "Cy 5": the
+    Scoreboard's entry, its standings and the refusal of a range lost their sign."""
+    from test_speech_games import points, said, table
+
+    from companion import lang
+
+    lang.use(language)
+    try:
+        session, _, _, heard = table("scoreboard", ["Ann", "Bob", "Cy"])
+        said(session, heard, points("Ann", 20), points("Bob", 0), points("Cy", -5))
+        texts = [item.text for item in heard]
+        with pytest.raises(IllegalEvent) as refused:
+            session.apply(points("Ann", 10000))
+        session.listeners[0].refused(str(refused.value))
+        texts.append(heard[-1].text)
+    finally:
+        lang.use("en")
+    entry, after = [text for text in texts if "5" in text][:2]  # "Cy: -5", "... Cy -5"
+    assert "Ann 20" in after and "-" not in entry + after
+    for text in (entry, after, texts[-1]):
+        assert MINUS[language] in phonemes(espeak, text, VOICES[language]), text

@@ -35,7 +35,7 @@ from typing import IO, Any, NamedTuple
 from companion import lang
 from companion.errors import CompanionError
 from companion.lang import _
-from companion.speech.words import GameWords, Said
+from companion.speech.words import GameWords, Said, numbers_aloud
 
 log = logging.getLogger("companion")
 
@@ -208,7 +208,8 @@ class Announcer:
         if not kept:
             return
         at, language = self.wall_clock(), lang.current()
-        announcements = [Announcement(at, language, item.kind, item.text) for item in kept]
+        announcements = [Announcement(at, language, item.kind, numbers_aloud(item.text))
+                         for item in kept]
         self._said = [*self._said[-(KEPT - 1):], (session, index, announcements)]
         for outlet in self.outlets:
             try:

@@ -35,6 +35,8 @@ from companion.table import scores
 
 #: The longest refusal said as it is written (longer ones are never a few words).
 FEW_WORDS_MAX = 160
+#: A minus sign before a number, not inside a word or a range ("Cy -5", not "1-6").
+_NEGATIVE = re.compile(r"(?<!\w)[-\u2212](\d+)")
 
 
 class Said(NamedTuple):
@@ -126,6 +128,17 @@ def _result_head(many: bool, match: bool, losses: bool, n: int) -> str:
                       "Game over. Winners: {names} with {n} points", n) if many
             else npgettext("spoken", "Game over. Winner: {names} with {n} point",
                            "Game over. Winner: {names} with {n} points", n))
+
+
+def numbers_aloud(text: str) -> str:
+    """``text`` with the word for minus before a negative number: the Spanish, French,
+    Polish and Russian voices say "Cy -5" as "Cy 5" (a score lost its sign), and U+2212
+    makes every voice but the English one switch to English for it."""
+    if "-" not in text and "\u2212" not in text:
+        return text
+    # Translators: a negative number said aloud, "Cy minus 5" ({n} are its digits).
+    minus = pgettext("spoken", "minus {n}")
+    return _NEGATIVE.sub(lambda digits: minus.format(n=digits.group(1)), text)
 
 
 def whose_turn(match: Any) -> str | None:
