@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +43,9 @@ log = logging.getLogger("companion")
 CARDS_FILE = Path("/proc/asound/cards")
 #: How many finished utterances :attr:`Speaker.history` keeps (tests, the bench).
 HISTORY = 200
+#: Seconds a phrase said to its end (``companion say``, the selftest) may take beyond
+#: twice its length before its player counts as stuck.
+SAYING_SLACK = 10.0
 
 
 class Utterance(NamedTuple):
@@ -207,8 +211,14 @@ class Playing:
         codes = [process.poll() for process in self._processes]
         return None if None in codes else codes[-1]
 
-    def wait(self) -> int:
-        return [process.wait() for process in self._processes][-1]
+    def wait(self, timeout: float | None = None) -> int:
+        """The player's exit status once both have ended; ``timeout``: seconds for the
+        two together, then :class:`subprocess.TimeoutExpired` (nothing is stopped)."""
+        if timeout is None:
+            return [process.wait() for process in self._processes][-1]
+        end = time.monotonic() + timeout
+        return [process.wait(max(0.0, end - time.monotonic()))
+                for process in self._processes][-1]
 
     def stop(self) -> None:
         """Cut the words (the speaker's thread, waiting for the processes, reaps them:
@@ -396,13 +406,32 @@ def speaker_for(output: Output, **kw: Any) -> Speaker:
     return Speaker(lambda utterance: Playing(output, utterance), **kw)
 
 
-def say_and_wait(output: Output, utterance: Utterance) -> str:
-    """Say ``utterance`` to its end ("" when it played; else why not, in one line)."""
+def saying_limit(utterance: Utterance) -> float:
+    """Seconds ``utterance`` may take to be said before its player counts as stuck:
+    twice its length at its rate (a word is about six characters), and ten more."""
+    words = max(1, len(utterance.text)) / 6
+    return round(SAYING_SLACK + 2 * 60 * words / max(1, utterance.rate), 1)
+
+
+def say_and_wait(output: Output, utterance: Utterance, *,
+                 start: Callable[[Output, Utterance], Playing] = Playing,
+                 limit: float | None = None) -> str:
+    """Say ``utterance`` to its end ("" when it played; else why not, in one line).
+    A player stuck longer than ``limit`` seconds (:func:`saying_limit`: a hung
+    espeak-ng, a sound device that never opens) is stopped and said so."""
     try:
-        playing = Playing(output, utterance)
+        playing = start(output, utterance)
     except OSError as err:
         return _("cannot start espeak-ng: {problem}").format(problem=err)
-    playing.wait()
+    limit = saying_limit(utterance) if limit is None else limit
+    try:
+        playing.wait(limit)
+    except subprocess.TimeoutExpired:
+        playing.stop()
+        playing.wait()
+        return _("cannot play speech: {problem}").format(problem=_(
+            "it did not end within {seconds} s (espeak-ng or the sound device does not "
+            "answer)").format(seconds=f"{limit:g}"))
     return playing.problem()
 
 
@@ -410,12 +439,17 @@ def write_wav(espeak: str, utterance: Utterance, path: str) -> None:
     """Write ``utterance`` as a WAV file at ``path``; :class:`SpeechProblem` if it
     cannot be written."""
     try:
+        limit = saying_limit(utterance)
         done = subprocess.run(espeak_command(espeak, utterance, wav=path),
                               input=espeak_input(utterance), capture_output=True,
-                              timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as err:
+                              timeout=limit)
+    except subprocess.TimeoutExpired:
         raise SpeechProblem(_("espeak-ng could not write {path}: {problem}").format(
-            path=path, problem=err)) from None
+            path=path, problem=_("espeak-ng did not end within {seconds} s").format(
+                seconds=f"{limit:g}"))) from None
+    except OSError as err:
+        raise SpeechProblem(_("espeak-ng could not write {path}: {problem}").format(
+            path=path, problem=err.strerror or err)) from None
     errors = done.stderr.decode("utf-8", "replace").split("\n")
     if done.returncode != 0 or not Path(path).is_file() or Path(path).stat().st_size <= 44:
         why = next((line.strip() for line in errors if line.strip()), "")
