@@ -262,6 +262,9 @@ class Speaker:
         self._current: tuple[Utterance, Process] | None = None
         self._starting = False
         self._closed = False
+        #: How many times words were asked for or hushed: what is being started when
+        #: this moves on is no longer the newest (or no longer true).
+        self._asked = 0
         #: The last failure in words ("" while everything plays).
         self.problem = ""
         #: (text, how it ended: "said", "cut", "failed", "dropped" before it started)
@@ -285,6 +288,7 @@ class Speaker:
                 self.dropped += 1
                 self.history.append((self._pending.text, "dropped"))
             self._pending = utterance
+            self._asked += 1
             current = self._current
             self._cond.notify()
         if current is not None:
@@ -296,6 +300,7 @@ class Speaker:
             if self._pending is not None:
                 self.history.append((self._pending.text, "dropped"))
             self._pending = None
+            self._asked += 1  # words being started meanwhile are stopped once they are
             current = self._current
         if current is not None:
             current[1].stop()
@@ -339,6 +344,7 @@ class Speaker:
         with self._cond:
             utterance, self._pending = self._pending, None
             self._starting = utterance is not None
+            asked = self._asked
         if utterance is None:
             return None
         try:
@@ -353,7 +359,8 @@ class Speaker:
         with self._cond:
             self._current = (utterance, process)
             self._starting = False
-            stale = self._pending is not None or self._closed  # newer words came meanwhile
+            # Newer words came meanwhile, or a hush (an undo), or the end.
+            stale = self._asked != asked or self._closed
         if stale:
             process.stop()
         return utterance, process

@@ -142,6 +142,9 @@ class Announcer:
         self._failed: set[int] = set()
         #: (session, the event's index or None, what was said), oldest first.
         self._said: list[tuple[Any, int | None, list[Announcement]]] = []
+        #: How many undos there have been: words handed to ``later`` before the last
+        #: one are not said (the undo may come before they reach the voice).
+        self._undos = 0
 
     # -- what it hears (the owner thread) ---------------------------------------
 
@@ -158,6 +161,7 @@ class Announcer:
             kept = len(session.match.events)
             self._said = [entry for entry in self._said
                           if entry[0] is not session or entry[1] is None or entry[1] < kept]
+            self._undos += 1
             if self.voice is not None:
                 self.voice.hush()
             self._follow(session)
@@ -228,8 +232,14 @@ class Announcer:
             return
         if self.later is None:
             voice.say(text, language)
-        else:
-            self.later(lambda: voice.say(text, language))
+            return
+        undos = self._undos
+
+        def say() -> None:
+            if undos == self._undos:  # no undo took these words back meanwhile
+                voice.say(text, language)
+
+        self.later(say)
 
 
 def _joined(announcements: list[Announcement]) -> str:
