@@ -60,3 +60,23 @@ def test_an_undo_while_espeak_is_starting_stops_the_words_it_starts():
     clock.advance(60)
     speaker.pump()
     assert list(speaker.history) == [("Ann, 3: draw a card for the Board", "cut")]
+
+
+def test_speech_turned_off_in_settings_stops_the_words_being_said():
+    """Settings > Speech: off left the words being said going to their end (a whole
+    game's standings)."""
+    from test_speech_device import labels, open_speech_settings
+
+    table = Table()
+    try:
+        table.voice.say("Game over. Winner: Ann with 340 points. Standings: Ann 340, "
+                        "Bob 280, Cy 250", "en")
+        table.app.pump()
+        assert table.speaker.speaking is not None
+        open_speech_settings(table)
+        table.press("ok")
+        assert labels(table)[0] == "Speech: off"
+        assert table.speaker.speaking is None
+        assert list(table.speaker.history)[-1][1] == "cut"
+    finally:
+        table.close()

@@ -112,6 +112,8 @@ def _toggle(ctx: Context, menu: Screen) -> Screen:
     voice.enabled = not voice.enabled
     if voice.enabled:
         voice.ready()  # no speaker: the menu says so at once
+    else:
+        voice.hush()  # off is off: not the end of the words being said
     _remember(ctx)
     return _again(ctx, menu)
 
