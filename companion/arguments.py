@@ -129,10 +129,24 @@ def new_file(text: str) -> str:
     return text
 
 
+def wav_file(text: str) -> str:
+    """An argparse type: a WAV file to write (:func:`new_file`), a new or a regular
+    one: espeak-ng goes back to fill in the header, which a pipe (it would wait for a
+    reader) or a device cannot take."""
+    text = new_file(text)
+    if os.path.exists(text) and not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(
+            _("{path} is not a regular file (a device, a pipe)").format(path=text))
+    return text
+
+
 def speech_text(text: str) -> str:
-    """An argparse type: words to say (1 to 2000 characters, spaces for line breaks)."""
+    """An argparse type: words to say (1 to 2000 characters, spaces for line breaks),
+    as text: bytes the terminal sent that are not UTF-8 are refused."""
     from companion.voices import TEXT_MAX
 
+    if any("\udc80" <= c <= "\udcff" for c in text):  # how Python keeps such bytes
+        raise argparse.ArgumentTypeError(_("must be text: some of its bytes are not UTF-8"))
     said = " ".join(text.split())
     if not said or len(said) > TEXT_MAX:
         raise argparse.ArgumentTypeError(

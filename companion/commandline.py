@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     say = command("say", help=_("say one phrase with the configured voice ([speech])"))
     say.add_argument("text", metavar="TEXT", type=arguments.speech_text,
                      help=_("the words to say"))
-    say.add_argument("--wav", metavar="FILE", type=arguments.new_file,
+    say.add_argument("--wav", metavar="FILE", type=arguments.wav_file,
                      help=_("write the phrase to this WAV file instead of playing it"))
 
     config = command("config", help=_("print the effective configuration"))

@@ -432,3 +432,21 @@ def test_a_speech_log_the_disk_refuses_is_one_line_and_exit_1(tmp_path):
     assert done.returncode == 1
     assert done.stderr == ("companion: cannot write the speech log /dev/full: No space "
                            "left on device\n")
+
+
+@pytest.mark.parametrize("kept", [
+    {"rate": 100000, "volume": 100}, {"rate": 175, "volume": -5},
+    {"rate": 10 ** 40, "volume": 10 ** 40}, {"rate": 79, "volume": 201},
+])
+def test_a_kept_choice_out_of_range_is_not_handed_to_espeak(kept):
+    """The device's choice comes back from the game log's file, which outlives versions
+    and can be damaged: the ranges [speech] is checked against apply to it too (espeak-ng
+    would be asked for -s 100000), and the config's value stands instead."""
+
+    class Store:
+        def meta(self, key):
+            return json.dumps({"enabled": True, **kept,
+                               "config": {"enabled": False, "rate": 175, "volume": 100}})
+
+    assert starting_speech(Config(), Store()) == {"enabled": True, "rate": 175,
+                                                  "volume": 100}

@@ -381,7 +381,7 @@ def test_a_speaker_that_cannot_start_espeak_says_so(caplog):
 
 def test_the_espeak_command_reads_its_words_from_stdin():
     command = espeak_command("espeak-ng", Utterance("-w /etc/x", "ru", 160, 120))
-    assert command == ["espeak-ng", "-v", "ru", "-s", "160", "-a", "120", "-b", "1",
+    assert command == ["espeak-ng", "-v", "ru", "-s", "160", "-a", "120", "-b", "1", "-m",
                        "--stdout"]  # the words are never on the command line
 
 

@@ -278,9 +278,9 @@ def test_the_scoreboard_says_each_entry_whose_turn_each_round_and_the_result():
     session, _, voice, heard = table("scoreboard", ["Ann", "Bob", "Cy"], {"target": 50})
     assert said(session, heard, points("Ann", 20)) == [("results", "Ann: 20"),
                                                        ("turns", "Bob's turn")]
-    assert said(session, heard, points("Cy", -5)) == [("results", "Cy: -5")]  # still Bob
+    assert said(session, heard, points("Cy", -5)) == [("results", "Cy: minus 5")]  # still Bob
     assert said(session, heard, points("Bob", 30)) == [
-        ("results", "Bob: 30"), ("results", "After round 1: Bob 30, Ann 20, Cy -5"),
+        ("results", "Bob: 30"), ("results", "After round 1: Bob 30, Ann 20, Cy minus 5"),
         ("turns", "Ann's turn")]
     assert said(session, heard, points("Ann", 35)) == [
         ("results", "Ann: 35"),
@@ -290,7 +290,7 @@ def test_the_scoreboard_says_each_entry_whose_turn_each_round_and_the_result():
     assert said(session, heard, points("Cy", 0)) == [
         ("results", "Cy: 0"),
         ("results", "Game over. Winners: Ann and Bob with 55 points. "
-                    "Standings: Ann 55, Bob 55, Cy -5")]
+                    "Standings: Ann 55, Bob 55, Cy minus 5")]
 
 
 def test_the_scoreboard_low_wins_and_an_end_between_rounds():

@@ -59,14 +59,14 @@ class TimedSpeech:
     pipe (a cut kills it, as a newer press does at the table)."""
 
     def __init__(self, espeak: str, utterance: Any, heard: Heard):
-        from companion.device.speaker import espeak_command
+        from companion.device.speaker import espeak_command, espeak_input
 
         self.stopped = False
         self._process = subprocess.Popen(espeak_command(espeak, utterance),
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
         assert self._process.stdin is not None
-        self._process.stdin.write(utterance.text.encode("utf-8"))
+        self._process.stdin.write(espeak_input(utterance))
         self._process.stdin.close()
         with heard.cond:
             heard.started.append(self)

@@ -27,11 +27,13 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
 
+from companion.device.espeak_input import espeak_text
 from companion.errors import SpeechProblem
 from companion.lang import _
 
@@ -41,6 +43,9 @@ log = logging.getLogger("companion")
 CARDS_FILE = Path("/proc/asound/cards")
 #: How many finished utterances :attr:`Speaker.history` keeps (tests, the bench).
 HISTORY = 200
+#: Seconds a phrase said to its end (``companion say``, the selftest) may take beyond
+#: twice its length before its player counts as stuck.
+SAYING_SLACK = 10.0
 
 
 class Utterance(NamedTuple):
@@ -54,10 +59,18 @@ class Utterance(NamedTuple):
 
 def espeak_command(binary: str, utterance: Utterance, *, wav: str | None = None) -> list[str]:
     """The espeak-ng command line for ``utterance`` (its text goes on stdin, so words
-    that start with "-" are never options): audio on stdout, or into ``wav``."""
+    that start with "-" are never options; as SSML, :func:`espeak_input`): audio on
+    stdout, or into ``wav``."""
     where = ["-w", wav] if wav else ["--stdout"]
     return [binary, "-v", utterance.voice, "-s", str(utterance.rate), "-a",
-            str(utterance.volume), "-b", "1", *where]
+            str(utterance.volume), "-b", "1", "-m", *where]
+
+
+def espeak_input(utterance: Utterance) -> bytes:
+    """What espeak-ng reads on stdin for ``utterance``: its words as SSML, nothing in
+    them obeyed, a name in another alphabet given to a voice that reads it
+    (:mod:`companion.device.espeak_input`)."""
+    return espeak_text(utterance.text, utterance.voice).encode("utf-8", "replace")
 
 
 class Card(NamedTuple):
@@ -189,7 +202,7 @@ class Playing:
                 speak.stdout.close()  # aplay holds it now: espeak-ng sees it go with aplay
         assert speak.stdin is not None
         try:
-            speak.stdin.write(utterance.text.encode("utf-8"))
+            speak.stdin.write(espeak_input(utterance))
             speak.stdin.close()
         except OSError:
             pass  # espeak-ng died at once: its words on stderr say why
@@ -198,8 +211,14 @@ class Playing:
         codes = [process.poll() for process in self._processes]
         return None if None in codes else codes[-1]
 
-    def wait(self) -> int:
-        return [process.wait() for process in self._processes][-1]
+    def wait(self, timeout: float | None = None) -> int:
+        """The player's exit status once both have ended; ``timeout``: seconds for the
+        two together, then :class:`subprocess.TimeoutExpired` (nothing is stopped)."""
+        if timeout is None:
+            return [process.wait() for process in self._processes][-1]
+        end = time.monotonic() + timeout
+        return [process.wait(max(0.0, end - time.monotonic()))
+                for process in self._processes][-1]
 
     def stop(self) -> None:
         """Cut the words (the speaker's thread, waiting for the processes, reaps them:
@@ -243,6 +262,9 @@ class Speaker:
         self._current: tuple[Utterance, Process] | None = None
         self._starting = False
         self._closed = False
+        #: How many times words were asked for or hushed: what is being started when
+        #: this moves on is no longer the newest (or no longer true).
+        self._asked = 0
         #: The last failure in words ("" while everything plays).
         self.problem = ""
         #: (text, how it ended: "said", "cut", "failed", "dropped" before it started)
@@ -266,6 +288,7 @@ class Speaker:
                 self.dropped += 1
                 self.history.append((self._pending.text, "dropped"))
             self._pending = utterance
+            self._asked += 1
             current = self._current
             self._cond.notify()
         if current is not None:
@@ -277,6 +300,7 @@ class Speaker:
             if self._pending is not None:
                 self.history.append((self._pending.text, "dropped"))
             self._pending = None
+            self._asked += 1  # words being started meanwhile are stopped once they are
             current = self._current
         if current is not None:
             current[1].stop()
@@ -320,6 +344,7 @@ class Speaker:
         with self._cond:
             utterance, self._pending = self._pending, None
             self._starting = utterance is not None
+            asked = self._asked
         if utterance is None:
             return None
         try:
@@ -334,7 +359,8 @@ class Speaker:
         with self._cond:
             self._current = (utterance, process)
             self._starting = False
-            stale = self._pending is not None or self._closed  # newer words came meanwhile
+            # Newer words came meanwhile, or a hush (an undo), or the end.
+            stale = self._asked != asked or self._closed
         if stale:
             process.stop()
         return utterance, process
@@ -387,13 +413,32 @@ def speaker_for(output: Output, **kw: Any) -> Speaker:
     return Speaker(lambda utterance: Playing(output, utterance), **kw)
 
 
-def say_and_wait(output: Output, utterance: Utterance) -> str:
-    """Say ``utterance`` to its end ("" when it played; else why not, in one line)."""
+def saying_limit(utterance: Utterance) -> float:
+    """Seconds ``utterance`` may take to be said before its player counts as stuck:
+    twice its length at its rate (a word is about six characters), and ten more."""
+    words = max(1, len(utterance.text)) / 6
+    return round(SAYING_SLACK + 2 * 60 * words / max(1, utterance.rate), 1)
+
+
+def say_and_wait(output: Output, utterance: Utterance, *,
+                 start: Callable[[Output, Utterance], Playing] = Playing,
+                 limit: float | None = None) -> str:
+    """Say ``utterance`` to its end ("" when it played; else why not, in one line).
+    A player stuck longer than ``limit`` seconds (:func:`saying_limit`: a hung
+    espeak-ng, a sound device that never opens) is stopped and said so."""
     try:
-        playing = Playing(output, utterance)
+        playing = start(output, utterance)
     except OSError as err:
         return _("cannot start espeak-ng: {problem}").format(problem=err)
-    playing.wait()
+    limit = saying_limit(utterance) if limit is None else limit
+    try:
+        playing.wait(limit)
+    except subprocess.TimeoutExpired:
+        playing.stop()
+        playing.wait()
+        return _("cannot play speech: {problem}").format(problem=_(
+            "it did not end within {seconds} s (espeak-ng or the sound device does not "
+            "answer)").format(seconds=f"{limit:g}"))
     return playing.problem()
 
 
@@ -401,12 +446,17 @@ def write_wav(espeak: str, utterance: Utterance, path: str) -> None:
     """Write ``utterance`` as a WAV file at ``path``; :class:`SpeechProblem` if it
     cannot be written."""
     try:
+        limit = saying_limit(utterance)
         done = subprocess.run(espeak_command(espeak, utterance, wav=path),
-                              input=utterance.text.encode("utf-8"), capture_output=True,
-                              timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as err:
+                              input=espeak_input(utterance), capture_output=True,
+                              timeout=limit)
+    except subprocess.TimeoutExpired:
         raise SpeechProblem(_("espeak-ng could not write {path}: {problem}").format(
-            path=path, problem=err)) from None
+            path=path, problem=_("espeak-ng did not end within {seconds} s").format(
+                seconds=f"{limit:g}"))) from None
+    except OSError as err:
+        raise SpeechProblem(_("espeak-ng could not write {path}: {problem}").format(
+            path=path, problem=err.strerror or err)) from None
     errors = done.stderr.decode("utf-8", "replace").split("\n")
     if done.returncode != 0 or not Path(path).is_file() or Path(path).stat().st_size <= 44:
         why = next((line.strip() for line in errors if line.strip()), "")

@@ -35,7 +35,7 @@ from typing import IO, Any, NamedTuple
 from companion import lang
 from companion.errors import CompanionError
 from companion.lang import _
-from companion.speech.words import GameWords, Said
+from companion.speech.words import GameWords, Said, numbers_aloud
 
 log = logging.getLogger("companion")
 
@@ -142,6 +142,9 @@ class Announcer:
         self._failed: set[int] = set()
         #: (session, the event's index or None, what was said), oldest first.
         self._said: list[tuple[Any, int | None, list[Announcement]]] = []
+        #: How many undos there have been: words handed to ``later`` before the last
+        #: one are not said (the undo may come before they reach the voice).
+        self._undos = 0
 
     # -- what it hears (the owner thread) ---------------------------------------
 
@@ -158,6 +161,7 @@ class Announcer:
             kept = len(session.match.events)
             self._said = [entry for entry in self._said
                           if entry[0] is not session or entry[1] is None or entry[1] < kept]
+            self._undos += 1
             if self.voice is not None:
                 self.voice.hush()
             self._follow(session)
@@ -208,7 +212,8 @@ class Announcer:
         if not kept:
             return
         at, language = self.wall_clock(), lang.current()
-        announcements = [Announcement(at, language, item.kind, item.text) for item in kept]
+        announcements = [Announcement(at, language, item.kind, numbers_aloud(item.text))
+                         for item in kept]
         self._said = [*self._said[-(KEPT - 1):], (session, index, announcements)]
         for outlet in self.outlets:
             try:
@@ -227,8 +232,14 @@ class Announcer:
             return
         if self.later is None:
             voice.say(text, language)
-        else:
-            self.later(lambda: voice.say(text, language))
+            return
+        undos = self._undos
+
+        def say() -> None:
+            if undos == self._undos:  # no undo took these words back meanwhile
+                voice.say(text, language)
+
+        self.later(say)
 
 
 def _joined(announcements: list[Announcement]) -> str:

@@ -35,6 +35,12 @@ from companion.table import scores
 
 #: The longest refusal said as it is written (longer ones are never a few words).
 FEW_WORDS_MAX = 160
+#: What only a value typed from afar looks like in a refusal (:func:`companion.errors.
+#: written`): text in quotes, a list or an object, a number no rule names (its digits
+#: read out one long word after another: 12345678901234567890, 1e+300, 2.5).
+_TYPED = re.compile(r'["\[{]|\d{7,}|\d\.\d|\d[eE][+-]?\d')
+#: A minus sign before a number, not inside a word or a range ("Cy -5", not "1-6").
+_NEGATIVE = re.compile(r"(?<!\w)[-\u2212](\d+)")
 
 
 class Said(NamedTuple):
@@ -128,6 +134,17 @@ def _result_head(many: bool, match: bool, losses: bool, n: int) -> str:
                            "Game over. Winner: {names} with {n} points", n))
 
 
+def numbers_aloud(text: str) -> str:
+    """``text`` with the word for minus before a negative number: the Spanish, French,
+    Polish and Russian voices say "Cy -5" as "Cy 5" (a score lost its sign), and U+2212
+    makes every voice but the English one switch to English for it."""
+    if "-" not in text and "\u2212" not in text:
+        return text
+    # Translators: a negative number said aloud, "Cy minus 5" ({n} are its digits).
+    minus = pgettext("spoken", "minus {n}")
+    return _NEGATIVE.sub(lambda digits: minus.format(n=digits.group(1)), text)
+
+
 def whose_turn(match: Any) -> str | None:
     """The player the match waits for (None: nobody in particular, or it is over)."""
     return None if match.over else match.expecting().player
@@ -135,11 +152,11 @@ def whose_turn(match: Any) -> str | None:
 
 def few_words(reason: str) -> str:
     """A refusal's reason as it is said: its first clause, without brackets. What a
-    console or a page typed is never read aloud: a reason that quotes it (a value in
-    JSON's double quotes, :func:`companion.errors.written`) is said as "the move is
-    refused"."""
+    console or a page typed is never read aloud: a reason that quotes it (a value as
+    :func:`companion.errors.written` writes it: text in JSON's double quotes, a list,
+    an object, a number no rule would name) is said as "the move is refused"."""
     plain = re.sub(r"\s*\([^)]*\)", "", str(reason)).strip()
     words = re.split(r";\s*", plain, maxsplit=1)[0].strip() or str(reason)
-    if '"' in words or len(words) > FEW_WORDS_MAX:
+    if _TYPED.search(words) or len(words) > FEW_WORDS_MAX:
         return pgettext("spoken", "the move is refused")
     return words

@@ -25,7 +25,7 @@ from companion.lang import lazy, pgettext
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, text_width
 from companion.ui.keys import Key, Keys
 from companion.ui.screen import Context, Menu, MenuItem, Message, Press, Screen, folded, is_
-from companion.voices import RATE_MAX, RATE_MIN, VOLUME_MAX, VOLUME_MIN, Speech
+from companion.voices import RATE_MAX, RATE_MIN, VOLUME_MAX, VOLUME_MIN, Speech, check_speech
 
 #: The ``meta`` key of the device's own choice: {"enabled", "rate", "volume", "config"}.
 CHOICE_KEY = "speech"
@@ -56,7 +56,11 @@ def starting_speech(config: Any, store: Any) -> dict[str, Any]:
             chosen[key] = value
         elif key != "enabled" and isinstance(value, int) and not isinstance(value, bool):
             chosen[key] = value
-    return chosen
+    # The file outlives versions and can be damaged: what [speech] may say is what the
+    # kept choice may say (espeak-ng is never asked for -s 100000); the config's instead.
+    wrong: list[str] = []
+    check_speech(Speech(**chosen), lambda key, problem: wrong.append(key.split(".")[-1]))
+    return {key: configured[key] if key in wrong else chosen[key] for key in CHOSEN}
 
 
 def _remember(ctx: Context) -> None:
@@ -112,6 +116,8 @@ def _toggle(ctx: Context, menu: Screen) -> Screen:
     voice.enabled = not voice.enabled
     if voice.enabled:
         voice.ready()  # no speaker: the menu says so at once
+    else:
+        voice.hush()  # off is off: not the end of the words being said
     _remember(ctx)
     return _again(ctx, menu)
 
