@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,14 @@ def test_two_interpreters_of_one_checkout_are_refused(capsys):
         bench_pairs.main([sys.executable, sys.executable, "--only", "replay", "--pairs", "1"])
     assert refused.value.code == 2
     assert f"both interpreters import the companion of {ROOT}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("figure, size, unit", [("press", 4, 1000), ("replay", 200, 1000),
+                                                ("stats", 20, 1)])
+def test_the_cpu_clock_times_both_ends_of_a_figure_with_it(figure, size, unit):
+    """With --clock cpu a press began on the thread's CPU clock and ended on the rig's
+    perf_counter (bench/rig.py stamps each frame): hours of "CPU" a press. Whatever the
+    machine, a figure's CPU time is within the wall time of the process that took it."""
+    began = time.perf_counter()
+    value = bench_pairs.measure(sys.executable, figure, size, "cpu") / unit
+    assert 0 < value <= time.perf_counter() - began
