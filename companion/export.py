@@ -330,9 +330,7 @@ def load_json(text: str) -> Any:
         # A number too large for a float keeps its digits for the refusal (1e999). A
         # byte order mark is no part of the text: a file saved by a Windows editor,
         # pasted after EVENT, or joined to another (`cat a.jsonl b.jsonl`).
-        return json.loads(text.removeprefix("\ufeff"), parse_float=typed_number,
-                          parse_constant=_no_constant,
-                          object_pairs_hook=_no_key_twice)
+        return _strict().decode(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
         raise ValueError(json_problem(err)) from None
     except NotStrictJson:
@@ -368,6 +366,21 @@ def json_problem(err: json.JSONDecodeError) -> str:
     said = next((words for start, words in _JSON_PROBLEMS if err.msg.startswith(start)),
                 N_("not readable from character {n}"))
     return _(said).format(n=err.pos + 1)
+
+
+def _strict() -> json.JSONDecoder:
+    """The one decoder :func:`load_json` reads with: ``json.loads`` with hooks builds a
+    new one each call, and an import reads an export line by line (a tenth of its
+    JSON work was making decoders)."""
+    if not _DECODER:
+        _DECODER.append(json.JSONDecoder(parse_float=typed_number,
+                                         parse_constant=_no_constant,
+                                         object_pairs_hook=_no_key_twice))
+    return _DECODER[0]
+
+
+#: :func:`_strict`'s decoder, made on first use.
+_DECODER: list[json.JSONDecoder] = []
 
 
 def _no_constant(name: str) -> Any:

@@ -32,6 +32,12 @@ change of a few percent shows. The sizes are smaller there (callgrind runs about
 times slower): stats over 2,000 matches, the same 200 presses and 10,000 events, an
 export of 1 MB.
 
+Each run starts its interpreter with ``-P``: the working directory stays off
+``sys.path``, so each side imports the companion its own environment installed (run
+from the new checkout, ``python -c`` would otherwise import the new tree's companion in
+the old interpreter too, and compare the new code with itself). Two interpreters that
+import the same checkout are refused.
+
 See docs/benchmarks.md for the method.
 """
 
@@ -58,9 +64,17 @@ except ImportError:  # a checkout from before the benches were a package
     import companion.bench as bench
 figure, size, mode = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 bench._compile_package()  # as companion bench does first: no module compiled while timed
-if mode == "cpu":  # the bench's own stopwatch reads this thread's CPU time instead
-    import time, types
-    bench.time = types.SimpleNamespace(perf_counter=time.thread_time)
+if mode == "cpu":  # the bench's own stopwatches read this thread's CPU time instead:
+    # every bench module's, as a press's end is stamped by the rig's (bench/rig.py now)
+    import importlib, time, types
+    cpu = types.SimpleNamespace(perf_counter=time.thread_time)
+    for name in ("companion.bench", "companion.bench.device", "companion.bench.rig"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a checkout from before the benches were a package
+            continue
+        if getattr(module, "time", None) is time:
+            module.time = cpu
 if mode != "instructions":
     if figure == "stats":
         print(bench.stats_speed(int(size))["stats_s"])
@@ -109,11 +123,29 @@ FIGURES = {"stats": (10_000, 2_000, "s"), "press": (200, 200, "ms"),
            "replay": (10_000, 10_000, "ms"), "import": (50, 1, "s")}
 
 
+#: Printed by each side's interpreter: the checkout whose companion it imports.
+WHERE = ("import companion, os; "
+         "print(os.path.dirname(os.path.dirname(os.path.realpath(companion.__file__))))")
+
+
+def interpreter(python: str) -> list[str]:
+    """How every run starts ``python``: ``-P`` keeps the working directory (and the
+    script's) off ``sys.path``, so it imports its own environment's companion."""
+    return [python, "-P"]
+
+
+def checkout(python: str) -> str:
+    """The folder of the checkout whose companion ``python`` imports."""
+    done = subprocess.run([*interpreter(python), "-c", WHERE], capture_output=True,
+                          text=True, check=True)
+    return done.stdout.strip()
+
+
 def measure(python: str, figure: str, size: float, clock: str = "wall") -> float:
     """One run of ``figure`` in a fresh interpreter of ``python``; ``clock`` "cpu" times
     it in the CPU time of the thread that runs it (not ``import``'s own process)."""
-    done = subprocess.run([python, "-c", RUN, figure, str(size), clock], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run([*interpreter(python), "-c", RUN, figure, str(size), clock],
+                          capture_output=True, text=True, check=True)
     return float(done.stdout.split()[-1])
 
 
@@ -124,7 +156,7 @@ def instructions(python: str, figure: str, size: float) -> int:
         # A fixed hash seed: the same dict and set layouts, the same count every run.
         subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
                         "--toggle-collect=sys_call_tracing", f"--callgrind-out-file={counted}",
-                        python, "-c", RUN, figure, str(size), "instructions"],
+                        *interpreter(python), "-c", RUN, figure, str(size), "instructions"],
                        capture_output=True, text=True, check=True,
                        env={**os.environ, "PYTHONHASHSEED": "0"})
         for line in counted.read_text().splitlines():
@@ -173,6 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in wanted if name not in FIGURES]
     if unknown or args.pairs < 1:
         parser.error(f"no figure {unknown[0]!r}" if unknown else "--pairs is at least 1")
+    sides = {"old": checkout(args.old), "new": checkout(args.new)}
+    if sides["old"] == sides["new"]:
+        parser.error(f"both interpreters import the companion of {sides['old']}: give each "
+                     "checkout's own environment (pip install -e in each)")
+    if not args.json:
+        print(f"old: {sides['old']}\nnew: {sides['new']}", flush=True)
     results: dict[str, dict[str, float]] = {}
     for figure in wanted:
         timed, counted, unit = FIGURES[figure]

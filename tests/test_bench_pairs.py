@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,33 @@ def test_the_counted_call_runs_whole_without_valgrind_too(figure, size):
     done = subprocess.run([sys.executable, "-c", bench_pairs.RUN, figure, str(size),
                            "instructions"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_side_imports_its_own_checkout_not_the_working_directorys(tmp_path, monkeypatch):
+    """Run from the new checkout as docs/benchmarks.md says, ``python -c`` put the working
+    directory first on sys.path: the old interpreter imported the new tree's companion
+    and the comparison compared the new code with itself (ratios of 1.000)."""
+    stranger = tmp_path / "companion"
+    stranger.mkdir()
+    (stranger / "__init__.py").write_text('raise SystemExit("the working directory\'s")\n')
+    monkeypatch.chdir(tmp_path)
+    assert bench_pairs.checkout(sys.executable) == str(ROOT)
+    assert bench_pairs.measure(sys.executable, "replay", 200) > 0
+
+
+def test_two_interpreters_of_one_checkout_are_refused(capsys):
+    with pytest.raises(SystemExit) as refused:
+        bench_pairs.main([sys.executable, sys.executable, "--only", "replay", "--pairs", "1"])
+    assert refused.value.code == 2
+    assert f"both interpreters import the companion of {ROOT}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("figure, size, unit", [("press", 4, 1000), ("replay", 200, 1000),
+                                                ("stats", 20, 1)])
+def test_the_cpu_clock_times_both_ends_of_a_figure_with_it(figure, size, unit):
+    """With --clock cpu a press began on the thread's CPU clock and ended on the rig's
+    perf_counter (bench/rig.py stamps each frame): hours of "CPU" a press. Whatever the
+    machine, a figure's CPU time is within the wall time of the process that took it."""
+    began = time.perf_counter()
+    value = bench_pairs.measure(sys.executable, figure, size, "cpu") / unit
+    assert 0 < value <= time.perf_counter() - began

@@ -219,3 +219,23 @@ def test_the_figures_measured_here_are_held_against_their_targets():
         assert "not_measured" not in targets[name], name
         assert isinstance(targets[name]["met"], bool)
     assert targets["stats.stats_s"]["workload"]["measured"] == 30
+
+
+def test_a_figure_that_is_not_a_finite_number_is_not_measured_and_the_json_stays_strict():
+    """A timer that broke (a ratio over nothing) must not print ``NaN`` or ``Infinity``:
+    no JSON reader takes them, and ``--json`` is one JSON object, always."""
+    results = measured(replay={"events": 10_000, "replay_ms": float("nan")})
+    results["cold_start"] = {**results["cold_start"], "ratio": float("inf")}
+    out = io.StringIO()
+    report(results, as_json=True, out=out)
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in --json")
+
+    printed = json.loads(out.getvalue(), parse_constant=refuse)
+    assert printed["replay"]["replay_ms"] is None
+    for name in ("replay.replay_ms", "cold_start.ratio"):
+        entry = printed["targets"][name]
+        assert entry["met"] is False and entry["value"] is None, name
+        assert entry["not_measured"] == "not a finite number", name
+    assert plain(results)["replay.replay_ms"].endswith("not measured (not a finite number)")

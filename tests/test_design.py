@@ -18,15 +18,18 @@ OUTSIDE = ("DESIGN" + ".md").encode()
 #: Which command measures each tuple of targets, as the table's first column says.
 COMMANDS = {"companion bench": DEVICE, "companion bench --club": CLUB,
             "companion bench --club --finished N": CLUB_RESTART}
-#: Folders that are not the project's files: git's, virtual environments, caches.
-NOT_OURS = {"__pycache__", "node_modules", "build", "dist"}
+#: Folders that are not the project's files: git's, caches, what a build makes. The
+#: project's own dot-files (.ci/run, .gitignore) are its files and are read.
+NOT_OURS = {".git", ".hypothesis", ".pytest_cache", ".ruff_cache", ".mypy_cache",
+            "__pycache__", "node_modules", "build", "dist"}
 
 
-def repository_files() -> list[Path]:
+def repository_files(root: Path = ROOT) -> list[Path]:
     files = []
-    for folder, subfolders, names in os.walk(ROOT):
-        subfolders[:] = [name for name in subfolders if not name.startswith(".")
-                         and name not in NOT_OURS and not name.endswith(".egg-info")]
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [name for name in subfolders if name not in NOT_OURS
+                         and not name.endswith(".egg-info")
+                         and not (Path(folder) / name / "pyvenv.cfg").exists()]  # a venv
         files += [Path(folder) / name for name in names]
     return files
 
@@ -48,6 +51,21 @@ def test_no_file_names_a_design_document_outside_the_repository():
               if OUTSIDE in path.read_bytes()]
     assert naming == []
     assert (ROOT / "docs" / "design.md").is_file()
+
+
+def test_the_projects_dot_files_are_read_and_environments_are_not(tmp_path: Path):
+    """CI's script (.ci/run) is the project's as much as the README: a file there naming
+    the outside document is found; a virtual environment's files, whatever its name,
+    are not the project's."""
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "run").write_bytes(b"# targets: see " + OUTSIDE + b"\n")
+    (tmp_path / "env" / "lib").mkdir(parents=True)
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "env" / "lib" / "theirs.py").write_text("x = 1\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    found = {path.relative_to(tmp_path).as_posix() for path in repository_files(tmp_path)}
+    assert found == {".ci/run"}
 
 
 def test_the_design_lists_every_target_the_bench_holds_with_its_number():

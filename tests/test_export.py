@@ -342,3 +342,30 @@ def test_export_in_another_process_while_the_store_is_open(tmp_path: Path) -> No
         assert [json.loads(line)["type"] for line in done.stdout.splitlines()] == ["start", "roll"]
         # ...and the app goes on writing afterwards.
         assert s.append(mid, {"type": "call", "player": "Bob"}) == 2
+
+
+def test_every_line_read_as_json_uses_one_decoder(monkeypatch):
+    """An import reads an export line by line through load_json: with json.loads and its
+    hooks each line built a JSONDecoder of its own. The rules stay the same."""
+    import json
+
+    from companion.errors import NotStrictJson, TypedNumber
+    from companion.export import load_json
+
+    load_json("{}")  # the decoder, made once
+    made = []
+    real_init = json.JSONDecoder.__init__
+
+    def counted(self, *args, **kw):
+        made.append(kw)
+        real_init(self, *args, **kw)
+
+    monkeypatch.setattr(json.JSONDecoder, "__init__", counted)
+    for number in range(50):
+        assert load_json(f'{{"type": "points", "at": {number}.5}}')["at"] == number + 0.5
+    assert made == []
+    with pytest.raises(NotStrictJson):
+        load_json('{"value": 6, "value": 5}')
+    with pytest.raises(NotStrictJson):
+        load_json("NaN")
+    assert isinstance(load_json("[1e999]")[0], TypedNumber)  # its digits kept

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.bench.targets import CLUB, CLUB_RESTART, held, limit, verdict, verdicts
+from companion.bench.targets import CLUB, CLUB_RESTART, finite, held, limit, verdict, verdicts
 
 WARMUP = 3.0
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
@@ -337,7 +337,7 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
             result = restart(finished, Path(tmp))
         result["targets"] = held(result, CLUB_RESTART)
         if as_json:
-            print(json.dumps(result), file=out)
+            print(json.dumps(finite(result), allow_nan=False), file=out)
         else:
             print(f"club: dashboard restart over {finished} finished matches: "
                   f"{result['restart_s']} s ({result['restart_cpu_s']} s CPU; target <= "
@@ -360,7 +360,7 @@ def bench_club_main(*, tables: int = 50, seconds: float = 20.0, broker: str | No
     result["seating"] = seating_bench()
     result["targets"] = targets = held(result, CLUB)
     if as_json:
-        print(json.dumps(result), file=out)
+        print(json.dumps(finite(result), allow_nan=False), file=out)
     else:
         lag = result["lag_ms"]
         lost = result["played_total"] - result["stored_total"]

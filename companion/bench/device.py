@@ -508,11 +508,12 @@ def report(results: dict[str, Any], as_json: bool = False, out: Any = None) -> N
     figure, each with a target saying whether it was met."""
     import json
 
-    from companion.bench.targets import DEVICE, held, lines
+    from companion.bench.targets import DEVICE, finite, held, lines
 
     out = out or sys.stdout
     if as_json:
-        print(json.dumps({**results, "targets": held(results, DEVICE)}, indent=2), file=out)
+        print(json.dumps(finite({**results, "targets": held(results, DEVICE)}), indent=2,
+                         allow_nan=False), file=out)
         return
     for text in lines(results, DEVICE):
         print(text, file=out)

@@ -15,6 +15,7 @@ in docs/design.md's table.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -59,6 +60,8 @@ class Target(NamedTuple):
             why = value.why
         elif not isinstance(value, int | float) or isinstance(value, bool):
             why = "no number"
+        elif not math.isfinite(value):  # a timer that broke: JSON has no NaN either
+            why = "not a finite number"
         elif self.void_if is not None and not isinstance(
                 note := figure(results, self.void_if), Missing):
             why = str(note)
@@ -95,6 +98,18 @@ def figure(results: Mapping[str, Any], dotted: str) -> Any:
             return Missing(str(value.get("skipped", ABSENT)))
         value = value[part]
     return Missing(ABSENT) if value is None else value
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every number that is not finite (NaN, infinity) as None, so that
+    ``--json`` prints strict JSON: such a figure was not measured (its target says so)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    return value
 
 
 def held(results: Mapping[str, Any], targets: Sequence[Target]) -> dict[str, dict[str, Any]]:
