@@ -213,8 +213,8 @@ def _new_game(args: argparse.Namespace):
         return None
     from companion.errors import BadName, UnknownGame
     from companion.games import engine, new_match
+    from companion.jsonlines import parse_option
     from companion.names import split_players
-    from companion.replay import parse_option
 
     try:
         engine(args.new)  # an unknown game is refused before anything starts

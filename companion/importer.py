@@ -1,4 +1,4 @@
-"""``companion import FILE``: the matches of an export (:mod:`companion.export`) into
+"""``companion import FILE``: the matches of an export (:mod:`companion.transcript`) into
 this device's game log.
 
 Every match is read, its players' names checked by the one name rule, its events
@@ -52,7 +52,7 @@ from companion.errors import (
     one_line,
     written,
 )
-from companion.export import EVENT_TIME, START_EXTRAS, is_undone, load_json, without_time
+from companion.jsonlines import EVENT_TIME, START_EXTRAS, is_undone, load_json, without_time
 from companion.lang import _, ngettext, pgettext
 from companion.names import check_players, seat_checked
 from companion.store import Store, TakenBack, checked_uid, joining

@@ -22,7 +22,6 @@ Nothing here knows a particular game: it goes through :func:`companion.games.eng
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -37,62 +36,23 @@ from companion.errors import (
     one_line,
     written,
 )
-from companion.export import START_EXTRAS, counting, json_objects, load_json, without_time
 from companion.games import Event, Match, engine
+from companion.jsonlines import (
+    START_EXTRAS,
+    counting,
+    json_objects,
+    parse_option,
+    without_time,
+)
 from companion.lang import N_, _
 from companion.names import split_players
 
 START = "start"
 #: The largest event log replayed: one game's log is a few hundred KB at most.
 EVENTS_MAX = 64 << 20
-# An export's start line also says which match it was and when (companion.export);
+# An export's start line also says which match it was and when (companion.transcript);
 # its event lines carry their time as "at", which is not part of the event.
 START_FIELDS = ("type", "game", "players", "options", *START_EXTRAS)
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """``NAME=VALUE`` as given to ``--option``, with VALUE read as JSON-ish.
-
-    ``true``/``false`` become booleans, whole numbers ints, anything that starts like a
-    JSON list, object or string is parsed as JSON, and the rest stays a plain string::
-
-        >>> parse_option("hit_goal=true")
-        ('hit_goal', True)
-        >>> parse_option("target=250")
-        ('target', 250)
-
-    ValueError when the text is not NAME=VALUE or the JSON does not parse.
-    """
-    name, equals, raw = text.partition("=")
-    name = name.strip()
-    if not equals or not name:
-        raise ValueError(_("an option is NAME=VALUE, not {value}").format(
-            value=repr(_short(text))))
-    raw = raw.strip()
-    if raw.lower() in ("true", "false"):
-        return name, raw.lower() == "true"
-    try:
-        return name, int(raw)
-    except ValueError:
-        pass
-    if raw[:1] in ("[", "{", '"') or _JSON_NUMBER.fullmatch(raw):
-        # A number is a number as typed (30.0, 1e999), so a refusal says it so and
-        # not as the string "30.0".
-        try:
-            return name, load_json(raw)
-        except ValueError as err:
-            raise ValueError(_("option {name}: {value} is not valid JSON ({problem})").format(
-                name=_short(name), value=repr(_short(raw)), problem=err)) from None
-    return name, raw
-
-
-#: A number as JSON writes one (what ``int`` does not take: 30.0, 1e999, -0.5).
-_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
-
-
-def _short(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters for a message (a pasted monster stays one line)."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def replay_main(

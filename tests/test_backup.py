@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from companion_cli import companion
 
-from companion.backup import BackupKeeper, backup_log, restore_main
+from companion.backup import restore_main
 from companion.bench.device import stats_store
 from companion.clock import ManualClock
 from companion.config import Backup, Config
@@ -33,6 +33,7 @@ from companion.launch import backup_keeper, make_app
 from companion.session import Session
 from companion.sim import sim_board_factory, sim_panel
 from companion.store import SCHEMA_VERSION, Store
+from companion.store.keeper import BackupKeeper, backup_log
 from companion.ui.screen import Confirm, Message
 
 POINTS = [("Ann", 5), ("Bob", 12), ("Ann", 20)]

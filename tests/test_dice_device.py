@@ -23,10 +23,10 @@ from starlette.testclient import TestClient
 from test_console_pty import WAIT, linked
 from web_device import Device, physical_config
 
-from companion.chance import REFUSALS, MatchChances, from_afar
+from companion.chance import REFUSALS, MatchChances, from_afar, physical_dice
 from companion.cli import main
 from companion.clock import ManualClock, monotonic
-from companion.config import Config, Dice, load_config, parse_config, physical_dice
+from companion.config import Config, Dice, load_config, parse_config
 from companion.device.buttons import Press
 from companion.errors import ConfigError, IllegalEvent
 from companion.games import new_match

@@ -15,7 +15,8 @@ import pytest
 
 from companion import games
 from companion.errors import IllegalEvent
-from companion.export import export_main, without_time
+from companion.export import export_main
+from companion.jsonlines import without_time
 from companion.store import SCHEMA_VERSION, Store
 
 REPO = Path(__file__).resolve().parents[1]

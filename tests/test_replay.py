@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from companion.games.final_count import FinalCount
-from companion.replay import parse_option, replay_main
+from companion.jsonlines import parse_option
+from companion.replay import replay_main
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 

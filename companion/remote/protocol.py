@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from companion.errors import BadName, RemoteError
-from companion.export import load_json
+from companion.jsonlines import load_json
 from companion.lang import _
 from companion.names import check_players
 from companion.remote import commands
@@ -319,7 +319,7 @@ def _parse_player(name: str, rest: str) -> Command:
 
 
 def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
-    from companion.replay import parse_option
+    from companion.jsonlines import parse_option
 
     usage = _("usage: {usage}").format(
         usage="NEW game Name,Name[,...] [option=value ...] [--force]")

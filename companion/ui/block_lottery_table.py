@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.config import physical, physical_dice
+from companion.chance import physical, physical_dice
 from companion.games import block_lottery as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.config import physical_dice
+from companion.chance import physical_dice
 from companion.games import final_count as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
