@@ -25,8 +25,7 @@ PICTURE = ROOT / "docs" / "images" / "layers.svg"
 #: The top floor: what puts the device together and the command line. Nothing below
 #: imports them (tests/test_architecture.py).
 TOP = ("companion.launch", "companion.cli", "companion.sim", "companion.bench",
-       "companion.__main__", "companion.arguments", "companion.selftest",
-       "companion.langcheck")
+       "companion.__main__", "companion.commands")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:

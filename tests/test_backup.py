@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from companion_cli import companion
 
-from companion.backup import restore_main
 from companion.bench.device import stats_store
 from companion.clock import ManualClock
+from companion.commands.backup import restore_main
 from companion.config import Backup, Config
 from companion.errors import BackupError, BackupTooNew, LogInUse, StoreError
 from companion.launch import backup_keeper, make_app

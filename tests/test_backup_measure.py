@@ -26,7 +26,7 @@ from companion_cli import companion
 from test_backup import finish_scoreboard, make_backup, one_line_refusal, played  # noqa: F401
 from test_owner_folders import keep_one_backup
 
-from companion.backup import devices_state_dir, restore_main
+from companion.commands.backup import devices_state_dir, restore_main
 from companion.config import SYSTEM_CONFIG, parse_config
 from companion.errors import BackupError, NoRoom, StoreError
 from companion.gamelog import GameLog

@@ -24,10 +24,10 @@ from web_device import Device, LiveDevice, quiet_config
 
 from companion.chance import PHYSICAL, REFUSALS, Drawn, MatchChances, drawn, from_afar, physical
 from companion.cli import main
+from companion.commands.export import export_main
 from companion.config import Config, Tokens, parse_config
 from companion.device.buttons import Press
 from companion.errors import ConfigError, IllegalEvent
-from companion.export import export_main
 from companion.games import new_match
 from companion.remote import commands
 from companion.session import Session

@@ -22,10 +22,10 @@ from test_full_counter import (
     starter,
 )
 
+from companion.commands.replay import replay_main
 from companion.errors import BadSetup
 from companion.games.full_counter import Deck, FullCounter
 from companion.games.full_counter_zones import Zones
-from companion.replay import replay_main
 from companion.session import Session
 
 NINE = {"hand": 3, "face_up": 3, "blind": 3}

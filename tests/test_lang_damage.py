@@ -147,7 +147,7 @@ def test_the_installed_package_holds_the_compiled_catalogs_only(tmp_path):
 def test_lang_check_without_the_catalogs_sources_says_so_in_one_line(tmp_path, monkeypatch):
     import io
 
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     monkeypatch.setattr(langcheck, "TEMPLATE", tmp_path / "companion.pot")
     out = io.StringIO()

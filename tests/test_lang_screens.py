@@ -10,10 +10,10 @@ import re
 import pytest
 
 from companion import lang
+from companion.commands.inspect import Inspector, long_names
 from companion.lang import npgettext, pgettext
 from companion.session import Session
 from companion.ui.games import table_screen
-from companion.ui.inspect import Inspector, long_names
 from companion.ui.screen import Context, Menu
 
 TRANSLATED = tuple(code for code in lang.LANGUAGES if code != "en")

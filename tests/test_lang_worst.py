@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import agreement, font, lang, names, worst
-from companion.langcheck import check_language, filled
+from companion import font, lang, names
+from companion.commands import agreement, worst
+from companion.commands.langcheck import check_language, filled
 from companion.ui.canvas import CHAR_W
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,7 @@ def test_lang_check_json_says_what_it_filled_and_walks_the_screens():
 def _catalog(tmp_path: Path, monkeypatch, pairs: list[tuple[str, str, str]]) -> dict:
     """check_language of a made-up language "xx" holding ``pairs`` (context, English,
     translation)."""
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     pot, po = ['msgid ""\nmsgstr ""\n'], ['msgid ""\nmsgstr "Plural-Forms: nplurals=2; '
                                           'plural=(n != 1);\\n"\n']
@@ -109,7 +110,7 @@ def test_plural_forms_glued_by_hand_are_a_problem(tmp_path, monkeypatch):
 
 
 def test_no_catalog_glues_plural_forms():
-    from companion.langcheck import GLUE, catalog_file
+    from companion.commands.langcheck import GLUE, catalog_file
 
     for code in lang.LANGUAGES[1:]:
         assert GLUE not in catalog_file(code).read_text(encoding="utf-8"), code
@@ -154,7 +155,7 @@ def test_a_sentence_phrased_around_the_player_passes(code, text):
 
 
 def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / "xx.po")
     report = _catalog(tmp_path, monkeypatch, [("screen 21", "{name} went out", "{name} вышел")])
@@ -170,7 +171,7 @@ def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
 def test_each_narrower_place_names_a_message_the_code_has():
     """A message filled at less than its placeholder's worst (a prize space's points)
     is one the template holds, with the placeholders it narrows."""
-    from companion.langcheck import fields, template
+    from companion.commands.langcheck import fields, template
 
     english = {entry.msgid for entry in template()}
     for message, values in worst.NARROWER.items():

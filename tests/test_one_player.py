@@ -22,8 +22,8 @@ from test_import import export_all, play_scoreboard, run_import
 from companion import font
 from companion.club.seasons import parse_seasons, season_table
 from companion.club.web import league
+from companion.commands.importer import import_text
 from companion.errors import BadName, StoreError
-from companion.importer import import_text
 from companion.names import NAME_MAX, check_name, check_players, placeholder_seats, player_key
 from companion.remote.web.pages import player_figures, player_page_data
 from companion.session import Session

@@ -35,7 +35,7 @@ from test_power_cut import (  # noqa: F401 - fixtures
     snapshot,
 )
 
-from companion.backup import restore_main
+from companion.commands.backup import restore_main
 from companion.errors import StoreError
 from companion.session import Session
 from companion.store import BACKUP_SUFFIX, Store

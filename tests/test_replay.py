@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.commands.replay import replay_main
 from companion.games.final_count import FinalCount
 from companion.jsonlines import parse_option
-from companion.replay import replay_main
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 

@@ -4,7 +4,7 @@ pieces of text (or a die and a piece of text) touch or overlap, and no count rea
 wrong ("1 dice").
 
 Each game is walked by seeded random presses on its own screens (the product's screen
-walker, companion.ui.inspect, which ``companion lang-check`` runs too), with every
+walker, companion.commands.inspect, which ``companion lang-check`` runs too), with every
 player named at the 12-character cap in the widest letters of the language. Screens a
 walk cannot reach at their largest (scores in the thousands, 15 dice, an 800-card deck,
 ten players) are set up directly. English must be whole; a translation may only show
@@ -21,11 +21,11 @@ import pytest
 from lang_known import check_only_known, entry
 
 from companion import lang
+from companion.commands.inspect import GAMES, SEEDS, Inspector, Walk, long_names
 from companion.games import engine
 from companion.session import Session
 from companion.ui.canvas import Canvas
 from companion.ui.games import table_screen
-from companion.ui.inspect import GAMES, SEEDS, Inspector, Walk, long_names
 from companion.ui.keys import Key, Keys
 from companion.ui.screen import Context, Menu, Screen
 

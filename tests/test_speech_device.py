@@ -16,11 +16,11 @@ from test_speech_engine import SlowWords
 
 from companion.bench.device import FINAL_COUNT_GAME
 from companion.clock import ManualClock
+from companion.commands.selftest import run_selftest
 from companion.config import Config, Timer, Ui
 from companion.device.speaker import Output, Speaker
 from companion.errors import IllegalEvent, SpeechProblem
 from companion.launch import make_app
-from companion.selftest import run_selftest
 from companion.session import Session
 from companion.sim import ScriptRunner, Step, sim_board_factory, sim_panel
 from companion.ui.screen import Screen

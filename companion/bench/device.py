@@ -250,7 +250,7 @@ def store_commit(events: int) -> dict[str, float]:
 #: (KiB), the exit status and the seconds it took, as JSON.
 IMPORT_RUN = """
 import json, os, resource, sys, time
-from companion.importer import import_main
+from companion.commands.importer import import_main
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 began = time.perf_counter()
 with open(os.devnull, "w") as out:

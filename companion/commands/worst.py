@@ -55,7 +55,7 @@ ALPHABETS: dict[str, str] = {
 }
 
 #: Placeholders that stand for a player's name (one person): filled with the longest
-#: name. The gender check (companion.langcheck) looks beside these.
+#: name. The gender check (companion.commands.langcheck) looks beside these.
 PEOPLE = ("name", "player", "dealer", "winner", "loser", "caller", "leader", "who",
           "starter", "opponent", "giver", "taker", "holder")
 
@@ -122,7 +122,7 @@ def _largest_numbers() -> dict[str, str]:
     pile) is filled with :data:`DEFAULT_VALUE`'s two digits like any field not named
     here; the screens that count past 99 (a draw pile of a big deck, the shuffle's
     800 cards, a Scoreboard of many rounds) are drawn at their largest by the screen
-    walk (companion.ui.inspect) and the tests."""
+    walk (companion.commands.inspect) and the tests."""
     prize = str(block_lottery.MAX_PRIZE)
     return {
         # A Scoreboard total at its largest target.

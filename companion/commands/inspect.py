@@ -12,7 +12,7 @@ walk them the same way (tests/test_screens_fit.py)::
 
 Each game is walked by seeded random presses on its own screens, which offer only what
 the engine's ``expecting()`` allows, its players named at the longest the roster allows
-in the widest letters of the language (:func:`companion.worst.long_names`). While an
+in the widest letters of the language (:func:`companion.commands.worst.long_names`). While an
 :class:`Inspector` is open, every piece of text is drawn once more on its own to find the
 pixels it covers; closing it puts the canvas back as it was.
 """
@@ -29,10 +29,10 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageChops, ImageFilter
 
 import companion.ui.canvas as canvas_module
+from companion.commands.worst import long_names
 from companion.session import Session
 from companion.ui.canvas import HEIGHT, LINE_H, WIDTH, Canvas, text_width
 from companion.ui.screen import Context, Menu, Screen
-from companion.worst import long_names
 
 __all__ = ["GAMES", "Inspector", "Problem", "Walk", "long_names", "press", "walk_everything"]
 

@@ -1,5 +1,5 @@
 """The command line's grammar: every ``companion`` command, its flags, their help and
-the checks on their values (:mod:`companion.arguments`). What each command does is in
+the checks on their values (:mod:`companion.commands.arguments`). What each command does is in
 :mod:`companion.cli`; README's command table says the same for people.
 
 A usage error is one line and exit status 2 (:class:`OneLineParser`); the help texts
@@ -13,7 +13,8 @@ import argparse
 from collections.abc import Callable
 from typing import NoReturn
 
-from companion import __version__, arguments
+from companion import __version__
+from companion.commands import arguments
 from companion.errors import one_line
 from companion.lang import LANGUAGES, _
 
@@ -223,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _backup_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
-    """``companion backup`` and ``companion restore`` (companion/backup.py)."""
+    """``companion backup`` and ``companion restore`` (companion/commands/backup.py)."""
     backup = command("backup", help=_("copy the game log to one backup file "
                                     "(safe while the device plays)"))
     backup.add_argument("--state-dir", metavar="DIR", type=arguments.directory,

@@ -4,20 +4,20 @@ every game walked in every language, and what does not fit.
 A message drawn on the 128x64 screen names its place in its context ("screen 21": one
 line of at most 21 characters; "screen 21x4": folded into at most 4 such lines). For
 each catalog this draws every translation in its place with the device's font, its
-placeholders filled with the worst values the device allows (:mod:`companion.worst`:
+placeholders filled with the worst values the device allows (:mod:`companion.commands.worst`:
 names of the roster's longest in the language's widest letters, the largest scores,
 the longest card name), and lists each problem: a text wider or taller than its place,
 a letter the font cannot draw, a message left untranslated or fuzzy, placeholders that
 differ from the English (a translation naming a field the code does not fill would fail
 where it is shown), plural forms glued into one by hand (``|||``), and a form that makes
-a player's gender up (:mod:`companion.agreement`)::
+a player's gender up (:mod:`companion.commands.agreement`)::
 
     >>> report = check_language("de")  # doctest: +SKIP
     >>> report["filled"]["name"]         # doctest: +SKIP
     'HHHHHHHHHHHH'
 
 Then it walks every screen of every game in the language, seated with names of the
-longest (:func:`companion.ui.inspect.walk_everything`), and counts what the drawing
+longest (:func:`companion.commands.inspect.walk_everything`), and counts what the drawing
 cuts (``~``), what runs off the panel and what touches or overlaps. The English of a
 screen message must fit too: it is checked as the language "en".
 """
@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import agreement, font, lang, po
+from companion import font, lang, po
+from companion.commands import agreement
+from companion.commands.inspect import walk_everything
+from companion.commands.worst import filled_with, worst_values
 from companion.lang import LANGUAGES, LOCALE_DIR
 from companion.ui.canvas import CHAR_W, WIDTH, text_width
-from companion.ui.inspect import walk_everything
 from companion.ui.screen import folded, words
-from companion.worst import filled_with, worst_values
 
 TEMPLATE = LOCALE_DIR / "companion.pot"
 #: How a translator glues plural forms into one message the code does not count.
@@ -98,7 +99,7 @@ def fields(text: str) -> set[str] | None:
 
 def filled(text: str, code: str = "en", message: str | None = None) -> str:
     """``text`` with each placeholder replaced by its worst value at a table speaking
-    ``code`` (:func:`companion.worst.worst_values`; ``message``: the English whose
+    ``code`` (:func:`companion.commands.worst.worst_values`; ``message``: the English whose
     translation ``text`` is, where its place shows less than the worst)."""
     values = filled_with(fields(text) or set(), worst_values(code, message))
     try:

@@ -4,7 +4,7 @@ lang-check`` runs on every catalog (its ``"gender"`` problems).
 A message never knows whether the player it names is a man or a woman, so in a language
 where a verb or an adjective agrees with a person it must be phrased around them
 ("Анна: выход", "Ann : sortie", "Ann: 6 на кубике"). This finds the forms that agree
-with one gender beside a person placeholder (:data:`companion.worst.PEOPLE`, and
+with one gender beside a person placeholder (:data:`companion.commands.worst.PEOPLE`, and
 ``{names}``): Russian past tenses in -л/-ла ("Анна бросил", "Партию взял Анна"), Polish
 past tenses in -ł/-ła/-łem ("Ann powiedział"), French participles and adjectives after
 être ("Ann est sorti": avoir's participle does not agree, "a gagné" is fine), Italian
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from companion.worst import PEOPLE
+from companion.commands.worst import PEOPLE
 
 __all__ = ["LANGUAGES", "gendered"]
 
