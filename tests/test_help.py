@@ -24,8 +24,8 @@ from companion.lang import LANGUAGES
 from companion.session import Session
 from companion.store import Store
 from companion.ui import games as ui_games
-from companion.ui.card_down_turns import WordQuestion
-from companion.ui.final_count import CALL_KEYS, FinalCountSetup, FinalCountTable, HandResult
+from companion.ui.card_down.turns import WordQuestion
+from companion.ui.final_count.table import CALL_KEYS, FinalCountSetup, FinalCountTable, HandResult
 from companion.ui.guides import GUIDES
 from companion.ui.help import HelpScreen, game_sections, lines_of
 from companion.ui.home import home_menu, settings_menu
@@ -66,7 +66,7 @@ def english():
 
 
 def ui_modules() -> list:
-    names = [f"companion.ui.{info.name}" for info in pkgutil.iter_modules(companion.ui.__path__)]
+    names = [info.name for info in pkgutil.walk_packages(companion.ui.__path__, "companion.ui.")]
     return [importlib.import_module(name) for name in [*names, "companion.club.offer"]]
 
 
@@ -335,7 +335,7 @@ def test_a_help_screen_draws_its_headings_with_a_rule() -> None:
 
 def test_the_word_question_names_the_word_that_is_due(english, monkeypatch) -> None:
     from companion.ui.canvas import Canvas
-    from companion.ui.card_down import CardDownTable
+    from companion.ui.card_down.table import CardDownTable
 
     said: list[str] = []
     original = Canvas.line
@@ -365,8 +365,8 @@ def test_the_name_picker_says_roll_ends_the_name(english) -> None:
 
 
 def lottery_count(tmp_path=None):
-    from companion.ui.block_lottery_round import ScoreEntry
-    from companion.ui.block_lottery_table import BlockLotteryTable
+    from companion.ui.block_lottery.round_end import ScoreEntry
+    from companion.ui.block_lottery.table import BlockLotteryTable
 
     ctx = Context(rng=random.Random(3), anim_rng=random.Random(0))
     session = Session.start("block-lottery", ["Ann", "Bob"], {})

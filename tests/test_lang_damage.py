@@ -187,7 +187,7 @@ def test_the_simulators_legend_fits_an_80_by_24_terminal_in_every_language(code)
 def test_the_scoreboard_is_one_word_on_the_device_and_the_pages():
     from companion import games
     from companion.remote.web import views
-    from companion.ui.scoreboard import ScoreboardSetup
+    from companion.ui.scoreboard.table import ScoreboardSetup
     from companion.ui.tools import tools_menu
 
     lang.use("de")

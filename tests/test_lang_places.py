@@ -147,7 +147,7 @@ def test_card_downs_draw_pile_is_said_whole_beside_a_short_name(speak):
 def _hand_result(names, caller, bust, winner):
     """The first hand's result: ``bust`` draws three cards more (a roll of 1) and goes
     over 75, ``winner`` has the best total, ``caller`` calls as soon as the rules let."""
-    from companion.ui.final_count import HandResult
+    from companion.ui.final_count.table import HandResult
 
     session, screen = table("final-count", names)
     match = session.match
@@ -267,7 +267,7 @@ def test_an_accented_capital_under_the_highlighted_row_stays_off_its_bar(speak):
     import test_card_down as rules
 
     from companion.games import card_down
-    from companion.ui.card_down_turns import ColourMenu
+    from companion.ui.card_down.turns import ColourMenu
 
     speak("es")
     session, screen = table("card-down", ["Ana", "Eva", "Luz"])

@@ -225,9 +225,9 @@ def test_an_import_that_would_overfill_the_roster_imports_nothing(tmp_path: Path
 
 
 def test_placeholder_seats_are_the_set_ups_names_in_seat_order():
-    from companion.ui.count_up import CountUpSetup
+    from companion.ui.count_up.table import CountUpSetup
     from companion.ui.play import SetupScreen
-    from companion.ui.scoreboard import ScoreboardSetup
+    from companion.ui.scoreboard.table import ScoreboardSetup
 
     for setup in (SetupScreen, CountUpSetup, ScoreboardSetup):
         assert placeholder_seats(setup.default_names)

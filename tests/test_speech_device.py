@@ -132,7 +132,7 @@ class Table:
 
 def final_count(players=("Ann", "Bob", "Cy")):
     def root(ctx):
-        from companion.ui.final_count import FinalCountTable
+        from companion.ui.final_count.table import FinalCountTable
         from companion.ui.home import home_menu
 
         session = Session.start("final-count", list(players), store=ctx.store,

@@ -16,7 +16,7 @@ from companion.remote.pads import pads
 from companion.remote.web import views
 from companion.session import Session
 from companion.ui.canvas import Canvas
-from companion.ui.final_count import FinalCountTable
+from companion.ui.final_count.table import FinalCountTable
 
 GAMES = [("final-count", ["Ann", "Bob", "Cy"]), ("block-lottery", ["Ann", "Bob"]),
          ("card-down", ["Ann", "Bob"]), ("full-counter", ["Ann", "Bob"]),

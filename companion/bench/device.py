@@ -105,7 +105,7 @@ def cold_start(runs: int) -> dict[str, float]:
 
 def _final_count_root(ctx: Any) -> Any:
     from companion.session import Session
-    from companion.ui.final_count import FinalCountTable
+    from companion.ui.final_count.table import FinalCountTable
     from companion.ui.home import home_menu
 
     session = Session.start("final-count", ["Ann", "Bob", "Cy"], store=ctx.store)

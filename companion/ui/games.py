@@ -23,14 +23,16 @@ class GameScreens(NamedTuple):
 
 
 SCREENS: dict[str, GameScreens] = {
-    "final-count": GameScreens("companion.ui.final_count", "FinalCountSetup", "FinalCountTable"),
-    "full-counter": GameScreens("companion.ui.full_counter", "FullCounterSetup",
+    "final-count": GameScreens("companion.ui.final_count.table", "FinalCountSetup",
+                               "FinalCountTable"),
+    "full-counter": GameScreens("companion.ui.full_counter.table", "FullCounterSetup",
                                 "FullCounterTable"),
-    "card-down": GameScreens("companion.ui.card_down", "CardDownSetup", "CardDownTable"),
-    "block-lottery": GameScreens("companion.ui.block_lottery", "BlockLotterySetup",
+    "card-down": GameScreens("companion.ui.card_down.table", "CardDownSetup", "CardDownTable"),
+    "block-lottery": GameScreens("companion.ui.block_lottery.setup", "BlockLotterySetup",
                                  "BlockLotteryTable"),
-    "count-up-21": GameScreens("companion.ui.count_up", "CountUpSetup", "CountUpTable"),
-    "scoreboard": GameScreens("companion.ui.scoreboard", "ScoreboardSetup", "ScoreboardTable"),
+    "count-up-21": GameScreens("companion.ui.count_up.table", "CountUpSetup", "CountUpTable"),
+    "scoreboard": GameScreens("companion.ui.scoreboard.table", "ScoreboardSetup",
+                              "ScoreboardTable"),
 }
 
 

@@ -22,7 +22,7 @@ from companion.table.shuffle import (
     passes_needed,
     shuffle_plan,
 )
-from companion.ui.block_lottery_draw import token_word
+from companion.ui.block_lottery.draw import token_word
 from companion.ui.canvas import (
     BODY_TOP,
     COLUMNS,

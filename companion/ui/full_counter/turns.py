@@ -2,7 +2,7 @@
 then the card in hand, asked value by value), the face-down card a player turned over,
 and every player's cards by count.
 
-Each goes back to the table that opened it (:mod:`companion.ui.full_counter`), and what
+Each goes back to the table that opened it (:mod:`companion.ui.full_counter.table`), and what
 it offers is what the engine's ``match.expecting()`` allows.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from companion.games import full_counter as rules
 from companion.lang import lazy, pgettext
 from companion.ui.canvas import Canvas, fitting
-from companion.ui.full_counter_cards import card_of, label
+from companion.ui.full_counter.cards import card_of, label
 from companion.ui.keys import ANY_BACK, SCROLL, Key, Keys
 from companion.ui.picker import ValuePicker
 from companion.ui.play import GameScreen

@@ -2,8 +2,8 @@
 count under each, a lottery token in its prize space, "1 die" / "15 dice", a token's
 word, the round on a title's right, and the undo row's words for each event.
 
-The setup, the table (:mod:`companion.ui.block_lottery_table`) and the end of a round
-(:mod:`companion.ui.block_lottery_round`) all draw with these, so they live below them.
+The setup, the table (:mod:`companion.ui.block_lottery.table`) and the end of a round
+(:mod:`companion.ui.block_lottery.round_end`) all draw with these, so they live below them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 powers without one (W for Wildfire, M for Dirty Mirror), and back from a picker's label
 to the card.
 
-The table (:mod:`companion.ui.full_counter`) and its questions
-(:mod:`companion.ui.full_counter_turns`) both pick cards with these labels, so they
+The table (:mod:`companion.ui.full_counter.table`) and its questions
+(:mod:`companion.ui.full_counter.turns`) both pick cards with these labels, so they
 live below them.
 """
 

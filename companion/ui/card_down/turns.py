@@ -2,7 +2,7 @@
 suit, live whether the card may go), quick mode's special cards, the TRIO/DUO/UNO word
 question and the colour a D names.
 
-Each goes back to the table that opened it (:mod:`companion.ui.card_down`), and what it
+Each goes back to the table that opened it (:mod:`companion.ui.card_down.table`), and what it
 offers is what the engine's ``match.expecting()`` allows.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from companion.games import card_down as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, Canvas, clip, fitting
-from companion.ui.card_down_words import BESIDE_X, FIELD_WORDS, SPECIAL_KEYS, colour_word, suit_word
+from companion.ui.card_down.words import BESIDE_X, FIELD_WORDS, SPECIAL_KEYS, colour_word, suit_word
 from companion.ui.keys import GAME_MENU, Key, Keys
 from companion.ui.play import GameScreen
 from companion.ui.screen import Context, Menu, MenuItem, Press, Screen, is_

@@ -1,8 +1,8 @@
 """Final Card-Down's setup and the table: the top card, whose turn, the stacked 2s,
 every hand's count, the call-outs. The questions of a turn (the exact card picker, the
 special cards, TRIO/DUO/UNO, the colour a D names) are in
-:mod:`companion.ui.card_down_turns`; the end-of-game hands, the game's points and the
-match's end in :mod:`companion.ui.card_down_hands`.
+:mod:`companion.ui.card_down.turns`; the end-of-game hands, the game's points and the
+match's end in :mod:`companion.ui.card_down.hands`.
 
 Turns are entered one of two ways, switched in the game menu ("Card entry"):
 
@@ -25,7 +25,7 @@ from companion.games import card_down as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, COLUMNS, LINE_H, Canvas, clip, fitting
-from companion.ui.card_down_hands import (
+from companion.ui.card_down.hands import (
     MATCH_OVER_KEYS,
     POINTS_KEYS,
     SUM_KEYS,
@@ -36,7 +36,7 @@ from companion.ui.card_down_hands import (
     ToMenu,
     WentOut,
 )
-from companion.ui.card_down_turns import (
+from companion.ui.card_down.turns import (
     CARD_KEYS,
     COLOUR_KEYS,
     SPECIAL_CARD_KEYS,
@@ -46,7 +46,7 @@ from companion.ui.card_down_turns import (
     SpecialCard,
     WordQuestion,
 )
-from companion.ui.card_down_words import BESIDE_X, colour_word, suit_word
+from companion.ui.card_down.words import BESIDE_X, colour_word, suit_word
 from companion.ui.keys import GAME_MENU, PICKER_KEYS, SETUP_KEYS, STANDINGS_KEYS, Key, Keys
 from companion.ui.naming import next_player
 from companion.ui.play import GameScreen, Row, SetupScreen, next_choice

@@ -3,7 +3,7 @@ re-roll (rolled here or entered from the table's dice), counting each player's c
 every part of each round score, and the final standings.
 
 Each screen goes back to the table it was opened from (a
-:class:`~companion.ui.block_lottery_table.BlockLotteryTable`, which opens them), and
+:class:`~companion.ui.block_lottery.table.BlockLotteryTable`, which opens them), and
 every roll is drawn from the match's own source (``draw=True``: the same again at the
 same place, so undo never re-rolls) and goes in as an event carrying its outcome.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from companion.games import block_lottery as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.table.dice import roll_dice
-from companion.ui.block_lottery_draw import (
+from companion.ui.block_lottery.draw import (
     draw_faces,
     face_counts,
     round_right,

@@ -1,7 +1,7 @@
 """Final Card-Down after someone goes out: the game's end, each hand entered as one sum
 (or card by card on the table's picker), the game's points, and the match's end.
 
-Each goes back to the table that opened it (:mod:`companion.ui.card_down`); BACK from a
+Each goes back to the table that opened it (:mod:`companion.ui.card_down.table`); BACK from a
 question there leads to the game menu.
 """
 

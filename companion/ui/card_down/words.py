@@ -3,9 +3,9 @@ language spoken (the rules' words, :func:`colour_word` and :func:`suit_word`, wh
 pages say too), the exact picker's three parts, the buttons of quick mode's special
 cards, where text beside the big top card starts, and a message folded into lines.
 
-The table (:mod:`companion.ui.card_down`), the questions of a turn
-(:mod:`companion.ui.card_down_turns`) and the end of a game
-(:mod:`companion.ui.card_down_hands`) all use these, so they live below them.
+The table (:mod:`companion.ui.card_down.table`), the questions of a turn
+(:mod:`companion.ui.card_down.turns`) and the end of a game
+(:mod:`companion.ui.card_down.hands`) all use these, so they live below them.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ what ``match.expecting()`` allows, and every outcome goes in as an event. In qui
 the values are not entered: ROLL is a plain play, OK picks an ability or power.
 
 This room holds the setup and the table. Who starts, the face-down card turned over and
-every player's cards are in :mod:`companion.ui.full_counter_turns`; the loser of a game
-and the match's end in :mod:`companion.ui.full_counter_results`; the deck's editor in
-:mod:`companion.ui.full_counter_deck`.
+every player's cards are in :mod:`companion.ui.full_counter.turns`; the loser of a game
+and the match's end in :mod:`companion.ui.full_counter.results`; the deck's editor in
+:mod:`companion.ui.full_counter.deck`.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ from companion.games import full_counter as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.ui.canvas import BODY_TOP, CHAR_W, COLUMNS, WIDTH, Canvas, fitting
-from companion.ui.full_counter_cards import card_of, label
-from companion.ui.full_counter_deck import DECK_EDIT_KEYS, DECK_KEYS, DeckScreen
-from companion.ui.full_counter_results import (
+from companion.ui.full_counter.cards import card_of, label
+from companion.ui.full_counter.deck import DECK_EDIT_KEYS, DECK_KEYS, DeckScreen
+from companion.ui.full_counter.results import (
     LAST_LOSER_KEYS,
     LOSER_KEYS,
     MATCH_OVER_KEYS,
     GameResult,
     MatchOver,
 )
-from companion.ui.full_counter_turns import (
+from companion.ui.full_counter.turns import (
     BLIND_KEYS,
     CARDS_HELD_KEYS,
     STARTER_KEYS,

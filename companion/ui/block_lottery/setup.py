@@ -1,9 +1,9 @@
 """Block Lottery's setup: the players, the two variants, the prize values of each round
 and the deck, with an editor of two or three numbers side by side.
 
-ROLL on the setup starts the table (:mod:`companion.ui.block_lottery_table`: the round
+ROLL on the setup starts the table (:mod:`companion.ui.block_lottery.table`: the round
 in play); the end of a round, the card counts and the results are in
-:mod:`companion.ui.block_lottery_round`. The screens follow the engine
+:mod:`companion.ui.block_lottery.round_end`. The screens follow the engine
 (:mod:`companion.games.block_lottery`).
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from companion.errors import BadSetup
 from companion.games import block_lottery as rules
 from companion.lang import npgettext, pgettext
-from companion.ui.block_lottery_draw import centred_x
-from companion.ui.block_lottery_table import NUMBERS_KEYS, BlockLotteryTable
+from companion.ui.block_lottery.draw import centred_x
+from companion.ui.block_lottery.table import NUMBERS_KEYS, BlockLotteryTable
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas
 from companion.ui.play import GameScreen, Row, SetupScreen
 from companion.ui.screen import Context, Press, Screen, is_

@@ -7,7 +7,7 @@ own source (the same again at the same place: undo never re-rolls), or entered f
 table's own dice and tin (``[dice]``/``[tokens] physical``), and goes in as an event
 carrying its outcome. The screens after a round's end (the
 announcement, a player's re-roll, counting the cards, the results, the game's end) are
-in :mod:`companion.ui.block_lottery_round`.
+in :mod:`companion.ui.block_lottery.round_end`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from companion.games import block_lottery as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.session import Session
 from companion.table.dice import roll_dice
-from companion.ui.block_lottery_draw import (
+from companion.ui.block_lottery.draw import (
     DICE_COUNT_COLUMNS,
     centred_x,
     describe_event,
@@ -30,7 +30,7 @@ from companion.ui.block_lottery_draw import (
     round_right,
     token_word,
 )
-from companion.ui.block_lottery_round import (
+from companion.ui.block_lottery.round_end import (
     OVER_KEYS,
     REROLL_KEYS,
     REROLL_REAL_KEYS,
@@ -83,7 +83,7 @@ FINALISE_KEYS = Keys(lazy("screen 21", "The re-rolls"), lazy("screen 21", "OK re
 LOTTERY_KEYS = Keys(lazy("screen 21", "The lottery"), lazy("screen 21", "ROLL draw a token"),
                     Key("ROLL/OK", lazy("screen 21xN", "Draw the next lottery token from the "
                                         "tin.")), GAME_MENU)
-#: The setup's editor of prize values and the deck (companion.ui.block_lottery).
+#: The setup's editor of prize values and the deck (companion.ui.block_lottery.setup).
 NUMBERS_KEYS = Keys(lazy("screen 21", "Editing numbers"),
                     lazy("screen 21", "UP/DOWN set  OK next"),
                     Key("UP/DOWN", lazy("screen 21xN", "Change the number underlined (held: "
