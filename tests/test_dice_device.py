@@ -32,10 +32,10 @@ from companion.errors import ConfigError, IllegalEvent
 from companion.games import new_match
 from companion.launch import make_app
 from companion.remote import commands
-from companion.remote.pads import pads
 from companion.remote.web.views import event_words, log_lines
 from companion.sim import sim_board_factory, sim_panel
 from companion.store import Store
+from companion.ui.pads import pads
 
 QUIET = physical_config()._replace(dice=Dice())
 REFUSAL = REFUSALS["dice"]

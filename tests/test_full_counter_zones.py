@@ -400,7 +400,7 @@ def test_card_downs_cards_in_hand_are_a_column_too(device):
 
 
 def test_the_pads_name_the_cards_as_the_deck_prints_them():
-    from companion.remote.pads import pads
+    from companion.ui.pads import pads
 
     match = counted()
     by_type = {pad["type"]: pad for pad in pads(match)}

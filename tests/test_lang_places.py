@@ -351,8 +351,8 @@ def test_a_walk_through_settings_language_stays_in_its_own(speak):
 def test_the_page_says_card_downs_colours_and_suits_in_words(speak):
     import test_card_down as rules
 
-    from companion.remote import pads
     from companion.remote.web import views
+    from companion.ui import pads
 
     speak("es")
     card = rules.card("7 blue spades")

@@ -3,9 +3,10 @@ message's placeholders with, and the names the screen inspector seats, so that a
 that fits here fits at any table.
 
 A name is as long as the roster allows (:data:`companion.names.NAME_MAX`), written in the
-widest letters of the table's own alphabet; a score, a count or a prize is the largest a
-game can reach, read from where the game defines its limit; a card is the longest name
-a Full Counter deck profile can give one::
+widest letters of the table's own alphabet; a score, a count, a prize or a card's name
+is the largest a game can show, each game saying its own in its screens package (the
+``worst`` of its :class:`~companion.ui.games.GameScreens`, read from where the game
+defines its limit)::
 
     >>> worst_values("ru")["name"] == widest_letters("ru")[0] * NAME_MAX
     True
@@ -13,8 +14,8 @@ a Full Counter deck profile can give one::
     '99 99 99'
 
 A placeholder is filled by its name wherever it stands, unless the one place that shows
-it can only ever show less (:data:`NARROWER`): a prize space's points are one prize's,
-not the three a hand can win::
+it can only ever show less (:func:`narrower`, the games' ``narrower``): a prize space's
+points are one prize's, not the three a hand can win::
 
     >>> worst_values("en")["points"], worst_values("en", "{points} pt")["points"]
     ('297', '99')
@@ -30,16 +31,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from companion import font
+from companion import font, games
 from companion.errors import BadName
-from companion.games import block_lottery, count_up, scoreboard
-from companion.games.final_count import goal_from_rolls
-from companion.games.full_counter_cards import NAMES as CARD_NAMES
-from companion.games.full_counter_cards import PROFILE_LIMITS
 from companion.names import NAME_MAX, check_players
 from companion.table import dice, timer
+from companion.ui.games import game_screens, has_screens
 
-__all__ = ["ALPHABETS", "NARROWER", "PEOPLE", "long_names", "widest_letters",
+__all__ = ["ALPHABETS", "PEOPLE", "long_names", "narrower", "widest_letters",
            "worst_values", "filled_with"]
 
 _LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -109,58 +107,53 @@ def long_names(code: str, count: int = 10) -> tuple[str, ...]:
     raise ValueError(f"{code}: only {len(names)} names of the widest letters tell apart")
 
 
-def _longest_card() -> str:
-    """The longest name a Full Counter card can have: its largest number with the
-    longest role name ("20 Magnetic Rays", as Deck.name says it)."""
-    largest = PROFILE_LIMITS["numbers"][1]
-    return max((f"{largest} {name}" for name in CARD_NAMES.values()), key=len)
-
-
 def _largest_numbers() -> dict[str, str]:
-    """The largest number each numeric placeholder can show, from the games' limits.
-    A count (``n``, ``cards``: rounds, games, hands, players, cards in a hand or a
-    pile) is filled with :data:`DEFAULT_VALUE`'s two digits like any field not named
-    here; the screens that count past 99 (a draw pile of a big deck, the shuffle's
-    800 cards, a Scoreboard of many rounds) are drawn at their largest by the screen
-    walk (companion.commands.inspect) and the tests."""
-    prize = str(block_lottery.MAX_PRIZE)
+    """The largest value each placeholder a game names can show: what every game's
+    screens say (their ``worst``; two games naming one placeholder: the longer value),
+    and the dice, seconds and minutes of the table's own tools. A count (``n``,
+    ``cards``: rounds, games, hands, players, cards in a hand or a pile) is filled with
+    :data:`DEFAULT_VALUE`'s two digits like any field not named here; the screens that
+    count past 99 (a draw pile of a big deck, the shuffle's 800 cards, a score sheet of
+    many rounds) are drawn at their largest by the screen walk
+    (companion.commands.inspect) and the tests."""
+    largest: dict[str, str] = {}
+    for screens in _every_games_screens():
+        for name, value in screens.worst.items():
+            if len(value) > len(largest.get(name, "")):
+                largest[name] = value
     return {
-        # A Scoreboard total at its largest target.
-        **dict.fromkeys(("score", "best", "sum", "total", "after", "average", "target"),
-                        str(scoreboard.TARGET_LIMIT)),
-        # What one hand or round scores: Block Lottery's three prizes won at once.
-        "points": str(block_lottery.MAX_PRIZE * block_lottery.SPACES),
-        "goal": str(goal_from_rolls(dice.SIDES, dice.SIDES)),  # Final Count's Hit Goal
-        "prizes": " ".join([prize] * block_lottery.SPACES),
+        **largest,
         "dice": str(dice.DiceCup.MAX_DICE),
         "seconds": str(max(timer.CLOCK_CHOICES)),
         "minutes": str(max(timer.CLOCK_CHOICES) // 60),
     }
 
 
+def narrower(message: str) -> dict[str, str]:
+    """Placeholder -> the largest it shows in ``message`` (its English), where the one
+    place that shows it can only ever show less than its worst elsewhere, as the
+    game's screens say (their ``narrower``). A message renamed there is filled at the
+    general worst again (too strict, never too lenient)."""
+    found: dict[str, str] = {}
+    for screens in _every_games_screens():
+        found.update(screens.narrower.get(message, {}))
+    return found
+
+
+def _every_games_screens() -> list:
+    """The screens of every game the registry names that has them."""
+    return [game_screens(info.game_id) for info in games.GAMES if has_screens(info.game_id)]
+
+
 #: What any other placeholder is filled with: two digits.
 DEFAULT_VALUE = "99"
-
-#: The messages (by their English) whose place shows a placeholder at less than its
-#: worst elsewhere, read from the game's limit: placeholder -> the largest it shows
-#: there. A message renamed here is filled at the general worst again (too strict,
-#: never too lenient).
-NARROWER: dict[str, dict[str, str]] = {
-    # A prize space's points: one prize, not three prizes won at once.
-    "{points} pt": {"points": str(block_lottery.MAX_PRIZE)},
-    # Count Up 21's match score: each player's games won, up to the games a match is
-    # played to.
-    "games {first}-{second}": dict.fromkeys(("first", "second"),
-                                            str(count_up.MAX_GAMES_TO_WIN)),
-}
-
 
 def worst_values(code: str, message: str | None = None) -> dict[str, str]:
     """Placeholder -> the worst value it can take at a table speaking ``code``: the
     people named at the longest, the numbers at their largest, the card with the
     longest name; in ``message`` (its English), what its one place can show
-    (:data:`NARROWER`). Any placeholder not here is filled with :data:`DEFAULT_VALUE`."""
-    return {**_worst_values(code), **NARROWER.get(message or "", {})}
+    (:func:`narrower`). Any placeholder not here is filled with :data:`DEFAULT_VALUE`."""
+    return {**_worst_values(code), **narrower(message or "")}
 
 
 @cache
@@ -170,8 +163,6 @@ def _worst_values(code: str) -> dict[str, str]:
         **dict.fromkeys(PEOPLE, names[0]),
         "other": names[1],
         "names": ", ".join(names),
-        "card": _longest_card(),
-        "power": max(CARD_NAMES.values(), key=len),
         **_largest_numbers(),
     }
 

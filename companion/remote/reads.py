@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from companion.chance import physical
 from companion.errors import CompanionError, RemoteError, written
 from companion.lang import _, ngettext
-from companion.remote.pads import pads
+from companion.ui.pads import pads
 
 if TYPE_CHECKING:
     from companion.app import App

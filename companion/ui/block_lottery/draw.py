@@ -14,24 +14,12 @@ from collections.abc import Sequence
 from companion.games import block_lottery as rules
 from companion.lang import lazy, npgettext, pgettext
 from companion.ui.canvas import BODY_TOP, WIDTH, Canvas, text_width
+from companion.ui.tools import token_word
 
 #: Width of one face column when the six faces are drawn side by side.
 COLUMN = 21
 #: Die pictures: the pool and a player's dice (>= 16 px), the tokens on the prize card.
 FACE_DIE, TOKEN_DIE = 16, 22
-
-
-def token_word(token: str) -> str:
-    """A lottery token as a line of text says it: its face, or ALL / NONE."""
-    if token == rules.ALL:
-        # Translators: Block Lottery, the lottery token that makes every die score that
-        # prize space (5 characters: 3 or fewer are drawn twice the size in the space).
-        return pgettext("screen 5", "ALL")
-    if token == rules.NONE:
-        # Translators: Block Lottery, the lottery token that makes no die score that
-        # prize space (4 characters).
-        return pgettext("screen 4", "NONE")
-    return token
 
 
 #: The columns of a player's dice count beside a name: a row holds a name of the

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.games import block_lottery as rules
 from companion.lang import lazy, pgettext
-from companion.speech.words import GameWords, Said, final_result, ranked, standings
+from companion.ui.spoken import GameWords, Said, final_result, ranked, standings
 
 #: The two tokens that are not a face, as said at the table.
 SPOKEN_TOKENS = {

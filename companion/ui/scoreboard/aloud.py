@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.lang import pgettext
-from companion.speech.words import GameWords, Said, final_result, ranked, whose_turn
+from companion.ui.spoken import GameWords, Said, final_result, ranked, whose_turn
 
 
 def reached(match: Any) -> list[str]:

@@ -24,8 +24,8 @@ from typing import Any
 
 from companion.games import card_down as rules
 from companion.lang import lazy, npgettext, pgettext
-from companion.speech.words import GameWords, Said, final_result, ranked, standings, whose_turn
 from companion.table.seats import LEFT
+from companion.ui.spoken import GameWords, Said, final_result, ranked, standings, whose_turn
 
 #: The colours and suits as said at the table (the events keep the English codes).
 SPOKEN_COLOURS = {

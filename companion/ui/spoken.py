@@ -1,7 +1,7 @@
 """What a game says aloud: each event's announcements, kind by kind.
 
-Every game says its own through one hook, a :class:`GameWords` (the games' own are in
-this package, one module a game, listed in :data:`companion.speech.announcer.GAME_WORDS`).
+Every game says its own through one hook, a :class:`GameWords` (each game's own is a
+module of its screens package, ``aloud.py``, and the ``words`` of its ``SCREENS``).
 After each event :meth:`GameWords.said` is given the event, the few facts the words
 kept of the match before it (:meth:`GameWords.facts`: cheap, taken after every event)
 and the match after it, and returns what to say, in the language spoken now::

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.games import final_count as rules
 from companion.lang import lazy, pgettext
-from companion.speech.words import GameWords, Said, final_result, listed
+from companion.ui.spoken import GameWords, Said, final_result, listed
 
 #: What each face lets the roller do, as said at the table (the screen's are shorter).
 SPOKEN_ACTIONS = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.lang import npgettext, pgettext
-from companion.speech.words import GameWords, Said, ranked
+from companion.ui.spoken import GameWords, Said, ranked
 
 
 class CountUpWords(GameWords):

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.lang import pgettext
-from companion.speech.words import GameWords, Said, final_result, whose_turn
 from companion.table.seats import LEFT
+from companion.ui.spoken import GameWords, Said, final_result, whose_turn
 
 #: The events of a turn: after them the pile, the direction and the order may change.
 TURN_EVENTS = ("play", "chain", "blind", "pickup", "out")
