@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from companion.bench.targets import SPOKEN
+from companion.games import title
 
 FULL_FRAME = 128 * 64 // 8
 
@@ -159,7 +160,8 @@ FINAL_COUNT_GAME = FINAL_COUNT_HAND * 6
 def final_count_script() -> str:
     """The whole game as a ``companion sim --script`` file (start it with ``--new
     final-count --players Ann,Bob,Cy``)."""
-    lines = ["# Final Count, Ann Bob Cy, six hands to 340: see companion/bench/device.py"]
+    lines = [f"# {title('final-count')}, Ann Bob Cy, six hands to 340: see "
+             "companion/bench/device.py"]
     return "\n".join(lines + [press.upper() for press in FINAL_COUNT_GAME]) + "\n"
 
 

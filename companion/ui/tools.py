@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from companion import games
 from companion.errors import BadSetup
 from companion.lang import lazy, npgettext, pgettext
 from companion.table.bag import ALL, LOTTERY_TOKENS, NONE, TokenBag
@@ -76,7 +77,7 @@ def tools_menu(parent: Screen | None) -> Menu:
             MenuItem(lazy("screen 21", "Shuffle guide"), lambda ctx, menu: ShuffleSetup(menu)),
             MenuItem(lazy("screen 21", "First player"), lambda ctx, menu: FirstPlayer(menu)),
             MenuItem(lazy("screen 21", "Sand timer"), _sand_timer),
-            MenuItem(lazy("screen 21", "Scoreboard"), _scoreboard),
+            MenuItem(games.info("scoreboard").title, _scoreboard),
             MenuItem(lazy("screen 21", "Help"), tools_help),
         ],
         parent,
@@ -111,7 +112,7 @@ def _scoreboard(ctx: Context, menu: Screen) -> Screen:
     from companion.ui.screen import Message
 
     if not (available("scoreboard") and has_screens("scoreboard")):
-        return Message(pgettext("screen 21", "Scoreboard"),
+        return Message(games.title("scoreboard"),
                        [pgettext("screen 21", "Coming soon.")], menu)
     from companion.ui.resume import unfinished_first
 
