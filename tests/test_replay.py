@@ -157,8 +157,9 @@ def test_usage_problems_exit_2_with_one_line(tmp_path: Path, kwargs, message,
                                              monkeypatch) -> None:
     import companion.games as registry
 
-    unbuilt = registry.GameInfo("not-built-yet", "Not Built", "companion.games.not_built")
-    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, unbuilt))
+    unbuilt = registry.GameInfo("not-built-yet", "Not Built", "companion.games.not_built",
+                                "companion.ui.not_built")
+    monkeypatch.setattr(registry, "GAMES", [*registry.GAMES, unbuilt])
     kwargs.setdefault("players", "Ann,Bob")
     status, out, err = run(tmp_path, lines(CALL), **kwargs)
     assert (status, out) == (2, "")
