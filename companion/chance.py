@@ -191,6 +191,23 @@ def _draw(chance: Chance, source: random.Random) -> Any:
     return faces[0] if chance.count is None else faces
 
 
+def physical_dice(config: Any) -> bool:
+    """True when the table rolls its own dice and enters the faces (``[dice] physical``);
+    False (the device rolls) for the defaults and for no configuration at all."""
+    return physical(config, "dice")
+
+
+def physical(config: Any, kind: str) -> bool:
+    """True when the table uses its own chances of ``kind`` (the configuration's, read
+    for every game and every way in here) and enters them: ``"dice"``
+    (``[dice] physical``) or ``"tokens"`` (``[tokens] physical``, the lottery tokens
+    drawn from the real tin); False (the device draws) for the defaults, for no
+    configuration at all and for any other kind."""
+    if kind not in ("dice", "tokens"):
+        return False
+    return getattr(getattr(config, kind, None), "physical", False) is True
+
+
 def from_afar(match: Any, event: dict[str, Any], chances: MatchChances,
               physical: Callable[[str], bool]) -> dict[str, Any]:
     """``event`` as a remote may have it applied: unchanged when no chance decides it;

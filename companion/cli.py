@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import speaking
-from companion.commandline import build_parser
+from companion.commands.commandline import build_parser
 from companion.config import Config, dump_toml, load_config, masked
 from companion.errors import (
     BadSetup,
@@ -117,7 +117,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_lang_check(args: argparse.Namespace) -> int:
-    from companion import langcheck
+    from companion.commands import langcheck
 
     steps = langcheck.WALK_STEPS if args.steps is None else args.steps
     if steps < 0:
@@ -141,7 +141,7 @@ def cmd_shuffle(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from companion.replay import replay_main
+    from companion.commands.replay import replay_main
 
     return replay_main(args.game, args.players, args.option, args.events, state=args.state)
 
@@ -213,8 +213,8 @@ def _new_game(args: argparse.Namespace):
         return None
     from companion.errors import BadName, UnknownGame
     from companion.games import engine, new_match
+    from companion.jsonlines import parse_option
     from companion.names import split_players
-    from companion.replay import parse_option
 
     try:
         engine(args.new)  # an unknown game is refused before anything starts
@@ -275,14 +275,14 @@ def _seated_by_the_roster(store, players: list[str]) -> list[str]:
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
-    from companion.selftest import selftest_main
+    from companion.commands.selftest import selftest_main
 
     return selftest_main(_config(args), sys.stdout, wait=args.wait,
                          stop_service=args.stop_service)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from companion.export import export_main
+    from companion.commands.export import export_main
 
     if args.every and args.match != "last":
         raise UsageError(_("export: --all and --match go separately"))
@@ -307,7 +307,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from companion.importer import import_main
+    from companion.commands.importer import import_main
 
     # A pipe is fine (the importer copies it once); nothing there, or a directory, is not.
     if args.file != "-":
@@ -328,7 +328,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from companion.backup import backup_main
+    from companion.commands.backup import backup_main
 
     config = _config(args)
     return backup_main(_devices_dir(args, config), args.to, config.backup.dir,
@@ -336,14 +336,14 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from companion.backup import restore_main
+    from companion.commands.backup import restore_main
 
     return restore_main(args.file, _devices_dir(args, _config(args)), ids=args.ids)
 
 
 def _devices_dir(args: argparse.Namespace, config: Config) -> Path:
     """--state-dir, else the device's own log: the service's on an installed device."""
-    from companion.backup import devices_state_dir
+    from companion.commands.backup import devices_state_dir
 
     return Path(args.state_dir) if args.state_dir else devices_state_dir(config)
 
@@ -529,7 +529,7 @@ def _club_state_dir(args: argparse.Namespace, config: Config, *, writes: bool = 
     ``writes``: one this command can write in, or a usage error (exit 2)."""
     path = Path(args.state_dir) if args.state_dir else config.state_dir() / "club"
     if writes:
-        from companion.arguments import writable_directory
+        from companion.commands.arguments import writable_directory
 
         try:
             writable_directory(str(path))

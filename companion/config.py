@@ -253,22 +253,6 @@ class Config(NamedTuple):
         return Path(base) / "companion"
 
 
-def physical_dice(config: Any) -> bool:
-    """True when the table rolls its own dice and enters the faces (``[dice] physical``);
-    False (the device rolls) for the defaults and for no configuration at all."""
-    return physical(config, "dice")
-
-
-def physical(config: Any, kind: str) -> bool:
-    """True when the table uses its own chances of ``kind`` and enters them: ``"dice"``
-    (``[dice] physical``) or ``"tokens"`` (``[tokens] physical``, the lottery tokens
-    drawn from the real tin); False (the device draws) for the defaults, for no
-    configuration at all and for any other kind."""
-    if kind not in ("dice", "tokens"):
-        return False
-    return getattr(getattr(config, kind, None), "physical", False) is True
-
-
 def config_path(explicit: str | None, env: dict[str, str] | None = None) -> Path | None:
     """The config file to read, or None for the defaults (see the module docstring)."""
     env = os.environ if env is None else env

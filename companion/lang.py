@@ -179,7 +179,7 @@ def pgettext(context: str, message: str) -> str:
 
 def pgettext_in(code: str, context: str | None, message: str) -> str:
     """``message`` (in ``context``) as language ``code`` says it, whatever is spoken now:
-    for what measures every language at once (companion.worst). English where the
+    for what measures every language at once (companion.commands.worst). English where the
     language has no readable catalog."""
     if code not in LANGUAGES:
         return message

@@ -169,7 +169,7 @@ def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
         with backup_keeper(app, config.backup):
             app.run()
 
-    The backups are written by :class:`companion.backup.BackupKeeper` on a thread of its
+    The backups are written by :class:`companion.store.keeper.BackupKeeper` on a thread of its
     own (started once the first frame is shown); a failure shows one line on the screen.
     """
     if not backup.dir:
@@ -184,8 +184,8 @@ def backup_keeper(app: App, backup: Any) -> Iterator[Any]:
         app.post("call", show)
 
     def keeper(store: Any) -> Any:
-        from companion.backup import BackupKeeper
         from companion.errors import StoreError
+        from companion.store.keeper import BackupKeeper
 
         try:
             store.device_id()  # made now if need be, so every backup's manifest names it

@@ -109,7 +109,7 @@ elif figure == "replay":
     log = bench.long_final_count_log(int(size))
     sys.call_tracing(replay, ("final-count", ["Ann", "Bob", "Cy"], {}, log))
 elif figure == "import":
-    from companion.importer import import_main
+    from companion.commands.importer import import_main
     with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as out:
         export = Path(folder) / "export.jsonl"
         bench.big_export(export, size)

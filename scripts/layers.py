@@ -1,7 +1,8 @@
 """The floors of the package, read from its own imports, and their picture.
 
 Every module's arrows to the other modules it imports (at module level, inside
-functions, through ``importlib.import_module``) make the import graph;
+functions, through ``importlib.import_module``, and to the packages above a module
+imported, whose ``__init__`` runs first) make the import graph;
 ``tests/test_import_circles.py`` fails on any circle in it and
 ``tests/test_architecture.py`` on any arrow from a product package up to the top floor
 (launch, cli, sim, the benches). This script draws the graph package by package as
@@ -25,8 +26,7 @@ PICTURE = ROOT / "docs" / "images" / "layers.svg"
 #: The top floor: what puts the device together and the command line. Nothing below
 #: imports them (tests/test_architecture.py).
 TOP = ("companion.launch", "companion.cli", "companion.sim", "companion.bench",
-       "companion.__main__", "companion.arguments", "companion.selftest",
-       "companion.langcheck")
+       "companion.__main__", "companion.commands")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -74,6 +74,13 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
               and node.func.attr == "import_module" and node.args
               and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             add(node.args[0].value)
+    # Importing a.b.c runs a's and a.b's __init__ first: an arrow to each package above
+    # the module named, except those above ``name`` itself (already run before it).
+    mine = {".".join(name.split(".")[:n]) for n in range(1, name.count(".") + 2)}
+    for target in list(found):
+        parts = target.split(".")
+        found.update(parent for parent in (".".join(parts[:n]) for n in range(1, len(parts)))
+                     if parent in known and parent not in mine)
     found.discard(name)  # a package naming its own parts is no arrow to another module
     return found
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.export import without_time
+from companion.jsonlines import without_time
 
 
 def companion(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from companion.worst import long_names
+from companion.commands.worst import long_names
 
 FILE = Path(__file__).with_name("lang_known.json")
 _BOX = re.compile(r" \(\d+, \d+(?:, \d+, \d+)?\)")

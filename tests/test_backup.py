@@ -24,15 +24,16 @@ from pathlib import Path
 import pytest
 from companion_cli import companion
 
-from companion.backup import BackupKeeper, backup_log, restore_main
 from companion.bench.device import stats_store
 from companion.clock import ManualClock
+from companion.commands.backup import restore_main
 from companion.config import Backup, Config
 from companion.errors import BackupError, BackupTooNew, LogInUse, StoreError
 from companion.launch import backup_keeper, make_app
 from companion.session import Session
 from companion.sim import sim_board_factory, sim_panel
 from companion.store import SCHEMA_VERSION, Store
+from companion.store.keeper import BackupKeeper, backup_log
 from companion.ui.screen import Confirm, Message
 
 POINTS = [("Ann", 5), ("Bob", 12), ("Ann", 20)]

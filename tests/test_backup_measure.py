@@ -26,12 +26,13 @@ from companion_cli import companion
 from test_backup import finish_scoreboard, make_backup, one_line_refusal, played  # noqa: F401
 from test_owner_folders import keep_one_backup
 
-from companion.backup import BackupKeeper, backup_log, devices_state_dir, restore_main
+from companion.commands.backup import devices_state_dir, restore_main
 from companion.config import SYSTEM_CONFIG, parse_config
 from companion.errors import BackupError, NoRoom, StoreError
 from companion.gamelog import GameLog
 from companion.store import Store, restoring
 from companion.store.backup import free_space, manifest_for
+from companion.store.keeper import BackupKeeper, backup_log
 
 MB = 1_000_000
 
@@ -183,8 +184,8 @@ def test_the_service_is_told_how_to_get_its_folder_written(tmp_path: Path,
                                                            monkeypatch) -> None:
     """Under systemd (ProtectSystem=strict), a folder the installer was not told about
     is read-only: the one line on the screen says what to do."""
-    import companion.backup as keepers
     import companion.store.backup as backups
+    import companion.store.keeper as keepers
 
     stick = tmp_path / "stick"
     stick.mkdir()
@@ -225,7 +226,7 @@ def test_a_log_the_user_may_not_read_is_said_with_whom_to_run_as(tmp_path: Path,
                                                                  monkeypatch) -> None:
     """`companion backup` by the owner's own user on an installed device: the service's
     folder is the service user's (0750), said so, not "no game log"."""
-    import companion.backup as backups
+    import companion.store.keeper as backups
 
     state = tmp_path / "state"
     Store.in_dir(state).close()

@@ -27,10 +27,11 @@ from test_backup import finish_scoreboard, make_backup, one_line_refusal, played
 from test_backup_measure import device_id, mount_tmpfs, unmount
 
 import companion.store.backup as backups
-from companion.backup import BackupKeeper, backup_log, restore_main
+from companion.commands.backup import restore_main
 from companion.errors import BackupError, StoreError
 from companion.store import Store
 from companion.store.backup import BACKUP_SUFFIX, LEFTOVER_ENDINGS, open_backup
+from companion.store.keeper import BackupKeeper, backup_log
 from companion.store.room import backup_needs, block_size
 
 #: The issue's stick: a log of about 11 KB, and 16 to 40 KB free.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.commands.replay import replay_main
 from companion.errors import BadSetup, IllegalEvent
 from companion.games import engine, new_match
 from companion.games.block_lottery import (
@@ -22,7 +23,6 @@ from companion.games.block_lottery import (
     lucky_number,
     score_round,
 )
-from companion.replay import replay_main
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 

@@ -10,15 +10,15 @@ import pytest
 
 from companion.session import Session
 from companion.store import Store
-from companion.ui.block_lottery import BlockLotterySetup, NumbersEditor
-from companion.ui.block_lottery_round import (
+from companion.ui.block_lottery.round_end import (
     GameOver,
     RerollScreen,
     RoundOver,
     RoundResult,
     ScoreEntry,
 )
-from companion.ui.block_lottery_table import BlockLotteryTable
+from companion.ui.block_lottery.setup import BlockLotterySetup, NumbersEditor
+from companion.ui.block_lottery.table import BlockLotteryTable
 from companion.ui.games import setup_screen, table_screen
 from companion.ui.play import Standings, ValuePicker
 from companion.ui.screen import Confirm, Context, Menu, Message

@@ -111,8 +111,9 @@ def test_every_fixed_hint_and_note_fits_one_line():
 
     import companion.ui as ui
 
-    for found in pkgutil.iter_modules(ui.__path__):
-        module = importlib.import_module(f"companion.ui.{found.name}")
+    # Every module of ui, those of a game's own package too.
+    for found in pkgutil.walk_packages(ui.__path__, "companion.ui."):
+        module = importlib.import_module(found.name)
         for name, cls in inspect.getmembers(module, inspect.isclass):
             for attribute in ("hint", "note"):
                 text = cls.__dict__.get(attribute)

@@ -10,9 +10,9 @@ from companion_cli import play_export_replay
 
 from companion.session import Session
 from companion.store import Store
-from companion.ui.card_down import CardDownSetup, CardDownTable
-from companion.ui.card_down_hands import GameResult, MatchOver, SumPicker, WentOut
-from companion.ui.card_down_turns import CardPicker, ColourMenu, SpecialCard, WordQuestion
+from companion.ui.card_down.hands import GameResult, MatchOver, SumPicker, WentOut
+from companion.ui.card_down.table import CardDownSetup, CardDownTable
+from companion.ui.card_down.turns import CardPicker, ColourMenu, SpecialCard, WordQuestion
 from companion.ui.play import Standings, ValuePicker
 from companion.ui.screen import Confirm, Context, Menu, Message
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion import lang, po
-from companion.langcheck import Place, catalog_file, check_language, filled
+from companion.commands.langcheck import Place, catalog_file, check_language, filled
 from companion.names import NAME_MAX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +134,7 @@ def test_lang_check_json_fills_the_worst_values_and_finds_only_what_the_lists_ho
 def test_lang_check_finds_what_does_not_fit(tmp_path, monkeypatch):
     """The check is not a rubber stamp: a catalog with a long, a fuzzy, an untranslated
     and a wrongly-filled message gets each named."""
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     pot = tmp_path / "companion.pot"
     pot.write_text('msgid ""\nmsgstr ""\n\n'
@@ -164,7 +164,7 @@ def test_places_and_samples():
     assert Place(10, 1).overflow("Nachziehstapel")
     assert Place(21, 2).overflow("a b c d e f g h i j k l m n o p q r s t u v w x y z")
     assert Place(21, 1).overflow("fits") is None
-    assert filled("{name}: {points}") == "HHHHHHHHHHHH: 297"  # companion.worst's worst
+    assert filled("{name}: {points}") == "HHHHHHHHHHHH: 297"  # companion.commands.worst's worst
     assert Place.of("screen 21 (if it fits)").overflow("x" * 30) is None
     assert Place(21, 2).overflow("two\nlines") is None
     assert Place(21, 2).overflow("one\ntwo\nthree")

@@ -22,12 +22,12 @@ from test_console_pty import linked
 from test_dice_device import app_on_a_thread, stop
 from web_device import Device, LiveDevice, quiet_config
 
-from companion.chance import PHYSICAL, REFUSALS, Drawn, MatchChances, drawn, from_afar
+from companion.chance import PHYSICAL, REFUSALS, Drawn, MatchChances, drawn, from_afar, physical
 from companion.cli import main
-from companion.config import Config, Tokens, parse_config, physical
+from companion.commands.export import export_main
+from companion.config import Config, Tokens, parse_config
 from companion.device.buttons import Press
 from companion.errors import ConfigError, IllegalEvent
-from companion.export import export_main
 from companion.games import new_match
 from companion.remote import commands
 from companion.session import Session
@@ -502,7 +502,7 @@ def test_no_write_to_the_backup_folder_ever_holds_a_secret(tmp_path) -> None:
     from crash_card import Card
     from crash_vfs import crash_vfs_or_skip, plugged_in
 
-    from companion.backup import backup_log
+    from companion.store.keeper import backup_log
 
     crash_vfs_or_skip()
     store = Store.in_dir(tmp_path / "state")

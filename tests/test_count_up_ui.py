@@ -4,7 +4,7 @@ import random
 from types import SimpleNamespace
 
 from companion.session import Session
-from companion.ui.count_up import (
+from companion.ui.count_up.table import (
     PASS,
     CountUpSetup,
     CountUpTable,

@@ -23,19 +23,19 @@ from starlette.testclient import TestClient
 from test_console_pty import WAIT, linked
 from web_device import Device, physical_config
 
-from companion.chance import REFUSALS, MatchChances, from_afar
+from companion.chance import REFUSALS, MatchChances, from_afar, physical_dice
 from companion.cli import main
 from companion.clock import ManualClock, monotonic
-from companion.config import Config, Dice, load_config, parse_config, physical_dice
+from companion.config import Config, Dice, load_config, parse_config
 from companion.device.buttons import Press
 from companion.errors import ConfigError, IllegalEvent
 from companion.games import new_match
 from companion.launch import make_app
 from companion.remote import commands
-from companion.remote.pads import pads
 from companion.remote.web.views import event_words, log_lines
 from companion.sim import sim_board_factory, sim_panel
 from companion.store import Store
+from companion.ui.pads import pads
 
 QUIET = physical_config()._replace(dice=Dice())
 REFUSAL = REFUSALS["dice"]

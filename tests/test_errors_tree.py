@@ -159,7 +159,8 @@ def test_the_messages_made_in_errors_py_are_in_the_language_spoken():
 def test_a_torn_catalog_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
     """PoError joined the tree: ``companion lang-check`` on a damaged catalog says so
     in one line (it was a traceback)."""
-    from companion import cli, langcheck
+    from companion import cli
+    from companion.commands import langcheck
 
     torn = tmp_path / "companion.pot"
     torn.write_text('msgid ""\nmsgstr ""\n\nmsgid "Dice"\nthis is not PO\n', encoding="utf-8")

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from companion import games
+from companion.commands.export import export_main
 from companion.errors import IllegalEvent
-from companion.export import export_main, without_time
+from companion.jsonlines import without_time
 from companion.store import SCHEMA_VERSION, Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -196,7 +197,7 @@ def test_csv_from_the_real_final_count_engine(tmp_path: Path) -> None:
 
 
 def test_jsonl_is_what_companion_replay_reads(tmp_path: Path) -> None:
-    replay = pytest.importorskip("companion.replay")
+    replay = pytest.importorskip("companion.commands.replay")
     if not games.available("final-count"):
         pytest.skip("the Final Count engine is not built")
     with Store.in_dir(tmp_path / "state", clock=clock) as s:
@@ -331,7 +332,7 @@ def test_export_in_another_process_while_the_store_is_open(tmp_path: Path) -> No
         mid = s.new_match("final-count", ["Ann", "Bob"], {})
         s.append(mid, {"type": "roll", "player": "Ann", "value": 2})
         code = (
-            "import sys; from companion.export import export_main;"
+            "import sys; from companion.commands.export import export_main;"
             f" sys.exit(export_main({str(tmp_path)!r}, 'current', 'jsonl'))"
         )
         env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -350,7 +351,7 @@ def test_every_line_read_as_json_uses_one_decoder(monkeypatch):
     import json
 
     from companion.errors import NotStrictJson, TypedNumber
-    from companion.export import load_json
+    from companion.jsonlines import load_json
 
     load_json("{}")  # the decoder, made once
     made = []

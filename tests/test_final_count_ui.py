@@ -4,7 +4,7 @@ import random
 from types import SimpleNamespace
 
 from companion.session import Session
-from companion.ui.final_count import FinalCountTable, HandResult
+from companion.ui.final_count.table import FinalCountTable, HandResult
 from companion.ui.play import Standings, ValuePicker
 from companion.ui.screen import Context, Menu, Message
 
@@ -128,7 +128,7 @@ def test_after_a_call_the_screen_says_who_called():
 
 
 def test_the_bonus_is_split_only_between_winners():
-    from companion.ui.final_count import HandResult as Result
+    from companion.ui.final_count.table import HandResult as Result
 
     ctx, table = game(players=("Ann", "Bob"))
     table.press(ctx, press("ok"))                   # Ann calls, and will lose: +10

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.commands.replay import replay_main
 from companion.errors import BadSetup, IllegalEvent
 from companion.games import engine, new_match
 from companion.games.full_counter import DEFAULT_DECK, Deck, FullCounter, top_run
-from companion.replay import replay_main
 from companion.session import Session
 from companion.store import Store
 

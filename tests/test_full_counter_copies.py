@@ -16,7 +16,7 @@ from test_full_counter_zones import write_log
 
 from companion.errors import BadSetup, IllegalEvent
 from companion.games.full_counter import FullCounter
-from companion.remote.pads import pads
+from companion.ui.pads import pads
 from companion.ui.play import ValuePicker
 from companion.ui.screen import Message
 

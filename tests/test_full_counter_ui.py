@@ -11,9 +11,14 @@ from companion_cli import play_export_replay
 
 from companion.session import Session
 from companion.ui.canvas import Canvas
-from companion.ui.full_counter import DeckScreen, FullCounterSetup, FullCounterTable, play_event
-from companion.ui.full_counter_results import GameResult, MatchOver
-from companion.ui.full_counter_turns import BlindPicker, StarterQuestion
+from companion.ui.full_counter.results import GameResult, MatchOver
+from companion.ui.full_counter.table import (
+    DeckScreen,
+    FullCounterSetup,
+    FullCounterTable,
+    play_event,
+)
+from companion.ui.full_counter.turns import BlindPicker, StarterQuestion
 from companion.ui.play import Standings, ValuePicker
 from companion.ui.screen import Confirm, Context, Menu, Message
 

@@ -22,10 +22,10 @@ from test_full_counter import (
     starter,
 )
 
+from companion.commands.replay import replay_main
 from companion.errors import BadSetup
 from companion.games.full_counter import Deck, FullCounter
 from companion.games.full_counter_zones import Zones
-from companion.replay import replay_main
 from companion.session import Session
 
 NINE = {"hand": 3, "face_up": 3, "blind": 3}
@@ -400,7 +400,7 @@ def test_card_downs_cards_in_hand_are_a_column_too(device):
 
 
 def test_the_pads_name_the_cards_as_the_deck_prints_them():
-    from companion.remote.pads import pads
+    from companion.ui.pads import pads
 
     match = counted()
     by_type = {pad["type"]: pad for pad in pads(match)}

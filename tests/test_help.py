@@ -18,15 +18,14 @@ import pytest
 from test_link import ok, owned  # noqa: F401  (owned is a fixture)
 
 import companion.ui
-from companion import lang
+from companion import games, lang
 from companion.device.buttons import Press
 from companion.lang import LANGUAGES
 from companion.session import Session
 from companion.store import Store
 from companion.ui import games as ui_games
-from companion.ui.card_down_turns import WordQuestion
-from companion.ui.final_count import CALL_KEYS, FinalCountSetup, FinalCountTable, HandResult
-from companion.ui.guides import GUIDES
+from companion.ui.card_down.turns import WordQuestion
+from companion.ui.final_count.table import CALL_KEYS, FinalCountSetup, FinalCountTable, HandResult
 from companion.ui.help import HelpScreen, game_sections, lines_of
 from companion.ui.home import home_menu, settings_menu
 from companion.ui.keys import BUTTONS, PICKER_KEYS, Keys
@@ -66,7 +65,7 @@ def english():
 
 
 def ui_modules() -> list:
-    names = [f"companion.ui.{info.name}" for info in pkgutil.iter_modules(companion.ui.__path__)]
+    names = [info.name for info in pkgutil.walk_packages(companion.ui.__path__, "companion.ui.")]
     return [importlib.import_module(name) for name in [*names, "companion.club.offer"]]
 
 
@@ -141,13 +140,17 @@ def test_hints_use_whole_words_where_the_line_allows(english) -> None:
 
 
 def game_modules(game_id: str) -> list:
-    """The modules of a game's screens: its own and the rooms named after it."""
-    main = ui_games.SCREENS[game_id].module
+    """The modules of a game's screens: its package and every module in it."""
+    main = games.info(game_id).screens
     return [module for module in ui_modules()
-            if module.__name__ == main or module.__name__.startswith(main + "_")]
+            if module.__name__ == main or module.__name__.startswith(main + ".")]
 
 
-@pytest.mark.parametrize("game_id", sorted(ui_games.SCREENS))
+#: Every game's Help, as its screens package gives it.
+GUIDES = {info.game_id: ui_games.game_screens(info.game_id).guide for info in games.GAMES}
+
+
+@pytest.mark.parametrize("game_id", sorted(GUIDES))
 def test_the_game_lists_every_screen_it_has_for_its_help_page(game_id) -> None:
     """A new screen of a game cannot be left out of the page's help: every keys its
     rooms make are in the table's ``all_keys`` (a place shared by several hints once)."""
@@ -335,7 +338,7 @@ def test_a_help_screen_draws_its_headings_with_a_rule() -> None:
 
 def test_the_word_question_names_the_word_that_is_due(english, monkeypatch) -> None:
     from companion.ui.canvas import Canvas
-    from companion.ui.card_down import CardDownTable
+    from companion.ui.card_down.table import CardDownTable
 
     said: list[str] = []
     original = Canvas.line
@@ -365,8 +368,8 @@ def test_the_name_picker_says_roll_ends_the_name(english) -> None:
 
 
 def lottery_count(tmp_path=None):
-    from companion.ui.block_lottery_round import ScoreEntry
-    from companion.ui.block_lottery_table import BlockLotteryTable
+    from companion.ui.block_lottery.round_end import ScoreEntry
+    from companion.ui.block_lottery.table import BlockLotteryTable
 
     ctx = Context(rng=random.Random(3), anim_rng=random.Random(0))
     session = Session.start("block-lottery", ["Ann", "Bob"], {})

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.export import score_rows
 from companion.games import replay
 from companion.stats import figures
 from companion.store import Store
+from companion.transcript import score_rows
 from companion.ui.history import GameTable, HistoryMenu, MatchSheet, PlayerCard, history_menu
 from companion.ui.home import home_menu
 from companion.ui.screen import Context, Menu, Message

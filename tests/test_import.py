@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import cli
+from companion.commands.export import export_main
+from companion.commands.importer import import_main, import_text, read_export
+from companion.commands.replay import replay_main
 from companion.errors import ImportRefused
-from companion.export import export_main
 from companion.games import replay
-from companion.importer import import_main, import_text, read_export
-from companion.replay import replay_main
 from companion.stats import figures
 from companion.store import Store
 

@@ -17,8 +17,8 @@ from companion_cli import companion
 from test_import import Ticks, export_all, play_scoreboard, run_import
 
 from companion.bench.device import IMPORT_RUN, big_export
+from companion.commands.importer import LINE_MAX, import_text
 from companion.errors import ImportRefused
-from companion.importer import LINE_MAX, import_text
 from companion.stats import figures
 from companion.store import Store
 

@@ -45,3 +45,19 @@ def test_a_circle_is_found(tmp_path: Path, code_a: str, code_b: str) -> None:
     graph = {n: imports_of(n, p, set(modules)) for n, p in modules.items()}
     assert circles(graph) == [["pkg.a", "pkg.b"]]
 
+
+def test_a_circle_through_a_packages_init_is_found(tmp_path: Path) -> None:
+    # pkg.a imports a module of pkg.game, whose __init__ runs first and imports a module
+    # that imports pkg.a: a circle although pkg.game.draw itself imports nothing.
+    package = tmp_path / "pkg"
+    (package / "game").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.game.draw import word\n")
+    (package / "game" / "__init__.py").write_text("from pkg.game.table import Table\n")
+    (package / "game" / "draw.py").write_text("word = 1\n")
+    (package / "game" / "table.py").write_text("from pkg.a import thing\n")
+    modules = {module_name(p, tmp_path): p for p in sorted(package.rglob("*.py"))}
+    graph = {n: imports_of(n, p, set(modules)) for n, p in modules.items()}
+    assert circles(graph) == [["pkg.a", "pkg.game", "pkg.game.table"]]
+    assert "pkg" not in graph["pkg.game.table"]  # the package above it ran before it
+

@@ -163,7 +163,7 @@ def test_the_installed_package_holds_the_compiled_catalogs_only(tmp_path):
 def test_lang_check_without_the_catalogs_sources_says_so_in_one_line(tmp_path, monkeypatch):
     import io
 
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     monkeypatch.setattr(langcheck, "TEMPLATE", tmp_path / "companion.pot")
     out = io.StringIO()
@@ -203,7 +203,7 @@ def test_the_simulators_legend_fits_an_80_by_24_terminal_in_every_language(code)
 def test_the_scoreboard_is_one_word_on_the_device_and_the_pages():
     from companion import games
     from companion.remote.web import views
-    from companion.ui.scoreboard import ScoreboardSetup
+    from companion.ui.scoreboard.table import ScoreboardSetup
     from companion.ui.tools import tools_menu
 
     lang.use("de")

@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 from companion import lang
+from companion.commands.inspect import Inspector, long_names
 from companion.session import Session
 from companion.ui.games import table_screen
-from companion.ui.inspect import Inspector, long_names
 from companion.ui.screen import Context, Menu
 
 
@@ -104,7 +104,7 @@ def test_the_all_token_has_five_letters_in_its_prize_space(speak):
 def test_a_prize_space_is_measured_at_one_prize_not_three():
     """The points under a prize space are one prize's (99 at most), so lang-check fills
     them so; the points a hand wins elsewhere are three prizes' (297)."""
-    from companion.langcheck import filled
+    from companion.commands.langcheck import filled
 
     assert filled("{points} pkt", "pl", "{points} pt") == "99 pkt"
     assert filled("{points} pkt", "pl") == "297 pkt"
@@ -147,7 +147,7 @@ def test_card_downs_draw_pile_is_said_whole_beside_a_short_name(speak):
 def _hand_result(names, caller, bust, winner):
     """The first hand's result: ``bust`` draws three cards more (a roll of 1) and goes
     over 75, ``winner`` has the best total, ``caller`` calls as soon as the rules let."""
-    from companion.ui.final_count import HandResult
+    from companion.ui.final_count.table import HandResult
 
     session, screen = table("final-count", names)
     match = session.match
@@ -267,7 +267,7 @@ def test_an_accented_capital_under_the_highlighted_row_stays_off_its_bar(speak):
     import test_card_down as rules
 
     from companion.games import card_down
-    from companion.ui.card_down_turns import ColourMenu
+    from companion.ui.card_down.turns import ColourMenu
 
     speak("es")
     session, screen = table("card-down", ["Ana", "Eva", "Luz"])
@@ -305,7 +305,7 @@ def test_a_no_break_space_keeps_its_words_on_one_line():
 
 def test_the_font_draws_a_no_break_space_as_the_space():
     from companion import font
-    from companion.langcheck import undrawable
+    from companion.commands.langcheck import undrawable
     from companion.ui.canvas import Canvas
 
     for space in ("\u00a0", "\u202f"):
@@ -319,7 +319,7 @@ def test_the_font_draws_a_no_break_space_as_the_space():
 
 
 def test_lang_check_measures_a_no_break_phrase_as_one_word():
-    from companion.langcheck import Place
+    from companion.commands.langcheck import Place
 
     assert Place(6, 2).overflow("Ann\u202f: sortie") is None
     assert "longer than a line" in Place(4, 2).overflow("Ann\u202f: sortie")
@@ -331,7 +331,7 @@ def test_lang_check_measures_a_no_break_phrase_as_one_word():
 def test_a_walk_through_settings_language_stays_in_its_own(speak):
     """Choosing Deutsch under Settings > Language during a French walk: the walk speaks
     French again at once, so what it meets is filed under French."""
-    from companion.ui.inspect import Walk
+    from companion.commands.inspect import Walk
     from companion.ui.language import language_menu
 
     speak("fr")
@@ -351,8 +351,8 @@ def test_a_walk_through_settings_language_stays_in_its_own(speak):
 def test_the_page_says_card_downs_colours_and_suits_in_words(speak):
     import test_card_down as rules
 
-    from companion.remote import pads
     from companion.remote.web import views
+    from companion.ui import pads
 
     speak("es")
     card = rules.card("7 blue spades")

@@ -13,9 +13,9 @@ import pytest
 
 import companion.lang as lang
 from companion import font
-from companion.backup import backup_main
+from companion.commands.backup import backup_main
+from companion.commands.importer import import_main, import_text
 from companion.errors import ImportRefused, StoreError
-from companion.importer import import_main, import_text
 from companion.remote.protocol import COMMANDS, EOL
 from companion.remote.serial import Console
 from companion.stats import figures, format_table, stats_main

@@ -10,10 +10,10 @@ import re
 import pytest
 
 from companion import lang
+from companion.commands.inspect import Inspector, long_names
 from companion.lang import npgettext, pgettext
 from companion.session import Session
 from companion.ui.games import table_screen
-from companion.ui.inspect import Inspector, long_names
 from companion.ui.screen import Context, Menu
 
 TRANSLATED = tuple(code for code in lang.LANGUAGES if code != "en")
@@ -95,7 +95,7 @@ def test_count_ups_result_keeps_its_score_beside_a_long_name(spoken):
     session = Session.start("count-up-21", list(names), {"games_to_win": 2})
     for event in rules.one_sided_game("Ann", range(1, 9)):  # 8-0, names[0] leading
         session.apply({**event, "player": names[0] if event["player"] == "Ann" else names[1]})
-    from companion.ui.count_up import GameResult
+    from companion.ui.count_up.table import GameResult
 
     result = GameResult(table_screen(session, Menu("Home", [])), 0)
     texts, problems = drawn(result)

@@ -20,25 +20,25 @@ from babel.messages.extract import extract_from_file
 import companion.lang as lang
 from companion.session import Session
 from companion.ui import canvas as canvas_module
-from companion.ui.block_lottery_draw import describe_event
-from companion.ui.block_lottery_round import RoundOver
-from companion.ui.block_lottery_table import BlockLotteryTable
-from companion.ui.card_down import CardDownSetup, CardDownTable
-from companion.ui.card_down_turns import CardPicker, WordQuestion
-from companion.ui.full_counter import FullCounterTable
-from companion.ui.full_counter_cards import card_of, label
-from companion.ui.full_counter_deck import DeckScreen
-from companion.ui.full_counter_turns import CardsHeld
+from companion.ui.block_lottery.draw import describe_event
+from companion.ui.block_lottery.round_end import RoundOver
+from companion.ui.block_lottery.table import BlockLotteryTable
+from companion.ui.card_down.table import CardDownSetup, CardDownTable
+from companion.ui.card_down.turns import CardPicker, WordQuestion
+from companion.ui.full_counter.cards import card_of, label
+from companion.ui.full_counter.deck import DeckScreen
+from companion.ui.full_counter.table import FullCounterTable
+from companion.ui.full_counter.turns import CardsHeld
 from companion.ui.screen import Context, wrap
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = ["companion/ui/full_counter.py", "companion/ui/full_counter_cards.py",
-         "companion/ui/full_counter_turns.py", "companion/ui/full_counter_results.py",
-         "companion/ui/full_counter_deck.py",
-         "companion/ui/card_down.py", "companion/ui/card_down_words.py",
-         "companion/ui/card_down_turns.py", "companion/ui/card_down_hands.py",
-         "companion/ui/block_lottery.py", "companion/ui/block_lottery_draw.py",
-         "companion/ui/block_lottery_table.py", "companion/ui/block_lottery_round.py"]
+FILES = ["companion/ui/full_counter/table.py", "companion/ui/full_counter/cards.py",
+         "companion/ui/full_counter/turns.py", "companion/ui/full_counter/results.py",
+         "companion/ui/full_counter/deck.py",
+         "companion/ui/card_down/table.py", "companion/ui/card_down/words.py",
+         "companion/ui/card_down/turns.py", "companion/ui/card_down/hands.py",
+         "companion/ui/block_lottery/setup.py", "companion/ui/block_lottery/draw.py",
+         "companion/ui/block_lottery/table.py", "companion/ui/block_lottery/round_end.py"]
 KEYWORDS = {"pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3), "lazy": ((1, "c"), 2),
             "_": None, "ngettext": (1, 2), "N_": None}
 FIELD = re.compile(r"(\{[^}]*\})")

@@ -17,11 +17,11 @@ import companion.lang as lang
 import companion.timer as table_timer
 from companion.session import Session
 from companion.ui.canvas import Canvas
-from companion.ui.count_up import PASS, CountUpTable
-from companion.ui.final_count import FinalCountSetup, FinalCountTable
+from companion.ui.count_up.table import PASS, CountUpTable
+from companion.ui.final_count.table import FinalCountSetup, FinalCountTable
 from companion.ui.quit import QuitUnsaved
 from companion.ui.resume import resume_offer
-from companion.ui.scoreboard import ScoreboardSetup, ScoreboardTable
+from companion.ui.scoreboard.table import ScoreboardSetup, ScoreboardTable
 from companion.ui.screen import Context, Menu
 from companion.ui.timer import SandTimerScreen
 

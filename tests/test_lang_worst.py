@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import agreement, font, lang, names, worst
-from companion.langcheck import check_language, filled
+from companion import font, lang, names
+from companion.commands import agreement, worst
+from companion.commands.langcheck import check_language, filled
 from companion.ui.canvas import CHAR_W
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,7 @@ def test_lang_check_json_says_what_it_filled_and_walks_the_screens():
 def _catalog(tmp_path: Path, monkeypatch, pairs: list[tuple[str, str, str]]) -> dict:
     """check_language of a made-up language "xx" holding ``pairs`` (context, English,
     translation)."""
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     pot, po = ['msgid ""\nmsgstr ""\n'], ['msgid ""\nmsgstr "Plural-Forms: nplurals=2; '
                                           'plural=(n != 1);\\n"\n']
@@ -109,7 +110,7 @@ def test_plural_forms_glued_by_hand_are_a_problem(tmp_path, monkeypatch):
 
 
 def test_no_catalog_glues_plural_forms():
-    from companion.langcheck import GLUE, catalog_file
+    from companion.commands.langcheck import GLUE, catalog_file
 
     for code in lang.LANGUAGES[1:]:
         assert GLUE not in catalog_file(code).read_text(encoding="utf-8"), code
@@ -195,14 +196,14 @@ def test_a_label_beside_a_players_name_is_checked_with_the_name(code, english, l
 
 
 def test_each_label_beside_a_name_is_a_message_the_code_has():
-    from companion.langcheck import template
+    from companion.commands.langcheck import template
 
     english = {entry.msgid for entry in template()}
     assert agreement.PERSON_LABELS <= english
 
 
 def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     monkeypatch.setattr(langcheck, "catalog_file", lambda code: tmp_path / "xx.po")
     report = _catalog(tmp_path, monkeypatch, [("screen 21", "{name} went out", "{name} вышел")])
@@ -218,10 +219,16 @@ def test_a_gender_made_up_is_a_lang_check_problem(tmp_path, monkeypatch):
 def test_each_narrower_place_names_a_message_the_code_has():
     """A message filled at less than its placeholder's worst (a prize space's points)
     is one the template holds, with the placeholders it narrows."""
-    from companion.langcheck import fields, template
+    from companion.commands.langcheck import fields, template
+    from companion.games import GAMES
+    from companion.ui.games import game_screens
 
     english = {entry.msgid for entry in template()}
-    for message, values in worst.NARROWER.items():
+    places = {message: values for info in GAMES
+              for message, values in game_screens(info.game_id).narrower.items()}
+    assert places  # the games name some
+    for message, values in places.items():
+        assert worst.narrower(message) == values
         assert message in english, message
         assert set(values) <= fields(message)
         general = worst.worst_values("en")
@@ -244,7 +251,7 @@ def test_each_narrower_place_names_a_message_the_code_has():
 ])
 def test_only_a_form_said_for_one_alone_may_leave_the_number_out(tmp_path, monkeypatch, rule,
                                                                  forms, problems):
-    import companion.langcheck as langcheck
+    import companion.commands.langcheck as langcheck
 
     strings = "".join(f'msgstr[{index}] "{text}"\n' for index, text in enumerate(forms))
     (tmp_path / "t.pot").write_text('msgid ""\nmsgstr ""\n\nmsgid "{n} card"\n'
@@ -297,7 +304,7 @@ def test_the_top_card_line_of_the_card_picker_is_never_cut(code):
     """"sobre F morado corazones" is 24 letters: the card alone then ("F morado
     corazones"), its value, colour and suit all said."""
     from companion.games import card_down as rules
-    from companion.ui.card_down_turns import _on_card
+    from companion.ui.card_down.turns import _on_card
 
     lang.use(code)
     try:

@@ -20,7 +20,6 @@ from companion.cli import build_parser, main
 from companion.clock import ManualClock, monotonic
 from companion.config import Buttons, Config, Dice, Idle
 from companion.errors import RemoteError
-from companion.export import jsonl_lines
 from companion.launch import make_app, serial_console
 from companion.remote import protocol
 from companion.remote import serial as link_module
@@ -40,6 +39,7 @@ from companion.remote.serial import (
     parse_command,
 )
 from companion.sim import sim_board_factory, sim_panel
+from companion.transcript import jsonl_lines
 
 WAIT = 30.0  # generous: only a broken build ever waits this long
 

@@ -22,8 +22,8 @@ from test_import import export_all, play_scoreboard, run_import
 from companion import font
 from companion.club.seasons import parse_seasons, season_table
 from companion.club.web import league
+from companion.commands.importer import import_text
 from companion.errors import BadName, StoreError
-from companion.importer import import_text
 from companion.names import NAME_MAX, check_name, check_players, placeholder_seats, player_key
 from companion.remote.web.pages import player_figures, player_page_data
 from companion.session import Session
@@ -225,9 +225,9 @@ def test_an_import_that_would_overfill_the_roster_imports_nothing(tmp_path: Path
 
 
 def test_placeholder_seats_are_the_set_ups_names_in_seat_order():
-    from companion.ui.count_up import CountUpSetup
+    from companion.ui.count_up.table import CountUpSetup
     from companion.ui.play import SetupScreen
-    from companion.ui.scoreboard import ScoreboardSetup
+    from companion.ui.scoreboard.table import ScoreboardSetup
 
     for setup in (SetupScreen, CountUpSetup, ScoreboardSetup):
         assert placeholder_seats(setup.default_names)

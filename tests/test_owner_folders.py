@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from test_backup import finish_scoreboard
 
-from companion.backup import BackupKeeper
 from companion.device.terminal import NEEDED, STANDARD, TerminalScreen, terminal_size
 from companion.errors import StoreError
 from companion.store import Store
 from companion.store.folders import Mount, mount_of, why_not_writable
+from companion.store.keeper import BackupKeeper
 
 #: The mounts of a Pi with a FAT stick at /media/stick (and one with a space in its name).
 MOUNTS = [
@@ -88,8 +88,8 @@ def service(tmp_path: Path, monkeypatch):
 
 def as_the_service(tmp_path: Path, monkeypatch, stick: Path) -> tuple[Path, list]:
     """:func:`service`'s stick at ``stick``."""
-    import companion.backup as keepers
     import companion.store.backup as backups
+    import companion.store.keeper as keepers
 
     stick.mkdir()
     access, statvfs = os.access, os.statvfs
@@ -186,7 +186,7 @@ def test_a_stick_behind_a_folder_the_user_may_not_enter_is_said_on_the_screen(
 
 def test_backup_to_a_folder_behind_one_the_user_may_not_enter_is_one_line(
         tmp_path: Path, closed_on_the_way) -> None:
-    from companion.backup import backup_log
+    from companion.store.keeper import backup_log
 
     closed, stick = closed_on_the_way
     with Store.in_dir(tmp_path / "state") as store:
@@ -199,7 +199,7 @@ def test_backup_to_a_folder_behind_one_the_user_may_not_enter_is_one_line(
 
 
 def test_a_backup_folder_that_is_not_there_is_said_so(tmp_path: Path) -> None:
-    from companion.backup import backup_log
+    from companion.store.keeper import backup_log
 
     with Store.in_dir(tmp_path / "state") as store:
         finish_scoreboard(store, [])

@@ -39,9 +39,9 @@ import pytest
 from crash_card import Card
 from crash_vfs import VFS_NAME, crash_vfs_or_skip, plugged_in
 
+from companion.commands.export import export_main
+from companion.commands.importer import import_text
 from companion.errors import StoreError
-from companion.export import export_main
-from companion.importer import import_text
 from companion.session import Session
 from companion.store import PUBLISHED_STATE, Store
 

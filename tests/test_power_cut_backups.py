@@ -35,11 +35,12 @@ from test_power_cut import (  # noqa: F401 - fixtures
     snapshot,
 )
 
-from companion.backup import BackupKeeper, backup_log, restore_main
+from companion.commands.backup import restore_main
 from companion.errors import StoreError
 from companion.session import Session
 from companion.store import BACKUP_SUFFIX, Store
 from companion.store.backup import open_backup
+from companion.store.keeper import BackupKeeper, backup_log
 
 Images = dict[str, list[tuple[str, dict[str, bytes]]]]
 

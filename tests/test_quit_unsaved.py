@@ -238,7 +238,7 @@ def test_a_log_that_refuses_at_start_makes_no_note_and_says_nothing_old(tmp_path
 @pytest.mark.parametrize("count", [1, 10, 99_999])
 def test_the_question_fits_the_panel_and_says_all(count: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.ui.inspect import Inspector
+    from companion.commands.inspect import Inspector
     from companion.ui.screen import Menu
 
     question = QuitUnsaved(count, lambda ctx: None, Menu("Home", []))

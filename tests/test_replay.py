@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.commands.replay import replay_main
 from companion.games.final_count import FinalCount
-from companion.replay import parse_option, replay_main
+from companion.jsonlines import parse_option
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
@@ -156,8 +157,9 @@ def test_usage_problems_exit_2_with_one_line(tmp_path: Path, kwargs, message,
                                              monkeypatch) -> None:
     import companion.games as registry
 
-    unbuilt = registry.GameInfo("not-built-yet", "Not Built", "companion.games.not_built")
-    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, unbuilt))
+    unbuilt = registry.GameInfo("not-built-yet", "Not Built", "companion.games.not_built",
+                                "companion.ui.not_built")
+    monkeypatch.setattr(registry, "GAMES", [*registry.GAMES, unbuilt])
     kwargs.setdefault("players", "Ann,Bob")
     status, out, err = run(tmp_path, lines(CALL), **kwargs)
     assert (status, out) == (2, "")

@@ -7,7 +7,7 @@ import pytest
 
 from companion.store import Store
 from companion.ui.canvas import BODY_TOP, Canvas, text_width
-from companion.ui.final_count import FinalCountSetup, FinalCountTable
+from companion.ui.final_count.table import FinalCountSetup, FinalCountTable
 from companion.ui.history import history_menu
 from companion.ui.home import home_menu, start_screen
 from companion.ui.roster import LETTERS, LetterPicker, PlayerPicker

@@ -21,10 +21,10 @@ from test_link import ok, owned, run  # noqa: F401  (owned is a fixture)
 from web_device import Device, physical_config
 
 from companion import cli, po
+from companion.commands.replay import replay_main
 from companion.errors import IllegalEvent, typed_number, written
 from companion.games import new_match
 from companion.remote.web.pages import player_figures
-from companion.replay import replay_main
 from companion.stats import figures
 from companion.stats.report import stats_main
 from companion.store import Store
@@ -161,7 +161,7 @@ def test_an_export_with_a_bom_imports_from_standard_input(exported: str, tmp_pat
                                                           monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(BOM + exported))
     out, err = io.StringIO(), io.StringIO()
-    from companion.importer import import_main
+    from companion.commands.importer import import_main
 
     assert import_main(str(tmp_path / "c"), "-", out=out, err=err) == 0, err.getvalue()
 
@@ -240,7 +240,7 @@ def test_bar_an_empty_config_path_is_a_usage_error(args) -> None:
 
 
 def test_backup_counts_say_one_match() -> None:
-    from companion.backup import _counts
+    from companion.commands.backup import _counts
 
     assert _counts({"matches": 1, "events": 1, "players": 1}) == "1 match, 1 event, 1 player"
     assert _counts({"matches": 2, "events": 0, "players": 3}) == "2 matches, 0 events, 3 players"

@@ -8,7 +8,7 @@ import random
 from companion_cli import play_export_replay
 
 from companion.games.scoreboard import Scoreboard
-from companion.ui.scoreboard import POINT_STEPS
+from companion.ui.scoreboard.table import POINT_STEPS
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

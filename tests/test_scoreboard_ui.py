@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 from companion.session import Session
 from companion.ui.play import Standings
-from companion.ui.scoreboard import (
+from companion.ui.scoreboard.table import (
     GameOver,
     NumberPicker,
     ScoreboardSetup,

@@ -4,7 +4,7 @@ pieces of text (or a die and a piece of text) touch or overlap, and no count rea
 wrong ("1 dice").
 
 Each game is walked by seeded random presses on its own screens (the product's screen
-walker, companion.ui.inspect, which ``companion lang-check`` runs too), with every
+walker, companion.commands.inspect, which ``companion lang-check`` runs too), with every
 player named at the 12-character cap in the widest letters of the language. Screens a
 walk cannot reach at their largest (scores in the thousands, 15 dice, an 800-card deck,
 ten players) are set up directly. English must be whole; a translation may only show
@@ -21,11 +21,11 @@ import pytest
 from lang_known import check_only_known, entry
 
 from companion import lang
+from companion.commands.inspect import GAMES, SEEDS, Inspector, Walk, long_names
 from companion.games import engine
 from companion.session import Session
 from companion.ui.canvas import Canvas
 from companion.ui.games import table_screen
-from companion.ui.inspect import GAMES, SEEDS, Inspector, Walk, long_names
 from companion.ui.keys import Key, Keys
 from companion.ui.screen import Context, Menu, Screen
 
@@ -298,8 +298,8 @@ def test_the_tools_at_their_largest_fit(inspector, every_language):
 
 
 def test_the_setup_editors_fit(inspector):
-    from companion.ui.block_lottery import BlockLotterySetup
-    from companion.ui.full_counter import DeckScreen, FullCounterSetup
+    from companion.ui.block_lottery.setup import BlockLotterySetup
+    from companion.ui.full_counter.table import DeckScreen, FullCounterSetup
 
     setup = FullCounterSetup(None, list(LONG_NAMES[:5]))
     deck = DeckScreen(setup)
@@ -351,8 +351,8 @@ def test_full_counter_counted_at_its_largest_fits(inspector, every_language):
 
 
 def test_card_down_at_ten_players_fits_on_every_entry_screen(inspector, every_language):
-    from companion.ui.card_down_hands import SumPicker
-    from companion.ui.card_down_turns import CardPicker, ColourMenu
+    from companion.ui.card_down.hands import SumPicker
+    from companion.ui.card_down.turns import CardPicker, ColourMenu
 
     session = Session.start("card-down", list(long_names(every_language)), {})
     ctx = Context(rng=random.Random(1))
@@ -434,7 +434,7 @@ def test_the_settings_screen_at_its_longest_fits(inspector):
 
 def test_card_down_says_how_many_more_players_in_words():
     from companion.table.seats import Seats
-    from companion.ui.card_down import _counts_line
+    from companion.ui.card_down.table import _counts_line
 
     names = list(LONG_NAMES)
     line = _counts_line({name: 7 for name in names}, names[0], "left", Seats(names))

@@ -12,11 +12,11 @@ import pytest
 
 from companion.cli import state_dir_note
 from companion.clock import ManualClock
+from companion.commands.selftest import Service, pattern_picture, run_selftest, selftest_main
 from companion.config import Config, Display
 from companion.device.board import SimBoard
 from companion.device.display import Panel, RecordingSerial, open_device
 from companion.errors import CompanionError
-from companion.selftest import Service, pattern_picture, run_selftest, selftest_main
 
 
 def NO_SPEAKER(config):  # noqa: N802 - a constant-like stand-in for the speaker check
@@ -145,7 +145,7 @@ def test_a_running_service_is_named_with_the_command(monkeypatch):
     def must_not_run(*args, **kwargs):
         raise AssertionError("selftest touched the pins while the service runs")
 
-    monkeypatch.setattr("companion.selftest.selftest_on_device", must_not_run)
+    monkeypatch.setattr("companion.commands.selftest.selftest_on_device", must_not_run)
     service = FakeService(active=True)
     with pytest.raises(CompanionError) as caught:
         selftest_main(Config(), io.StringIO(), service=service)
@@ -163,7 +163,7 @@ def test_stop_service_stops_it_and_starts_it_again(monkeypatch):
         assert service.calls == ["stop"]
         raise KeyboardInterrupt  # even when the test is cut short
 
-    monkeypatch.setattr("companion.selftest.selftest_on_device", checks)
+    monkeypatch.setattr("companion.commands.selftest.selftest_on_device", checks)
     out = io.StringIO()
     with pytest.raises(KeyboardInterrupt):
         selftest_main(Config(), out, service=service, stop_service=True)

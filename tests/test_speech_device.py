@@ -16,11 +16,11 @@ from test_speech_engine import SlowWords
 
 from companion.bench.device import FINAL_COUNT_GAME
 from companion.clock import ManualClock
+from companion.commands.selftest import run_selftest
 from companion.config import Config, Timer, Ui
 from companion.device.speaker import Output, Speaker
 from companion.errors import IllegalEvent, SpeechProblem
 from companion.launch import make_app
-from companion.selftest import run_selftest
 from companion.session import Session
 from companion.sim import ScriptRunner, Step, sim_board_factory, sim_panel
 from companion.ui.screen import Screen
@@ -132,7 +132,7 @@ class Table:
 
 def final_count(players=("Ann", "Bob", "Cy")):
     def root(ctx):
-        from companion.ui.final_count import FinalCountTable
+        from companion.ui.final_count.table import FinalCountTable
         from companion.ui.home import home_menu
 
         session = Session.start("final-count", list(players), store=ctx.store,

@@ -423,11 +423,12 @@ def test_random_legal_games_never_fail_and_never_leave_stale_words(game, languag
     assert slow.speaker.waiting is None and slow.speaker.speaking is None
 
 
-@pytest.mark.parametrize("module", ["words", "announcer", "final_count", "full_counter",
-                                    "card_down", "block_lottery", "count_up", "scoreboard"])
+@pytest.mark.parametrize("module", [
+    "ui.spoken", "speech.announcer", "ui.final_count.aloud", "ui.full_counter.aloud",
+    "ui.card_down.aloud", "ui.block_lottery.aloud", "ui.count_up.aloud", "ui.scoreboard.aloud"])
 def test_the_worked_examples_of_each_games_words_hold(module):
     import doctest
     import importlib
 
-    tested = doctest.testmod(importlib.import_module(f"companion.speech.{module}"))
+    tested = doctest.testmod(importlib.import_module(f"companion.{module}"))
     assert tested.attempted > 0 and tested.failed == 0

@@ -91,7 +91,7 @@ def test_the_limit_grows_with_the_words_and_shrinks_with_the_rate():
 
 def test_the_selftest_speaker_line_with_a_stuck_player(monkeypatch):
     """The selftest said its phrase through say_and_wait, which waited for ever."""
-    from companion import selftest
+    from companion.commands import selftest
     from companion.config import Config
     from companion.device import speaker
 

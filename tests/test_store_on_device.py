@@ -14,7 +14,7 @@ import pytest
 
 from companion.gamelog import GameLog
 from companion.store import Store
-from companion.ui.final_count import FinalCountSetup, FinalCountTable
+from companion.ui.final_count.table import FinalCountSetup, FinalCountTable
 from companion.ui.home import home_menu, start_screen
 from companion.ui.screen import Context, Message
 

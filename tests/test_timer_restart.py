@@ -343,8 +343,8 @@ def test_an_old_log_without_the_option_still_loads_and_takes_timer_from_the_conf
 
 
 def test_export_and_import_carry_the_timer(tmp_path: Path) -> None:
-    from companion.export import export_main
-    from companion.importer import import_text
+    from companion.commands.export import export_main
+    from companion.commands.importer import import_text
     from companion.session import Session
 
     timed = {"turn": 600, "mode": "clock"}

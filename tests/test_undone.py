@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.export import export_main
+from companion.commands.export import export_main
+from companion.commands.importer import import_text
 from companion.games import engine
-from companion.importer import import_text
 from companion.session import Session
 from companion.store import Store
 from companion.ui.history import MatchMoves, MatchSheet

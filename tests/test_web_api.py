@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_device import Device
 
-from companion.export import export_main
+from companion.commands.export import export_main
 from companion.remote import commands
 from companion.remote.web.asgi import build_app
 from companion.remote.web.body import MAX_BODY
@@ -320,7 +320,7 @@ def test_commands_are_the_ones_the_serial_console_uses(device) -> None:
 def test_a_paired_phone_downloads_a_backup_that_restores(device, tmp_path) -> None:
     import zipfile
 
-    from companion.backup import restore_main
+    from companion.commands.backup import restore_main
     from companion.store import Store
 
     one_line_error(device.client.get("/api/backup"), 401)  # paired phones only

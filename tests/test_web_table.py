@@ -12,11 +12,11 @@ from test_web_api import Device
 
 from companion.errors import IllegalEvent
 from companion.games import new_match
-from companion.remote.pads import pads
 from companion.remote.web import views
 from companion.session import Session
 from companion.ui.canvas import Canvas
-from companion.ui.final_count import FinalCountTable
+from companion.ui.final_count.table import FinalCountTable
+from companion.ui.pads import pads
 
 GAMES = [("final-count", ["Ann", "Bob", "Cy"]), ("block-lottery", ["Ann", "Bob"]),
          ("card-down", ["Ann", "Bob"]), ("full-counter", ["Ann", "Bob"]),

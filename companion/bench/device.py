@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from companion.bench.targets import SPOKEN
+from companion.games import title
 
 FULL_FRAME = 128 * 64 // 8
 
@@ -105,7 +106,7 @@ def cold_start(runs: int) -> dict[str, float]:
 
 def _final_count_root(ctx: Any) -> Any:
     from companion.session import Session
-    from companion.ui.final_count import FinalCountTable
+    from companion.ui.final_count.table import FinalCountTable
     from companion.ui.home import home_menu
 
     session = Session.start("final-count", ["Ann", "Bob", "Cy"], store=ctx.store)
@@ -159,7 +160,8 @@ FINAL_COUNT_GAME = FINAL_COUNT_HAND * 6
 def final_count_script() -> str:
     """The whole game as a ``companion sim --script`` file (start it with ``--new
     final-count --players Ann,Bob,Cy``)."""
-    lines = ["# Final Count, Ann Bob Cy, six hands to 340: see companion/bench/device.py"]
+    lines = [f"# {title('final-count')}, Ann Bob Cy, six hands to 340: see "
+             "companion/bench/device.py"]
     return "\n".join(lines + [press.upper() for press in FINAL_COUNT_GAME]) + "\n"
 
 
@@ -250,7 +252,7 @@ def store_commit(events: int) -> dict[str, float]:
 #: (KiB), the exit status and the seconds it took, as JSON.
 IMPORT_RUN = """
 import json, os, resource, sys, time
-from companion.importer import import_main
+from companion.commands.importer import import_main
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 began = time.perf_counter()
 with open(os.devnull, "w") as out:

@@ -106,7 +106,7 @@ class TimedSpeech:
 def _final_count_table(ctx: Any) -> Any:
     """Final Count for Ann, Bob and Cy, its words heard (the session's listeners)."""
     from companion.session import Session
-    from companion.ui.final_count import FinalCountTable
+    from companion.ui.final_count.table import FinalCountTable
     from companion.ui.home import home_menu
 
     session = Session.start("final-count", ["Ann", "Bob", "Cy"], store=ctx.store,

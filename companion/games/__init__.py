@@ -1,17 +1,24 @@
-"""The rule engines, one module per game, and the registry that names them.
+"""The rule engines, one module per game, and the registry that names every game.
 
 Each game is a :class:`~companion.games.base.Match` subclass. ``GAMES`` lists every game
-the device shows in its menu, in menu order, with the engine if it is built yet::
+the device shows in its menu, in menu order: a game is its engine module (here), its
+screens package (:mod:`companion.ui`, one package a game: the setup and the table, the
+phone's pads, its words aloud, its Help) and its one line here, which names both by
+module path, so nothing else anywhere keeps a list of games (docs/adding-a-game.md)::
 
     >>> from companion.games import new_match
     >>> new_match("final-count", ["Ann", "Bob"], {"hit_goal": True}).options["hit_goal"]
     True
+
+A game that lives outside the package (a test's, a club's own) joins with
+:func:`register` and leaves with :func:`unregister`.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -19,36 +26,72 @@ from companion.errors import UnknownGame, written
 from companion.games.base import Event, Expect, Match
 from companion.lang import lazy, pgettext
 
-__all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "replay",
-           "unit"]
+__all__ = ["GAMES", "Event", "Expect", "Match", "GameInfo", "engine", "new_match", "register",
+           "replay", "unit", "unregister"]
 
 
 class GameInfo(NamedTuple):
-    """A game: its id, its title, where its engine lives, whether the main menu lists it
-    (the scoreboard is for any other game and lives under Tools), and what its scores
-    are counted by at the table: a Final Count is played in hands, Block Lottery in
-    rounds, the match games in games."""
+    """A game: its id, its title, where its engine lives (``module``: its ``MATCH`` is
+    the Match subclass), where its screens live (``screens``: a package or module whose
+    ``SCREENS`` is a :class:`companion.ui.games.GameScreens`), whether the main menu
+    lists it (the scoreboard is for any other game and lives under Tools), and what its
+    scores are counted by at the table: "hand", "round" or "game"."""
 
     game_id: str
-    #: The five games keep the names their rule sheets print; the Scoreboard's is a
-    #: lazy message, said in the language of the moment (read it with :func:`title`).
+    #: The games keep the names their rule sheets print; the Scoreboard's is a lazy
+    #: message, said in the language of the moment (read it with :func:`title`).
     title: str | lazy
     module: str
+    screens: str
     in_menu: bool = True
     unit: str = "round"
 
 
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo("final-count", "Final Count", "companion.games.final_count", unit="hand"),
-    GameInfo("full-counter", "Full Counter", "companion.games.full_counter", unit="game"),
-    GameInfo("card-down", "Final Card-Down", "companion.games.card_down", unit="game"),
-    GameInfo("block-lottery", "Block Lottery", "companion.games.block_lottery"),
-    GameInfo("count-up-21", "Count Up 21", "companion.games.count_up", unit="game"),
+#: Every game, in menu order: the one place a game is named with its engine and screens.
+GAMES: list[GameInfo] = [
+    GameInfo("final-count", "Final Count", "companion.games.final_count",
+             "companion.ui.final_count", unit="hand"),
+    GameInfo("full-counter", "Full Counter", "companion.games.full_counter",
+             "companion.ui.full_counter", unit="game"),
+    GameInfo("card-down", "Final Card-Down", "companion.games.card_down",
+             "companion.ui.card_down", unit="game"),
+    GameInfo("block-lottery", "Block Lottery", "companion.games.block_lottery",
+             "companion.ui.block_lottery"),
+    GameInfo("count-up-21", "Count Up 21", "companion.games.count_up",
+             "companion.ui.count_up", unit="game"),
     # Not a game with a rule sheet but the device's own tool: its name is translated,
     # the same words under Tools, on the table's screen, in History and on the pages.
     GameInfo("scoreboard", lazy("screen 21", "Scoreboard"), "companion.games.scoreboard",
-             in_menu=False),
-)
+             "companion.ui.scoreboard", in_menu=False),
+]
+
+
+def register(info: GameInfo) -> GameInfo:
+    """Add a game that lives outside this package: its line, as the games' own above,
+    goes after the others (the menu lists it last). ValueError when its id is taken or
+    is not a game id (lowercase letters, digits and dashes, as events and the command
+    line write it): a programmer's mistake, said at once."""
+    if not _GAME_ID.fullmatch(info.game_id):
+        raise ValueError(f"a game id is lowercase letters, digits and dashes, not "
+                         f"{info.game_id!r}")
+    if any(known.game_id == info.game_id for known in GAMES):
+        raise ValueError(f"a game {info.game_id!r} is registered already")
+    GAMES.append(info)
+    return info
+
+
+def unregister(game_id: str) -> None:
+    """Take back a game :func:`register` added (nothing when it is not there)."""
+    GAMES[:] = [info for info in GAMES if info.game_id != game_id]
+
+
+def info(game_id: str) -> GameInfo | None:
+    """The registry line of ``game_id`` (None for a game this device does not know)."""
+    return next((line for line in GAMES if line.game_id == game_id), None)
+
+
+#: What a game id may be ("final-count", "count-up-21").
+_GAME_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def engine(game_id: str) -> type[Match]:

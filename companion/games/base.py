@@ -57,7 +57,7 @@ class Said(Mapping[Any, str]):
 
     def text(self, key: Any) -> lazy:
         """The lazy text of ``key``: its place and English, to be said in any language
-        (companion.worst measures every language's longest)."""
+        (companion.commands.worst measures every language's longest)."""
         return self._texts[key]
 
     def __repr__(self) -> str:

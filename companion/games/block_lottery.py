@@ -47,7 +47,7 @@ from companion.games.base import (
 )
 from companion.lang import _, and_list, lazy, ngettext, npgettext, pgettext
 from companion.table import scores
-from companion.table.bag import LOTTERY_TOKENS
+from companion.table.bag import ALL, LOTTERY_TOKENS, NONE
 from companion.table.dice import SIDES
 from companion.table.seats import Seats
 
@@ -66,8 +66,6 @@ MIN_BLOCK = 3
 ROUNDS = 3
 #: Spaces on each prize card; the first token drawn goes on the lowest.
 SPACES = 3
-#: The token no die scores on, and the token every die scores on.
-NONE, ALL = "NONE", "ALL"
 #: Printed prize values, lowest space first, one row per round (BL2). The companion only
 #: uses them as the default: the printed cards may differ (option ``prizes``).
 DEFAULT_PRIZES: tuple[tuple[int, ...], ...] = ((1, 2, 3), (2, 3, 4), (3, 4, 5))

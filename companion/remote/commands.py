@@ -43,8 +43,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.chance import PHYSICAL, from_afar
-from companion.config import physical
+from companion.chance import PHYSICAL, from_afar, physical
 from companion.errors import IllegalEvent, RemoteError, RosterFull, UnknownGame, written
 from companion.lang import _
 from companion.names import check_name, seated_spellings

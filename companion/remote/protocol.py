@@ -29,7 +29,8 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from companion.errors import BadName, RemoteError
-from companion.export import load_json
+from companion.games import title
+from companion.jsonlines import load_json
 from companion.lang import _
 from companion.names import check_players
 from companion.remote import commands
@@ -88,8 +89,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
      "unfinished: ERR OPEN, unless --force (it is kept as abandoned)"),
     ("LEAVE", "end the unfinished game (kept as abandoned) and go to the main menu"),
     ("EVENT {json}", 'apply an event, e.g. EVENT {"type": "call", "player": "Ann"}'),
-    ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal, Block "
-             "Lottery's pool or its next lottery token)"),
+    ("ROLL", "press ROLL: roll for the player whose turn it is (or the Hit Goal, "
+             f"{title('block-lottery')}'s pool or its next lottery token)"),
     ("UNDO", "take back the last event that counts (kept, marked undone; drawn again, a "
              "roll comes back the same)"),
     ("HISTORY [n]", f"the last n finished matches (default {HISTORY_DEFAULT}, "
@@ -319,7 +320,7 @@ def _parse_player(name: str, rest: str) -> Command:
 
 
 def _parse_new(rest: str) -> tuple[str, list[str], dict[str, Any], bool]:
-    from companion.replay import parse_option
+    from companion.jsonlines import parse_option
 
     usage = _("usage: {usage}").format(
         usage="NEW game Name,Name[,...] [option=value ...] [--force]")

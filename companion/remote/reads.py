@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.config import physical
+from companion.chance import physical
 from companion.errors import CompanionError, RemoteError, written
 from companion.lang import _, ngettext
-from companion.remote.pads import pads
+from companion.ui.pads import pads
 
 if TYPE_CHECKING:
     from companion.app import App
@@ -140,8 +140,8 @@ def export_args(ref: object, fmt: object) -> tuple[str, str]:
 def export(app: App, ref: str = "current", fmt: str = "jsonl") -> list[str]:
     """A match as the lines ``companion export`` writes: ``ref`` is ``current`` (the
     game on the screen, or the unfinished one in the log), ``last`` or a match id."""
-    from companion.export import csv_text, jsonl_lines
     from companion.store import MatchRecord
+    from companion.transcript import csv_text, jsonl_lines
 
     ref, fmt = export_args(ref, fmt)
     session = app.current_session() if ref == "current" else None

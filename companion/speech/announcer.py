@@ -2,7 +2,7 @@
 
 An :class:`Announcer` listens to every game session on the app's owner thread (it is
 one of ``ctx.listeners``), asks the game's words what an event says
-(:mod:`companion.speech.words`), keeps the kinds ``[speech] say`` lists, and hands them
+(:mod:`companion.ui.spoken`), keeps the kinds ``[speech] say`` lists, and hands them
 on: each :class:`Announcement` to its ``outlets`` (the speech log of ``companion sim
 --speech-log``, the table page's stream) whether or not a sound is made, and one
 event's words together to the table's voice (:class:`companion.speech.voice.TableVoice`),
@@ -25,7 +25,6 @@ menu or in Tools)::
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import time
@@ -35,37 +34,30 @@ from typing import IO, Any, NamedTuple
 from companion import lang
 from companion.errors import CompanionError
 from companion.lang import _
-from companion.speech.words import GameWords, Said, numbers_aloud
+from companion.ui.games import game_screens, has_screens
+from companion.ui.spoken import GameWords, Said, numbers_aloud
 
 log = logging.getLogger("companion")
 
-#: Each game's own words (module:class, imported when the game first says something); a
-#: game not listed (a match from a newer device) says what every game says (its turns,
-#: its refusals, the timer).
-GAME_WORDS: dict[str, str] = {
-    "final-count": "companion.speech.final_count:FinalCountWords",
-    "full-counter": "companion.speech.full_counter:FullCounterWords",
-    "card-down": "companion.speech.card_down:CardDownWords",
-    "block-lottery": "companion.speech.block_lottery:BlockLotteryWords",
-    "count-up-21": "companion.speech.count_up:CountUpWords",
-    "scoreboard": "companion.speech.scoreboard:ScoreboardWords",
-}
-#: Words every game shares.
+#: Words every game shares, all that a game without words of its own says (a match from
+#: a newer device: its turns, its refusals, the timer).
 COMMON_WORDS = GameWords()
-_made: dict[str, GameWords] = {}
+#: Each game's own words, made once (by their class: the ``words`` of the game's
+#: screens, :class:`companion.ui.games.GameScreens`).
+_made: dict[type, GameWords] = {}
 #: How many moments of words are kept for :meth:`Announcer.repeat` and undo.
 KEPT = 50
 
 
 def words_for(game_id: str | None) -> GameWords:
-    """The words of the game ``game_id`` (the common words for any other)."""
-    where = GAME_WORDS.get(game_id or "")
-    if where is None:
+    """The words of the game ``game_id``, as its screens package says them (the common
+    words for a game without its own, or one this device does not know)."""
+    kind = game_screens(game_id).words if game_id and has_screens(game_id) else None
+    if kind is None:
         return COMMON_WORDS
-    if where not in _made:
-        module, _, name = where.partition(":")
-        _made[where] = getattr(importlib.import_module(module), name)()
-    return _made[where]
+    if kind not in _made:
+        _made[kind] = kind()
+    return _made[kind]
 
 
 class Announcement(NamedTuple):

@@ -24,8 +24,10 @@ from companion.errors import BadSetup
 from companion.lang import pgettext
 from companion.table.dice import TOKEN_EVENT, entered
 
-#: The eight tokens of Block Lottery: one per die face, plus NONE and ALL.
-LOTTERY_TOKENS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "NONE", "ALL")
+#: The token no die scores on, and the token every die scores on.
+NONE, ALL = "NONE", "ALL"
+#: The eight lottery tokens: one per die face, plus NONE and ALL.
+LOTTERY_TOKENS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", NONE, ALL)
 
 
 class TokenBag:

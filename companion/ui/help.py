@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 from companion.lang import lazy, pgettext
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, text_width
-from companion.ui.guides import BUTTON_BASICS, GUIDES, SETTINGS, TOOLS, Topic
+from companion.ui.games import game_screens
+from companion.ui.guides import BUTTON_BASICS, SETTINGS, TOOLS, Topic
 from companion.ui.keys import ANY_BACK, Key, Keys
 from companion.ui.screen import MENU_ROWS, Context, Press, Screen, folded
 
@@ -48,11 +49,14 @@ def here(keys: Keys) -> list[Section]:
 
 def game_sections(game_id: str, screens: Sequence[Keys] = ()) -> list[Section]:
     """A game's help: what it is, how a turn goes in, then each of its screens'
-    buttons (``screens``: the game's keys, in the order a game meets them)."""
-    guide = GUIDES[game_id]
+    buttons (``screens``: the game's keys, in the order a game meets them). The words
+    are the game's own guide (its screens package's); a game without one has only its
+    buttons."""
+    guide = game_screens(game_id).guide
     # Translators: Help's headings: what the game is, how a turn is entered.
-    sections = [Section(pgettext("screen 21", "The game"), tuple(map(str, guide.about))),
-                Section(pgettext("screen 21", "Entering a turn"), tuple(map(str, guide.turn)))]
+    sections = [] if guide is None else [
+        Section(pgettext("screen 21", "The game"), tuple(map(str, guide.about))),
+        Section(pgettext("screen 21", "Entering a turn"), tuple(map(str, guide.turn)))]
     return sections + [keys_section(keys) for keys in _once(screens)] + [basics()]
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from companion import games, lang, stats
 from companion.clock import said_when
-from companion.export import score_rows
 from companion.lang import lazy, npgettext, number, pgettext
+from companion.transcript import score_rows
 from companion.ui.canvas import BODY_TOP, LINE_H, WIDTH, Canvas, clip, text_width
 from companion.ui.keys import GO_BACK, OK_BACK, Key, Keys
 from companion.ui.moves import describe

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from companion import games
 from companion.errors import BadSetup
 from companion.lang import lazy, npgettext, pgettext
-from companion.table.bag import LOTTERY_TOKENS, TokenBag
+from companion.table.bag import ALL, LOTTERY_TOKENS, NONE, TokenBag
 from companion.table.dice import DiceCup
 from companion.table.shuffle import (
     MAX_CARDS,
@@ -22,7 +23,6 @@ from companion.table.shuffle import (
     passes_needed,
     shuffle_plan,
 )
-from companion.ui.block_lottery_draw import token_word
 from companion.ui.canvas import (
     BODY_TOP,
     COLUMNS,
@@ -77,7 +77,7 @@ def tools_menu(parent: Screen | None) -> Menu:
             MenuItem(lazy("screen 21", "Shuffle guide"), lambda ctx, menu: ShuffleSetup(menu)),
             MenuItem(lazy("screen 21", "First player"), lambda ctx, menu: FirstPlayer(menu)),
             MenuItem(lazy("screen 21", "Sand timer"), _sand_timer),
-            MenuItem(lazy("screen 21", "Scoreboard"), _scoreboard),
+            MenuItem(games.info("scoreboard").title, _scoreboard),
             MenuItem(lazy("screen 21", "Help"), tools_help),
         ],
         parent,
@@ -112,7 +112,7 @@ def _scoreboard(ctx: Context, menu: Screen) -> Screen:
     from companion.ui.screen import Message
 
     if not (available("scoreboard") and has_screens("scoreboard")):
-        return Message(pgettext("screen 21", "Scoreboard"),
+        return Message(games.title("scoreboard"),
                        [pgettext("screen 21", "Coming soon.")], menu)
     from companion.ui.resume import unfinished_first
 
@@ -273,7 +273,7 @@ def _roll_line(faces: tuple[int, ...], width: int) -> str:
 
 
 def bag_menu(parent: Screen) -> Menu:
-    """Which bag: the Block Lottery tokens or numbered tokens."""
+    """Which bag: the lottery tokens or numbered tokens."""
     return Menu(
         pgettext("screen 21", "Token bag"),
         [
@@ -417,9 +417,22 @@ class BagScreen(Screen):
             canvas.text(1, 44, left)
 
 
+def token_word(token: str) -> str:
+    """A lottery token as a line of text says it: its face, or ALL / NONE."""
+    if token == ALL:
+        # Translators: the lottery token that makes every die score that prize space
+        # (5 characters: 3 or fewer are drawn twice the size in the space).
+        return pgettext("screen 5", "ALL")
+    if token == NONE:
+        # Translators: the lottery token that makes no die score that prize space (4
+        # characters).
+        return pgettext("screen 4", "NONE")
+    return token
+
+
 def _said(tokens: Sequence[str]) -> list[str]:
-    """Tokens as the screen says them: Block Lottery's ALL and NONE in the language
-    (as its own screens say them), any other token as it is named."""
+    """Tokens as the screen says them: ALL and NONE in the language (as the lottery's
+    own screens say them), any other token as it is named."""
     return [token_word(token) for token in tokens]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from web_device import LiveDevice
 
-from companion.export import export_main
+from companion.commands.export import export_main
 from companion.remote import commands
 
 ROOT = Path(__file__).resolve().parents[2]

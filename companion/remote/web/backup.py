@@ -19,8 +19,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response, StreamingResponse
 
 from companion import __version__
-from companion.backup import backup_name
 from companion.store.backup import CHUNK, write_backup
+from companion.store.keeper import backup_name
 
 __all__ = ["backup_response"]
 

@@ -27,12 +27,11 @@ def topics() -> list[dict[str, str]]:
     """What has help: every game in the menu (and the scoreboard), the Tools and the
     Settings, each with its address and its title in the device's language."""
     from companion.games import GAMES, available
-    from companion.ui.games import has_screens
-    from companion.ui.guides import GUIDES
+    from companion.ui.games import game_screens, has_screens
 
     listed = [{"id": info.game_id, "title": str(info.title)} for info in GAMES
-              if info.game_id in GUIDES and available(info.game_id)
-              and has_screens(info.game_id)]
+              if available(info.game_id) and has_screens(info.game_id)
+              and game_screens(info.game_id).guide is not None]
     listed += [{"id": TOOLS, "title": pgettext("screen 21", "Tools")},
                {"id": SETTINGS, "title": pgettext("screen 21", "Settings")}]
     return listed

@@ -123,8 +123,8 @@ def match_details(store: Any, match_id: int) -> dict[str, Any]:
 
 def export_text(store: Any, match_id: int, fmt: str) -> str:
     """The match exactly as ``companion export --format fmt`` writes it: that command's
-    own code (:func:`companion.export.match_text`), on the store the page reads."""
-    from companion.export import match_text
+    own code (:func:`companion.transcript.match_text`), on the store the page reads."""
+    from companion.transcript import match_text
 
     record = stored_match(store, match_id)
     text = match_text(store, record, fmt)

@@ -310,8 +310,8 @@ def score_table(record: Any, events: Sequence[Mapping[str, Any]],
                 result: Mapping[str, Any] | None = None) -> list[list[str]] | None:
     """The score sheet ``companion export --format csv`` writes (header, a row per
     hand/round, ``total``), or None for a game without scores; ``result`` as
-    :func:`companion.export.score_rows` takes it."""
-    from companion.export import score_rows
+    :func:`companion.transcript.score_rows` takes it."""
+    from companion.transcript import score_rows
 
     return score_rows(record, events, result)
 
