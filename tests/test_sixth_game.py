@@ -114,3 +114,32 @@ def test_played_on_the_page(high_card, tmp_path) -> None:
         assert state["totals"] == {"Ann": 1, "Bob": 0}
     finally:
         device.close()
+
+
+def test_a_match_of_a_game_taken_back_never_blocks_a_new_one(tmp_path) -> None:
+    """An unfinished match of a game this device no longer knows (unregistered, or a
+    club's own game gone) stays in the log as it was, and the buttons, the console and
+    the page start new games as if it were not there."""
+    from companion.remote import commands
+    from companion.ui.resume import resume_offer, unfinished_first, waiting_session
+    from companion.ui.screen import Menu
+
+    app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=monotonic, seed=3, state_dir=tmp_path / "state")
+    try:
+        games.register(LINE)
+        try:
+            started = commands.new_game(app, "high-card", ["Ann", "Bob"], {"points": 1})
+            commands.event(app, ROUND[0])
+        finally:
+            games.unregister(LINE.game_id)
+        app.set_screen(Menu("Home", []))  # as after a restart: nothing on the screen
+        assert waiting_session(app.ctx) is None
+        assert resume_offer(app.ctx, Menu("Home", [])) is None
+        assert unfinished_first(app.ctx, Menu("Home", []), lambda: "setup") == "setup"
+        assert commands.new_game(app, "final-count", ["Ann", "Bob"])["game"] == "final-count"
+        # Nothing of the match taken back was lost: it waits in the log as it was.
+        assert app.ctx.store.events(started["match_id"]) == ROUND[:1]
+    finally:
+        app.board.close()
+        app.ctx.store.close()
