@@ -143,3 +143,28 @@ def test_a_match_of_a_game_taken_back_never_blocks_a_new_one(tmp_path) -> None:
     finally:
         app.board.close()
         app.ctx.store.close()
+
+
+def test_lang_check_walks_a_registered_game_without_being_told(high_card) -> None:
+    """The screen walk of ``companion lang-check`` reads the registry: a game joined
+    with its line is walked (seated at its most players, with its default options) and
+    one taken back is not; nothing else keeps a list of the games it walks."""
+    from companion.commands.inspect import Inspector, Walk, game_walks
+
+    walks = game_walks()
+    assert ("high-card", HighCard.max_players, {}, set(), None) in walks
+    assert [walk[0] for walk in walks if walk[0] != "high-card"] == [
+        walk[0] for walk in _without_high_card()]
+    with Inspector() as inspector:
+        walk = Walk(inspector, seed=3).game("high-card", HighCard.max_players, {}, 60)
+    assert {"HighCardSetup", "HighCardTable"} <= walk.seen
+
+
+def _without_high_card() -> list:
+    from companion.commands.inspect import game_walks
+
+    games.unregister(LINE.game_id)
+    try:
+        return game_walks()
+    finally:
+        games.register(LINE)
