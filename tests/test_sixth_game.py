@@ -49,6 +49,17 @@ def test_the_registry_line_is_all_the_device_needs(high_card) -> None:
         games.register(LINE)
     with pytest.raises(ValueError, match="game id"):
         games.register(LINE._replace(game_id="High Card"))
+    # A line whose engine says another id or title: the store would write one id and
+    # the screens be looked up by the other (a match started and never shown).
+    with pytest.raises(ValueError, match="sixth.engine's game id is 'high-card'"):
+        games.register(LINE._replace(game_id="high-cards"))
+    games.unregister(LINE.game_id)
+    try:
+        with pytest.raises(ValueError, match="sixth.engine's title is 'High Card'"):
+            games.register(LINE._replace(title="High Cards"))
+        assert games.info("high-cards") is None and games.info("high-card") is None
+    finally:
+        games.register(LINE)
 
 
 def test_unregistered_the_device_does_not_know_it() -> None:
