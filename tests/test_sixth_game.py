@@ -49,6 +49,17 @@ def test_the_registry_line_is_all_the_device_needs(high_card) -> None:
         games.register(LINE)
     with pytest.raises(ValueError, match="game id"):
         games.register(LINE._replace(game_id="High Card"))
+    # A line whose engine says another id or title: the store would write one id and
+    # the screens be looked up by the other (a match started and never shown).
+    with pytest.raises(ValueError, match="sixth.engine's game id is 'high-card'"):
+        games.register(LINE._replace(game_id="high-cards"))
+    games.unregister(LINE.game_id)
+    try:
+        with pytest.raises(ValueError, match="sixth.engine's title is 'High Card'"):
+            games.register(LINE._replace(title="High Cards"))
+        assert games.info("high-cards") is None and games.info("high-card") is None
+    finally:
+        games.register(LINE)
 
 
 def test_unregistered_the_device_does_not_know_it() -> None:
@@ -114,3 +125,57 @@ def test_played_on_the_page(high_card, tmp_path) -> None:
         assert state["totals"] == {"Ann": 1, "Bob": 0}
     finally:
         device.close()
+
+
+def test_a_match_of_a_game_taken_back_never_blocks_a_new_one(tmp_path) -> None:
+    """An unfinished match of a game this device no longer knows (unregistered, or a
+    club's own game gone) stays in the log as it was, and the buttons, the console and
+    the page start new games as if it were not there."""
+    from companion.remote import commands
+    from companion.ui.resume import resume_offer, unfinished_first, waiting_session
+    from companion.ui.screen import Menu
+
+    app = make_app(quiet_config(), board_factory=sim_board_factory, panel=sim_panel(),
+                   clock=monotonic, seed=3, state_dir=tmp_path / "state")
+    try:
+        games.register(LINE)
+        try:
+            started = commands.new_game(app, "high-card", ["Ann", "Bob"], {"points": 1})
+            commands.event(app, ROUND[0])
+        finally:
+            games.unregister(LINE.game_id)
+        app.set_screen(Menu("Home", []))  # as after a restart: nothing on the screen
+        assert waiting_session(app.ctx) is None
+        assert resume_offer(app.ctx, Menu("Home", [])) is None
+        assert unfinished_first(app.ctx, Menu("Home", []), lambda: "setup") == "setup"
+        assert commands.new_game(app, "final-count", ["Ann", "Bob"])["game"] == "final-count"
+        # Nothing of the match taken back was lost: it waits in the log as it was.
+        assert app.ctx.store.events(started["match_id"]) == ROUND[:1]
+    finally:
+        app.board.close()
+        app.ctx.store.close()
+
+
+def test_lang_check_walks_a_registered_game_without_being_told(high_card) -> None:
+    """The screen walk of ``companion lang-check`` reads the registry: a game joined
+    with its line is walked (seated at its most players, with its default options) and
+    one taken back is not; nothing else keeps a list of the games it walks."""
+    from companion.commands.inspect import Inspector, Walk, game_walks
+
+    walks = game_walks()
+    assert ("high-card", HighCard.max_players, {}, set(), None) in walks
+    assert [walk[0] for walk in walks if walk[0] != "high-card"] == [
+        walk[0] for walk in _without_high_card()]
+    with Inspector() as inspector:
+        walk = Walk(inspector, seed=3).game("high-card", HighCard.max_players, {}, 60)
+    assert {"HighCardSetup", "HighCardTable"} <= walk.seen
+
+
+def _without_high_card() -> list:
+    from companion.commands.inspect import game_walks
+
+    games.unregister(LINE.game_id)
+    try:
+        return game_walks()
+    finally:
+        games.register(LINE)

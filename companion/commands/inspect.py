@@ -34,7 +34,8 @@ from companion.session import Session
 from companion.ui.canvas import HEIGHT, LINE_H, WIDTH, Canvas, text_width
 from companion.ui.screen import Context, Menu, Screen
 
-__all__ = ["GAMES", "Inspector", "Problem", "Walk", "long_names", "press", "walk_everything"]
+__all__ = ["Inspector", "Problem", "Walk", "game_walks", "long_names", "press",
+           "walk_everything"]
 
 #: (button, long) with how often the walk presses it: mostly on through the game.
 PRESSES = ([("roll", False)] * 5 + [("ok", False)] * 5 + [("down", False)] * 3
@@ -307,45 +308,36 @@ def table_of(screen: Screen | None) -> Any:
     return None
 
 
-#: (game, players, options, screens a walk of it reaches): each game at the most
-#: players it takes, in each of its ways to play.
-GAMES: list[tuple[str, int, dict[str, Any], set[str]]] = [
-    ("final-count", 4, {"hit_goal": True},
-     {"FinalCountTable", "ValuePicker", "HandResult", "Standings", "Menu"}),
-    ("full-counter", 5, {"zones": False}, {"FullCounterTable", "ValuePicker", "BlindPicker",
-                                           "StarterQuestion", "GameResult", "MatchOver",
-                                           "Menu"}),
-    ("full-counter", 5, {}, {"FullCounterTable", "ValuePicker", "StarterQuestion",
-                             "CardsHeld", "Menu"}),
-    ("full-counter", 5, {"quick": True}, {"FullCounterTable", "GameResult", "Menu"}),
-    ("card-down", 10, {}, {"CardDownTable", "SpecialCard", "WordQuestion", "WentOut",
-                           "ValuePicker", "GameResult", "Standings", "Menu"}),
-    ("card-down", 10, {"games": 1}, {"CardDownTable", "GameResult", "MatchOver"}),
-    ("block-lottery", 6, {"lucky_card_bonus": True},
-     {"BlockLotteryTable", "Menu", "RoundOver", "RerollScreen", "ScoreEntry", "RoundResult"}),
-    ("count-up-21", 2, {}, {"CountUpTable", "TrickWon", "GameResult", "MatchOver"}),
-    ("scoreboard", 10, {"target": 99999}, {"ScoreboardTable", "NumberPicker", "Menu"}),
-    ("scoreboard", 10, {"target": 5, "low_wins": True}, {"ScoreboardTable", "GameOver"}),
-]
+def game_walks() -> list[tuple[str, int, dict[str, Any], set[str], int | None]]:
+    """(game, players, options, screens the walk must reach, its seed or None) for each
+    walk of each game the registry (:data:`companion.games.GAMES`) names with its screens
+    built, in menu order: seated with the most players the game takes, in each way to
+    play its screens' ``walks`` name (one walk with the default options when none)."""
+    from companion import games
+    from companion.ui.games import ScreenWalk, game_screens, has_screens
 
-
-#: The walk's seed where the default does not reach every screen: Block Lottery's card
-#: count refuses most random counts and asks before BACK drops what was typed, so a walk
-#: stays there long; only a round in which dice were taken reaches the re-rolls.
-SEEDS = {"block-lottery": 14}
+    found = []
+    for line in games.GAMES:
+        if not (games.available(line.game_id) and has_screens(line.game_id)):
+            continue
+        players = games.engine(line.game_id).max_players
+        for walk in game_screens(line.game_id).walks or (ScreenWalk(),):
+            found.append((line.game_id, players, dict(walk.options), set(walk.reaches),
+                          walk.seed))
+    return found
 
 
 def walk_everything(steps: int, seed: int = 3) -> dict[str, list[Problem]]:
-    """Every game of :data:`GAMES` walked ``steps`` presses (and the main menu with the
+    """Every walk of :func:`game_walks` taken ``steps`` presses (and the main menu with the
     Tools and Settings under it) in the language spoken now: the problems met, by the
     screen they were met on ("card-down FinalCountTable", "home Menu")."""
     from companion.ui.home import home_menu
 
     found: dict[str, list[Problem]] = {}
     with Inspector() as inspector:
-        for game_id, players, options, _reached in GAMES:
-            walk = Walk(inspector, SEEDS.get(game_id, seed)).game(game_id, players, options,
-                                                                  steps)
+        for game_id, players, options, _reached, own_seed in game_walks():
+            walk = Walk(inspector, seed if own_seed is None else own_seed).game(
+                game_id, players, options, steps)
             _gather(found, game_id, walk)
         _gather(found, "home", Walk(inspector, seed + 2).run(home_menu(Context()), steps))
     return found

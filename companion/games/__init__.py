@@ -70,12 +70,18 @@ def register(info: GameInfo) -> GameInfo:
     """Add a game that lives outside this package: its line, as the games' own above,
     goes after the others (the menu lists it last). ValueError when its id is taken or
     is not a game id (lowercase letters, digits and dashes, as events and the command
-    line write it): a programmer's mistake, said at once."""
+    line write it), or when its engine, built, gives another id or title: a
+    programmer's mistake, said at once."""
     if not _GAME_ID.fullmatch(info.game_id):
         raise ValueError(f"a game id is lowercase letters, digits and dashes, not "
                          f"{info.game_id!r}")
     if any(known.game_id == info.game_id for known in GAMES):
         raise ValueError(f"a game {info.game_id!r} is registered already")
+    if importlib.util.find_spec(info.module) is not None:  # built: it says the same
+        match = importlib.import_module(info.module).MATCH
+        for field, said in (("game id", match.game_id), ("title", match.title)):
+            if said != (info.game_id if field == "game id" else str(info.title)):
+                raise ValueError(f"{info.module}'s {field} is {said!r}, not its line's")
     GAMES.append(info)
     return info
 

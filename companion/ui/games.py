@@ -22,6 +22,16 @@ from companion.lang import _
 from companion.ui.screen import Context, Screen
 
 
+class ScreenWalk(NamedTuple):
+    """One way the screen walk (:mod:`companion.commands.inspect`) plays a game, seated
+    with the most players it takes: its ``options``, the screens (class names) the walk
+    must meet, and the walk's ``seed`` where the default one does not meet them all."""
+
+    options: Mapping[str, Any] = MappingProxyType({})
+    reaches: frozenset[str] = frozenset()
+    seed: int | None = None
+
+
 class GameScreens(NamedTuple):
     """Everything a game shows and says at the table, the ``SCREENS`` of its package.
 
@@ -37,7 +47,9 @@ class GameScreens(NamedTuple):
     help page); ``worst``: placeholder -> the largest value the game shows there, or
     the words it can be (lazy messages: the longest as the language says them), for
     lang-check (:mod:`companion.commands.worst`); ``narrower``: message -> placeholder
-    -> the largest value that one message shows, where it is less than ``worst``."""
+    -> the largest value that one message shows, where it is less than ``worst``;
+    ``walks``: the ways lang-check's screen walk plays the game (:class:`ScreenWalk`;
+    none given: one walk with the default options)."""
 
     setup: type
     table: type
@@ -47,6 +59,7 @@ class GameScreens(NamedTuple):
     guide: Any = None
     worst: Mapping[str, str | tuple[Any, ...]] = MappingProxyType({})
     narrower: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+    walks: tuple[ScreenWalk, ...] = ()
 
 
 def has_screens(game_id: str) -> bool:

@@ -50,13 +50,16 @@ def waiting_session(ctx: Context) -> Any:
     """The session of the game waiting to be resumed, None when there is none: a game
     left while it was not saved (:attr:`Context.parked`), else the log's newest
     unfinished one (CompanionError when it cannot be read). The buttons and the second
-    ways in (:mod:`companion.remote.commands`) ask this same question."""
+    ways in (:mod:`companion.remote.commands`) ask this same question. A match of a game
+    this device does not know (now: unregistered, a club's own game gone) waits for
+    nobody: it stays in the log as it was, and never stands in a new game's way."""
     if ctx.parked is not None:
         return ctx.parked
+    from companion import games
     from companion.session import Session
 
     record = None if ctx.store is None else ctx.store.unfinished()
-    if record is None:
+    if record is None or not games.available(record.game_id):
         return None
     session = Session.resume(ctx.store, record.id, ctx.listeners, ctx.new_secret())
     if session.match.over:  # the power went between the last event and finishing

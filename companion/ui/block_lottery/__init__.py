@@ -22,7 +22,7 @@ from companion.ui.block_lottery.aloud import BlockLotteryWords
 from companion.ui.block_lottery.guide import GUIDE
 from companion.ui.block_lottery.setup import BlockLotterySetup
 from companion.ui.block_lottery.table import BlockLotteryTable
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 
 SCREENS = GameScreens(
     setup=BlockLotterySetup, table=BlockLotteryTable, pads=pads.pads, words=BlockLotteryWords,
@@ -33,4 +33,10 @@ SCREENS = GameScreens(
         "prizes": " ".join([str(rules.MAX_PRIZE)] * rules.SPACES),
     },
     # A prize space's points: one prize, not three prizes won at once.
-    narrower={"{points} pt": {"points": str(rules.MAX_PRIZE)}})
+    narrower={"{points} pt": {"points": str(rules.MAX_PRIZE)}},
+    # Seed 14: the card count refuses most random counts and asks before BACK drops what
+    # was typed, so a walk stays there long; only a round in which dice were taken
+    # reaches the re-rolls.
+    walks=(ScreenWalk({"lucky_card_bonus": True}, frozenset({
+        "BlockLotteryTable", "Menu", "RoundOver", "RerollScreen", "ScoreEntry",
+        "RoundResult"}), seed=14),))

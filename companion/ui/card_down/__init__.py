@@ -19,9 +19,14 @@ from companion.ui.card_down import pads
 from companion.ui.card_down.aloud import CardDownWords
 from companion.ui.card_down.guide import GUIDE
 from companion.ui.card_down.table import CardDownSetup, CardDownTable
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 
 SCREENS = GameScreens(setup=CardDownSetup, table=CardDownTable, pads=pads.pads,
                       words=CardDownWords, guide=GUIDE,
                       worst={"colour": tuple(map(COLOUR_WORDS.text, COLOUR_WORDS)),
-                             "suit": tuple(map(SUIT_WORDS.text, SUIT_WORDS))})
+                             "suit": tuple(map(SUIT_WORDS.text, SUIT_WORDS))},
+                      walks=(ScreenWalk({}, frozenset({
+                                 "CardDownTable", "SpecialCard", "WordQuestion", "WentOut",
+                                 "ValuePicker", "GameResult", "Standings", "Menu"})),
+                             ScreenWalk({"games": 1}, frozenset({
+                                 "CardDownTable", "GameResult", "MatchOver"}))))

@@ -16,10 +16,12 @@ from companion.ui.count_up import pads
 from companion.ui.count_up.aloud import CountUpWords
 from companion.ui.count_up.guide import GUIDE
 from companion.ui.count_up.table import CountUpSetup, CountUpTable
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 
 SCREENS = GameScreens(
     setup=CountUpSetup, table=CountUpTable, pads=pads.pads, words=CountUpWords, guide=GUIDE,
     # The match score: each player's games won, up to the games a match is played to.
     narrower={"games {first}-{second}": dict.fromkeys(("first", "second"),
-                                                      str(rules.MAX_GAMES_TO_WIN))})
+                                                      str(rules.MAX_GAMES_TO_WIN))},
+    walks=(ScreenWalk({}, frozenset({"CountUpTable", "TrickWon", "GameResult",
+                                     "MatchOver"})),))

@@ -18,10 +18,12 @@ from companion.ui.final_count import pads
 from companion.ui.final_count.aloud import FinalCountWords
 from companion.ui.final_count.guide import GUIDE
 from companion.ui.final_count.table import FinalCountSetup, FinalCountTable
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 
 SCREENS = GameScreens(
     setup=FinalCountSetup, table=FinalCountTable, pads=pads.pads, words=FinalCountWords,
     guide=GUIDE,
     # The Hit Goal at its largest: two sixes.
-    worst={"goal": str(goal_from_rolls(dice.SIDES, dice.SIDES))})
+    worst={"goal": str(goal_from_rolls(dice.SIDES, dice.SIDES))},
+    walks=(ScreenWalk({"hit_goal": True}, frozenset({
+        "FinalCountTable", "ValuePicker", "HandResult", "Standings", "Menu"})),))

@@ -21,7 +21,7 @@ from companion.ui.full_counter import pads
 from companion.ui.full_counter.aloud import FullCounterWords
 from companion.ui.full_counter.guide import GUIDE
 from companion.ui.full_counter.table import FullCounterSetup, FullCounterTable
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 
 
 def longest_card() -> str:
@@ -34,4 +34,10 @@ def longest_card() -> str:
 SCREENS = GameScreens(
     setup=FullCounterSetup, table=FullCounterTable, pads=pads.pads, words=FullCounterWords,
     guide=GUIDE,
-    worst={"card": longest_card(), "power": max(CARD_NAMES.values(), key=len)})
+    worst={"card": longest_card(), "power": max(CARD_NAMES.values(), key=len)},
+    walks=(ScreenWalk({"zones": False}, frozenset({
+               "FullCounterTable", "ValuePicker", "BlindPicker", "StarterQuestion",
+               "GameResult", "MatchOver", "Menu"})),
+           ScreenWalk({}, frozenset({"FullCounterTable", "ValuePicker", "StarterQuestion",
+                                     "CardsHeld", "Menu"})),
+           ScreenWalk({"quick": True}, frozenset({"FullCounterTable", "GameResult", "Menu"}))))

@@ -12,7 +12,7 @@ this package).
 from __future__ import annotations
 
 from companion.games import scoreboard as rules
-from companion.ui.games import GameScreens
+from companion.ui.games import GameScreens, ScreenWalk
 from companion.ui.scoreboard import pads
 from companion.ui.scoreboard.aloud import ScoreboardWords
 from companion.ui.scoreboard.guide import GUIDE
@@ -23,4 +23,8 @@ SCREENS = GameScreens(
     guide=GUIDE,
     # A total at its largest target.
     worst=dict.fromkeys(("score", "best", "sum", "total", "after", "average", "target"),
-                        str(rules.TARGET_LIMIT)))
+                        str(rules.TARGET_LIMIT)),
+    walks=(ScreenWalk({"target": 99999}, frozenset({"ScoreboardTable", "NumberPicker",
+                                                    "Menu"})),
+           ScreenWalk({"target": 5, "low_wins": True}, frozenset({"ScoreboardTable",
+                                                                 "GameOver"}))))
