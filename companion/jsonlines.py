@@ -126,7 +126,7 @@ def load_json(text: str) -> Any:
         # A number too large for a float keeps its digits for the refusal (1e999). A
         # byte order mark is no part of the text: a file saved by a Windows editor,
         # pasted after EVENT, or joined to another (`cat a.jsonl b.jsonl`).
-        return _strict().decode(text.removeprefix("\ufeff"))
+        return _DECODER.decode(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as err:
         raise ValueError(json_problem(err)) from None
     except NotStrictJson:
@@ -164,21 +164,6 @@ def json_problem(err: json.JSONDecodeError) -> str:
     return _(said).format(n=err.pos + 1)
 
 
-def _strict() -> json.JSONDecoder:
-    """The one decoder :func:`load_json` reads with: ``json.loads`` with hooks builds a
-    new one each call, and an import reads an export line by line (a tenth of its
-    JSON work was making decoders)."""
-    if not _DECODER:
-        _DECODER.append(json.JSONDecoder(parse_float=typed_number,
-                                         parse_constant=_no_constant,
-                                         object_pairs_hook=_no_key_twice))
-    return _DECODER[0]
-
-
-#: :func:`_strict`'s decoder, made on first use.
-_DECODER: list[json.JSONDecoder] = []
-
-
 def _no_constant(name: str) -> Any:
     raise NotStrictJson(_("{value} is not a JSON value").format(value=name))
 
@@ -193,6 +178,13 @@ def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         # Translators: {key} is the key as typed, in double quotes ("value").
         raise NotStrictJson(_("the key {key} is given twice").format(key=written(twice, 40)))
     return data
+
+
+#: The one decoder :func:`load_json` reads with: ``json.loads`` with hooks builds a new
+#: one each call, and an import reads an export line by line (a tenth of its JSON work
+#: was making decoders).
+_DECODER = json.JSONDecoder(parse_float=typed_number, parse_constant=_no_constant,
+                            object_pairs_hook=_no_key_twice)
 
 
 def json_objects(text: str) -> list[tuple[int, dict[str, Any]]]:

@@ -120,8 +120,8 @@ def _largest_values(code: str) -> dict[str, str]:
     """The largest value each placeholder a game names can show at a table speaking
     ``code``: what every game's screens say (their ``worst``, words at their longest
     as ``code`` says them; two games naming one placeholder: the longer value), a
-    game's name at its longest,
-    and the dice, seconds and minutes of the table's own tools. A count (``n``,
+    game's name at its longest, and the dice, seconds and minutes of the table's own
+    tools. A count (``n``,
     ``cards``: rounds, games, hands, players, cards in a hand or a pile) is filled with
     :data:`DEFAULT_VALUE`'s two digits like any field not named here; the screens that
     count past 99 (a draw pile of a big deck, the shuffle's 800 cards, a score sheet of
@@ -148,9 +148,10 @@ def narrower(message: str) -> dict[str, str]:
     game's screens say (their ``narrower``). A message renamed there is filled at the
     general worst again (too strict, never too lenient)."""
     found: dict[str, str] = {}
-    hand_games = [str(info.title) for info in games.GAMES if info.unit == "hand"]
-    if message == "Resume {game}, hand {n}?" and hand_games:  # only they have a hand
-        found["game"] = max(hand_games, key=len)
+    if message == "Resume {game}, hand {n}?":  # only a game counted in hands has one
+        hand_games = [str(info.title) for info in games.GAMES if info.unit == "hand"]
+        if hand_games:
+            found["game"] = max(hand_games, key=len)
     for screens in _every_games_screens():
         found.update(screens.narrower.get(message, {}))
     return found
@@ -163,6 +164,7 @@ def _every_games_screens() -> list:
 
 #: What any other placeholder is filled with: two digits.
 DEFAULT_VALUE = "99"
+
 
 def worst_values(code: str, message: str | None = None) -> dict[str, str]:
     """Placeholder -> the worst value it can take at a table speaking ``code``: the
